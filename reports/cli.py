@@ -1,0 +1,350 @@
+"""The ``abyss-mc`` command line: ``cards``, ``simulate``, ``replay``.
+
+Start-up must stay instant (``abyss-mc --help``), so this module imports only typer and the
+standard library at the top; numpy, pandas, numba and the engine (``sim.abyss.*``) are imported
+inside the commands.
+
+Errors the user can fix (bad options, invalid card data, an existing output directory) are printed
+as one line, ``error: <message>``, with exit code 2; see `sim.core.errors`. Anything else is a bug
+and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import json
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from sim.core.errors import UserError, is_user_error, one_line
+
+#: Expansions the CLI accepts in ``--expansions``.
+KNOWN_EXPANSIONS = ("leviathan",)
+DEFAULT_STRATEGIES = "greedy,random"
+#: Built-in card data, used when ``--cards`` is not given (for the card-data digest).
+BUILTIN_CARDS = Path(__file__).resolve().parent.parent / "sim" / "abyss" / "data"
+
+app = typer.Typer(
+    name="abyss-mc",
+    help="Monte Carlo strategy analyzer for the board game Abyss.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+# --- shared options and error handling -------------------------------------------------------
+
+CardsOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--cards",
+        metavar="DIR",
+        help="Directory of card-data TOML files (default: the built-in data). See "
+        "docs/card-data.md.",
+    ),
+]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="KEY=VALUE",
+        help="Override one card-data or rules value, e.g. --set game.court_size=5 or "
+        "--set rules.landlord_immediate_pearl=false. Repeatable.",
+    ),
+]
+ExpansionsOption = Annotated[
+    str,
+    typer.Option(
+        "--expansions",
+        metavar="LIST",
+        help="Comma-separated expansions to play with: " + ", ".join(KNOWN_EXPANSIONS) + ".",
+    ),
+]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the run (0 <= seed < 2**63).")]
+PlayersOption = Annotated[
+    int, typer.Option("--players", help="Players per game: 2-4, or 2-5 with Leviathan.")
+]
+StrategiesOption = Annotated[
+    str,
+    typer.Option(
+        "--strategies",
+        metavar="A,B,...",
+        help="Strategy per seat, comma-separated; cycled if shorter than --players.",
+    ),
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def user_errors(fn: F) -> F:
+    """Decorator for every command: user errors become ``error: <message>`` and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except Exception as exc:
+            if not is_user_error(exc):
+                raise
+            typer.echo(f"error: {one_line(exc)}", err=True)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_expansions(text: str) -> tuple[str, ...]:
+    """``"leviathan"`` -> ``("leviathan",)``; ``""`` -> ``()``. Unknown names are user errors."""
+    names = tuple(dict.fromkeys(p.strip().lower() for p in text.split(",") if p.strip()))
+    unknown = [n for n in names if n not in KNOWN_EXPANSIONS]
+    if unknown:
+        raise UserError(f"unknown expansion {unknown[0]!r}; known: {', '.join(KNOWN_EXPANSIONS)}")
+    return names
+
+
+def check_players(n_players: int, expansions: tuple[str, ...]) -> None:
+    """2-4 players in the base game, 2-5 with Leviathan."""
+    if n_players == 5 and "leviathan" not in expansions:
+        raise UserError("5 players need the Leviathan expansion (--expansions leviathan)")
+    if not 2 <= n_players <= 5:
+        raise UserError(f"--players must be 2-4 (2-5 with --expansions leviathan); got {n_players}")
+
+
+def check_seed(seed: int) -> None:
+    if not 0 <= seed < 2**63:
+        raise UserError(f"--seed must be between 0 and 2**63-1; got {seed}")
+
+
+def parse_lineup(text: str, n_players: int) -> list[str]:
+    """Strategy names per seat: ``"greedy,random"`` for 4 players -> greedy, random, greedy,
+    random. More names than players is a user error. Names are checked by the engine."""
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    if not names:
+        raise UserError("--strategies is empty; give at least one strategy name")
+    if len(names) > n_players:
+        raise UserError(f"--strategies lists {len(names)} strategies for {n_players} players")
+    return list(itertools.islice(itertools.cycle(names), n_players))
+
+
+def load_tables(cards: Path | None, set_: list[str] | None) -> Any:
+    """Card data from ``--cards`` (or the built-in data) with the ``--set`` overrides applied."""
+    if cards is not None and not cards.exists():
+        raise UserError(f"card data directory {cards} does not exist")
+    from sim.abyss.cards import load_cards, parse_set_options
+
+    return load_cards(cards, parse_set_options(list(set_ or [])))
+
+
+def card_digest(tables: Any, cards: Path | None, set_: list[str] | None) -> str:
+    """Digest of the card data a run used: the tables' own ``digest`` if they have one, else a
+    SHA-256 of the TOML files (relative path and bytes) plus the ``--set`` overrides."""
+    digest = getattr(tables, "digest", None)
+    if isinstance(digest, str) and digest:
+        return digest
+    root = cards if cards is not None else BUILTIN_CARDS
+    files = [root] if root.is_file() else sorted(root.rglob("*.toml"))
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.relative_to(root).as_posix().encode() if f != root else f.name.encode())
+        h.update(b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+    for option in set_ or []:
+        h.update(b"--set " + option.encode() + b"\0")
+    return "sha256:" + h.hexdigest()
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        import importlib.metadata
+
+        try:
+            version = importlib.metadata.version("abyss-mc")
+        except importlib.metadata.PackageNotFoundError:
+            version = "unknown (not installed)"
+        typer.echo(f"abyss-mc {version}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version_callback, is_eager=True, help="Show version."),
+    ] = False,
+) -> None:
+    """Monte Carlo strategy analyzer for the board game Abyss."""
+
+
+# --- commands --------------------------------------------------------------------------------
+
+
+@app.command()
+@user_errors
+def cards(cards: CardsOption = None, set_: SetOption = None) -> None:
+    """Validate the card data and describe it (after any --set overrides)."""
+    from sim.abyss.cards import describe
+
+    typer.echo(describe(load_tables(cards, set_)))
+
+
+@app.command()
+@user_errors
+def simulate(
+    players: PlayersOption = 4,
+    games: Annotated[int, typer.Option("--games", help="Number of games (>= 1).")] = 1000,
+    seed: SeedOption = 1,
+    strategies: StrategiesOption = DEFAULT_STRATEGIES,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help="New directory for the results; must not exist. Default: a new "
+            "runs/<UTC time>-seed<seed>.",
+        ),
+    ] = None,
+    cards: CardsOption = None,
+    set_: SetOption = None,
+    expansions: ExpansionsOption = "",
+) -> None:
+    """Simulate games; write Parquet results + manifest to a new directory; print a summary."""
+    t_start = time.perf_counter()
+    exp = parse_expansions(expansions)
+    check_players(players, exp)
+    if games < 1:
+        raise UserError(f"--games must be at least 1; got {games}")
+    check_seed(seed)
+    lineup = parse_lineup(strategies, players)
+
+    from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
+
+    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+    with create_run_dir(out_dir) as staging:  # refuses an existing directory before any work
+        t0 = time.perf_counter()
+        tables = load_tables(cards, set_)
+        t_cards = time.perf_counter() - t0
+
+        from sim.abyss.runner import run_simulation
+
+        t0 = time.perf_counter()
+        seats_df, games_df, runner_timings = run_simulation(
+            tables,
+            n_players=players,
+            n_games=games,
+            seed=seed,
+            strategies=lineup,
+            expansions=exp,
+            progress=sys.stderr.isatty(),
+        )
+        t_run = time.perf_counter() - t0
+
+        from reports.summary import summarize
+        from sim.core.runs import atomic_write_text
+        from sim.core.schema import SCHEMA_VERSION, games_frame, seats_frame
+
+        t0 = time.perf_counter()
+        seats_df, games_df = seats_frame(seats_df), games_frame(games_df)
+        write_parquet(seats_df, staging.dir / "seats.parquet")
+        write_parquet(games_df, staging.dir / "games.parquet")
+        summary = summarize(seats_df, games_df)
+        atomic_write_text(staging.dir / "summary.txt", summary)
+        t_write = time.perf_counter() - t0
+        write_manifest(
+            staging.dir,
+            command=["abyss-mc", *sys.argv[1:]],
+            seed=seed,
+            config={
+                "command": "simulate",
+                "n_players": players,
+                "n_games": games,
+                "seed": seed,
+                "strategies": lineup,
+                "expansions": list(exp),
+                "cards": str(cards) if cards is not None else None,
+                "set": list(set_ or []),
+                "out": str(out_dir),
+            },
+            card_digest=card_digest(tables, cards, set_),
+            timings={
+                "load_cards": t_cards,
+                "run_simulation": t_run,
+                "write": t_write,
+                "total": time.perf_counter() - t_start,
+                "runner": dict(runner_timings or {}),
+            },
+            extra={"schema_version": SCHEMA_VERSION},
+        )
+        staging.commit()
+
+    typer.echo(summary, nl=False)
+    typer.echo(f"results: {out_dir}")
+
+
+@app.command()
+@user_errors
+def replay(
+    seed: SeedOption = 1,
+    game: Annotated[int, typer.Option("--game", help="Game index in the run (0-based).")] = 0,
+    players: PlayersOption = 4,
+    strategies: StrategiesOption = DEFAULT_STRATEGIES,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the event log as JSON instead of text.")
+    ] = False,
+    cards: CardsOption = None,
+    set_: SetOption = None,
+    expansions: ExpansionsOption = "",
+) -> None:
+    """Replay one game of a run move by move (same --seed/--players/--strategies/... as the run)."""
+    exp = parse_expansions(expansions)
+    check_players(players, exp)
+    check_seed(seed)
+    if game < 0:
+        raise UserError(f"--game must be >= 0; got {game}")
+    lineup = parse_lineup(strategies, players)
+    tables = load_tables(cards, set_)
+
+    from sim.abyss.replay import narrate_game
+
+    text, events = narrate_game(
+        tables, seed=seed, game=game, n_players=players, strategies=lineup, expansions=exp
+    )
+    if json_out:
+        typer.echo(json.dumps(events, indent=1, default=_json_default))
+    else:
+        typer.echo(text)
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "item"):  # numpy scalar
+        return value.item()
+    if hasattr(value, "tolist"):  # numpy array
+        return value.tolist()
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    return str(value)
+
+
+def main() -> None:
+    """Console-script entry point (``abyss-mc``)."""
+    # SIGTERM (kill, a batch scheduler) unwinds like Ctrl-C, so a run being written is removed.
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    app(prog_name="abyss-mc")
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+if __name__ == "__main__":
+    main()

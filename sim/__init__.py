@@ -1,0 +1,1 @@
+"""abyss-mc: Monte Carlo simulation of board games (the Abyss family)."""

@@ -1,0 +1,1 @@
+"""Abyss: card data, rules engine and fast kernels."""

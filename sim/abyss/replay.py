@@ -1,0 +1,170 @@
+"""Narrate one game turn by turn from the reference engine's event log."""
+
+from __future__ import annotations
+
+from sim.abyss.constants import MONSTER, Race
+from sim.abyss.rules import play_game
+from sim.abyss.runner import check_expansions, rotated
+from strategies.abyss import make_policies
+
+RACE_NAMES = {r.value: r.name.capitalize() for r in Race}
+
+
+class Narrator:
+    """Turns events into sentences using the card names of the tables."""
+
+    def __init__(self, tables, lineup: list[str]):
+        self.t = tables
+        self.lineup = lineup
+
+    def card(self, ally: int) -> str:
+        race = int(self.t.ally_race[ally])
+        if race == MONSTER:
+            return "a Monster"
+        return f"{RACE_NAMES[race]} {int(self.t.ally_value[ally])}"
+
+    def cards(self, allies) -> str:
+        return ", ".join(self.card(a) for a in allies) or "nothing"
+
+    def lord(self, lord: int) -> str:
+        return self.t.lord_name[lord]
+
+    def location(self, loc: int) -> str:
+        return self.t.location_name[loc]
+
+    def who(self, seat: int) -> str:
+        return f"Seat {seat} ({self.lineup[seat]})"
+
+    def line(self, e: dict) -> str | None:  # noqa: C901 - one branch per event kind
+        k, w = e["event"], e.get("who")
+        if k == "setup":
+            court = ", ".join(self.lord(x) for x in e["court"])
+            return f"Setup. Court: {court}. Face-up Location: {self.location(e['location'])}."
+        if k == "turn_start":
+            return f"\nTurn {e['turn']}: {self.who(w)}, {e['pearls']} Pearls"
+        if k == "plot":
+            return f"  plots at Court (1 Pearl): {self.lord(e['lord'])} joins the Court"
+        if k == "pearls":
+            sign = "+" if e["n"] > 0 else ""
+            target = "" if w == e["seat"] else f" {self.who(w)}"
+            return f"  {sign}{e['n']} Pearl(s){target} ({e['why'].replace('_', ' ')})"
+        if k == "keys":
+            return f"  +{e['n']} Key(s) ({e['why']})"
+        if k == "reveal":
+            return f"  explores: reveals {self.card(e['card'])} on space {e['slot']}"
+        if k == "buy":
+            return f"    {self.who(w)} buys {self.card(e['card'])} for {e['cost']} Pearl(s)"
+        if k == "take":
+            return f"  takes {self.card(e['card'])}"
+        if k == "keep_exploring":
+            return f"  keeps exploring; Threat token moves to space {e['threat'] + 1}"
+        if k == "fight_monster":
+            rewards = self.t.threat_options[e["space"], e["option"]]
+            parts = [
+                f"{n} {name}"
+                for n, name in zip(rewards, ("Pearl", "Monster token", "Key"), strict=True)
+                if n
+            ]
+            tamed = " (Tamer: one space lower)" if e["tamed"] else ""
+            return (
+                f"  fights the Monster: reward of space {e['space'] + 1}{tamed}: {', '.join(parts)}"
+            )
+        if k == "monster_token":
+            return f"  draws a Monster token worth {e['ip']} IP"
+        if k == "end_exploration":
+            return f"  exploration ends; to the Council: {self.cards(e['to_council'])}"
+        if k == "reshuffle":
+            return f"  the Exploration deck is empty: {e['n']} discarded cards reshuffled"
+        if k == "deck_exhausted":
+            return "  no Exploration card left to reveal"
+        if k == "council":
+            return f"  requests support: takes the {RACE_NAMES[e['race']]} stack ({e['n']} cards)"
+        if k == "recruit":
+            by = " with the Corruptor" if e.get("by") else ""
+            return (
+                f"  recruits {self.lord(e['lord'])}{by} (cost {e['cost']}): "
+                f"pays {self.cards(e['allies'])} + {e['pearls']} Pearl(s)"
+            )
+        if k == "affiliate":
+            return f"  affiliates {self.card(e['ally'])}"
+        if k == "court_refill":
+            return f"  Court refilled: {', '.join(self.lord(x) for x in e['court'])}"
+        if k == "discard_ally":
+            return f"    {self.who(w)} discards {self.card(e['ally'])} ({e['why']})"
+        if k == "assassinate":
+            return f"  the Assassin disables {self.lord(e['lord'])} of {self.who(e['victim'])}"
+        if k == "hunt":
+            return f"  the Hunter steals a Monster token from {self.who(e['victim'])}"
+        if k == "oracle":
+            return (
+                f"  the Oracle discards the {RACE_NAMES[e['race']]} Council stack ({e['n']} cards)"
+            )
+        if k == "opportunist":
+            return (
+                f"  the Opportunist replaces {self.lord(e['discarded'])} with "
+                f"{self.lord(e['new'])} in the Court"
+            )
+        if k == "illusionist":
+            gave, took = self.location(e["gave"]), self.location(e["took"])
+            return f"  the Illusionist exchanges {gave} for {took}"
+        if k in ("traitor", "schemer"):
+            return (
+                f"  the {k.capitalize()} discards {self.lord(e['discarded'])} and brings in "
+                f"{self.lord(e['lord'])}"
+            )
+        if k == "ambassador":
+            extra = f"; {self.cards_loc(e['revealed'])} become available" if e["revealed"] else ""
+            return f"  {self.lord(e['lord'])} takes {self.location(e['location'])}{extra}"
+        if k == "draw_locations":
+            return f"  draws Locations: {self.cards_loc(e['drawn'])}"
+        if k == "control_location":
+            under = ", ".join(self.lord(x) for x in e["lords"]) or "no Lord"
+            return f"  takes control of {self.location(e['location'])} (under it: {under})"
+        if k == "black_smokers":
+            return f"  Black Smokers is swapped for {self.location(e['took'])}"
+        if k == "extra_turn":
+            return f"  {self.who(w)} takes an extra turn (Invoker)"
+        if k == "end_triggered":
+            return f"  ** the end of the game is triggered ({e['reason'].replace('_', ' ')}) **"
+        if k == "last_round":
+            return "  every other player now takes one last turn"
+        if k == "no_action":
+            return "  has no legal action"
+        if k == "turn_limit":
+            return "\nThe game reached the turn limit."
+        return None
+
+    def cards_loc(self, locs) -> str:
+        return ", ".join(self.location(x) for x in locs)
+
+
+def narrate_game(
+    tables,
+    *,
+    seed: int,
+    game: int,
+    n_players: int,
+    strategies: list[str],
+    expansions: tuple[str, ...] = (),
+) -> tuple[str, list[dict]]:
+    """Play game `game` of a run (same seating rotation as `simulate`) and narrate it."""
+    check_expansions(expansions)
+    lineup = rotated(strategies, game)
+    g = play_game(tables, make_policies(lineup, n_players), seed, game, record=True)
+    narrator = Narrator(tables, lineup)
+    lines = [f"Game {game} of seed {seed}: {n_players} players, seats: {', '.join(lineup)}"]
+    lines += [text for e in g.events if (text := narrator.line(e)) is not None]
+    lines.append("\nFinal scoring (Lords + Locations + Allies + Monster tokens = IP):")
+    order = sorted(range(n_players), key=lambda s: g.ranks[s])
+    for s in order:
+        sc, p = g.scores[s], g.players[s]
+        locs = ", ".join(
+            f"{tables.location_name[loc]} {g.location_score(p, loc)}" for loc in p.locations
+        )
+        lines.append(
+            f"  {g.ranks[s]}. {narrator.who(s)}: {sc.lords} + {sc.locations} + {sc.allies} + "
+            f"{sc.monsters} = {sc.total} IP; {p.pearls} Pearls; "
+            f"Lords: {', '.join(tables.lord_name[x] for x in p.lords) or 'none'}; "
+            f"Locations: {locs or 'none'}; affiliated: {narrator.cards(p.affiliated)}"
+        )
+    return "\n".join(lines), g.events

@@ -1,0 +1,77 @@
+"""Run many games and collect long-form results (one row per game and seat, one per game).
+
+Seating: the rulebook says "Randomly determine the starting player". The engine's seat 0 is always
+the first player, so the runner realises the random start by rotating the line-up: game g seats the
+strategies shifted by g mod n. Every strategy therefore plays every seat equally often, and the deck
+order of game g does not depend on the line-up (common random numbers).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from sim.abyss.rules import game_row, play_game, seat_rows
+from strategies.abyss import make_policies
+
+SUPPORTED_EXPANSIONS: tuple[str, ...] = ()
+
+
+def rotated(lineup: list[str], game: int, rotate: bool = True) -> list[str]:
+    """The line-up of game `game`: seat s plays lineup[(s + game) % n] when rotating."""
+    if not rotate:
+        return list(lineup)
+    n = len(lineup)
+    return [lineup[(s + game) % n] for s in range(n)]
+
+
+def check_expansions(expansions: tuple[str, ...]) -> None:
+    from sim.core.errors import UserError
+
+    unknown = [e for e in expansions if e not in SUPPORTED_EXPANSIONS]
+    if unknown:
+        raise UserError(f"expansion {unknown[0]!r} is not available in this engine yet")
+
+
+def run_simulation(
+    tables,
+    *,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    strategies: list[str],
+    expansions: tuple[str, ...] = (),
+    progress: bool = False,
+    rotate: bool = True,
+    first_game: int = 0,
+):
+    """Play games `first_game .. first_game + n_games - 1` with the reference engine.
+
+    Returns (seat rows, game rows, timings): lists of dicts in the results schema.
+    """
+    check_expansions(expansions)
+    make_policies(strategies, n_players)  # validate every spec before any work
+    seats: list[dict] = []
+    games: list[dict] = []
+    start = time.perf_counter()
+    last_report = start
+    for i in range(n_games):
+        g_index = first_game + i
+        lineup = rotated(strategies, g_index, rotate)
+        game = play_game(tables, make_policies(lineup, n_players), seed, g_index, record=False)
+        seats.extend(seat_rows(game, lineup))
+        games.append(game_row(game))
+        now = time.perf_counter()
+        if progress and now - last_report > 0.5:
+            last_report = now
+            rate = (i + 1) / (now - start)
+            eta = (n_games - i - 1) / rate
+            print(
+                f"\r{i + 1}/{n_games} games  {rate:,.0f} games/s  ETA {eta:,.0f} s",
+                end="",
+                file=sys.stderr,
+            )
+    elapsed = time.perf_counter() - start
+    if progress:
+        print(file=sys.stderr)
+    return seats, games, {"games_per_second": n_games / elapsed if elapsed else 0.0}

@@ -1,0 +1,300 @@
+"""Run directories: every command that writes results writes them into a new directory of its own.
+
+A run directory appears only when it is complete. Work is written into a hidden sibling,
+``.<name>.partial-<pid>``, which `Staging.commit` renames to the final name in one step; if the run
+fails or is interrupted, the partial directory is removed. A directory that exists under its final
+name therefore always holds a finished run, and no run ever overwrites another::
+
+    with create_run_dir(out) as staging:          # refuses if `out` exists
+        write_parquet(seats, staging.dir / "seats.parquet")
+        write_manifest(staging.dir, command=..., seed=..., config=..., card_digest=...,
+                       timings=...)
+        staging.commit()                          # `out` now exists, complete
+
+Leaving the ``with`` block without calling `commit` (normally or by an exception, including
+KeyboardInterrupt) removes the partial directory.
+
+Only the standard library is imported at module level; pandas/pyarrow are imported by
+`write_parquet` when it is called.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import datetime as _dt
+import errno
+import importlib.metadata
+import json
+import os
+import platform
+import secrets
+import shutil
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from sim.core.errors import UserError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+MANIFEST_NAME = "manifest.json"
+
+
+class RunDirError(UserError):
+    """The output directory cannot be used (it exists, or cannot be created)."""
+
+
+class Staging:
+    """A run directory being written. Write into `dir`; `commit` publishes it as `path`."""
+
+    def __init__(self, path: Path, partial: Path) -> None:
+        self.path = path
+        self.dir = partial
+        self.committed = False
+        self.aborted = False
+
+    def commit(self) -> Path:
+        """Atomically rename the partial directory to its final name and return that name."""
+        if self.committed:
+            return self.path
+        if self.aborted:
+            raise RuntimeError("commit() after abort()")
+        try:
+            _rename_noreplace(self.dir, self.path)
+        except FileExistsError:
+            self.abort()
+            raise RunDirError(_exists_message(self.path)) from None
+        except OSError as exc:
+            self.abort()
+            raise RunDirError(f"cannot create {self.path}: {exc.strerror or exc}") from None
+        self.committed = True
+        return self.path
+
+    def abort(self) -> None:
+        """Remove the partial directory (no-op after `commit`)."""
+        if self.committed or self.aborted:
+            return
+        self.aborted = True
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> Staging:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if not self.committed:
+            self.abort()
+
+
+def create_run_dir(path: Path | str) -> Staging:
+    """Start writing a new run directory at `path`; refuse if anything exists there already.
+
+    Parent directories are created as needed. Raises `RunDirError` with a one-line message.
+    """
+    path = Path(path)
+    if path.exists() or path.is_symlink():
+        raise RunDirError(_exists_message(path))
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        partial = _make_partial_dir(parent, f".{path.name}.partial-{os.getpid()}")
+    except OSError as exc:
+        raise RunDirError(f"cannot create {path}: {exc.strerror or exc}") from None
+    return Staging(path, partial)
+
+
+def default_run_dir(root: Path | str = "runs", seed: int | None = None) -> Path:
+    """A new directory name under `root`: ``<UTC timestamp>-seed<seed>``, made unique with ``-2``,
+    ``-3``, ... if a run with the same name exists (e.g. two runs started in the same second)."""
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = f"{stamp}-seed{seed}" if seed is not None else stamp
+    root = Path(root)
+    candidate = root / base
+    n = 1
+    while candidate.exists():
+        n += 1
+        candidate = root / f"{base}-{n}"
+    return candidate
+
+
+def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+    """Write `data` to `path` via a temporary file in the same directory and `os.replace`, so
+    readers see either the old file or the complete new one."""
+    path = Path(path)
+    fd, tmp = _open_temp_file(path)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+
+
+def atomic_write_text(path: Path | str, text: str) -> None:
+    """`atomic_write_bytes` for UTF-8 text."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_parquet(df: pd.DataFrame, path: Path | str) -> None:
+    """Write `df` as Parquet with pyarrow (index dropped), atomically."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    fd, tmp = _open_temp_file(path)
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+
+
+def write_manifest(
+    dir: Path | str,
+    *,
+    command: list[str],
+    seed: int,
+    config: Mapping[str, Any],
+    card_digest: str,
+    timings: Mapping[str, float],
+    extra: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write ``manifest.json`` describing a run: what was asked, with which data and software.
+
+    Fields: abyss_mc_version, created (UTC, ISO 8601), command, seed, config, card_digest,
+    timings (seconds), versions (python, numpy, numba, pandas, pyarrow), platform, and any
+    `extra` fields. Values that JSON cannot hold directly (paths, tuples, numpy scalars) are
+    converted. Returns the manifest's path.
+    """
+    manifest: dict[str, Any] = {
+        "abyss_mc_version": _dist_version("abyss-mc"),
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "command": list(command),
+        "seed": seed,
+        "config": dict(config),
+        "card_digest": card_digest,
+        "timings": dict(timings),
+        "versions": {
+            "python": platform.python_version(),
+            **{name: _dist_version(name) for name in ("numpy", "numba", "pandas", "pyarrow")},
+        },
+        "platform": {
+            "system": platform.platform(),
+            "machine": platform.machine(),
+            "python_implementation": platform.python_implementation(),
+            "cpu_count": os.cpu_count(),
+        },
+    }
+    if extra:
+        manifest.update(extra)
+    path = Path(dir) / MANIFEST_NAME
+    atomic_write_text(path, json.dumps(manifest, indent=2, default=_json_default) + "\n")
+    return path
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _exists_message(path: Path) -> str:
+    return f"output directory {path} already exists; choose a new --out"
+
+
+def _dist_version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, set | frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return list(value)
+    if hasattr(value, "item") and callable(value.item):  # numpy scalar
+        return value.item()
+    if hasattr(value, "tolist") and callable(value.tolist):  # numpy array
+        return value.tolist()
+    raise TypeError(f"manifest value of type {type(value).__name__} is not JSON serialisable")
+
+
+def _make_partial_dir(parent: Path, prefix: str) -> Path:
+    """A new directory `parent/prefix[-n]`, created with the usual permissions (umask), unlike
+    `tempfile.mkdtemp` which makes it private."""
+    for n in range(1, 10_000):
+        candidate = parent / (prefix if n == 1 else f"{prefix}-{n}")
+        try:
+            candidate.mkdir()
+        except FileExistsError:
+            continue
+        return candidate
+    raise FileExistsError(errno.EEXIST, "no free partial directory name", str(parent / prefix))
+
+
+def _open_temp_file(path: Path) -> tuple[int, str]:
+    """Create a new temporary file next to `path` (mode 0o666 minus umask, like a normal file)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(path))
+
+
+def _unlink_quietly(path: str | Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+_RENAME_NOREPLACE = 1
+_AT_FDCWD = -100
+_renameat2: Any = None
+if sys.platform.startswith("linux"):
+    try:
+        _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        _renameat2 = _libc.renameat2
+        _renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p]
+        _renameat2.argtypes += [ctypes.c_uint]
+        _renameat2.restype = ctypes.c_int
+    except (OSError, AttributeError):  # no glibc >= 2.28: fall back to check-then-rename
+        _renameat2 = None
+
+
+def _rename_noreplace(src: Path, dst: Path) -> None:
+    """Rename `src` to `dst`, raising FileExistsError if `dst` exists.
+
+    Plain `os.rename` would silently replace an *empty* directory at `dst`; on Linux this uses
+    ``renameat2(RENAME_NOREPLACE)`` so the check and the rename are one step.
+    """
+    if _renameat2 is not None:
+        rc = _renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE)
+        if rc == 0:
+            return
+        err = ctypes.get_errno()
+        if err == errno.EEXIST:
+            raise FileExistsError(err, os.strerror(err), str(dst))
+        if err not in (errno.EINVAL, errno.ENOSYS):  # EINVAL/ENOSYS: unsupported here, fall back
+            raise OSError(err, os.strerror(err), str(dst))
+    if dst.exists() or dst.is_symlink():
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(dst))
+    os.rename(src, dst)

@@ -1,0 +1,34 @@
+"""Shared test set-up.
+
+Libraries must not write outside the project or the test's temporary directories: matplotlib gets
+a non-interactive backend and a throw-away config directory. NUMBA_CACHE_DIR is deliberately left
+alone (numba's on-disk cache is what keeps warm test runs fast).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+_MPL_CONFIG_DIR = None
+if "MPLCONFIGDIR" not in os.environ:
+    _MPL_CONFIG_DIR = tempfile.mkdtemp(prefix="abyss-mc-mplconfig-")
+    os.environ["MPLCONFIGDIR"] = _MPL_CONFIG_DIR
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _MPL_CONFIG_DIR is not None:
+        shutil.rmtree(_MPL_CONFIG_DIR, ignore_errors=True)
+
+
+@pytest.fixture
+def tmp_run_root(tmp_path: Path) -> Path:
+    """A fresh, empty directory to hold run directories (``<tmp>/runs``)."""
+    root = tmp_path / "runs"
+    root.mkdir()
+    return root
