@@ -73,12 +73,16 @@ def fake_results(tables, *, n_players, n_games, seed, strategies, expansions, pr
                     score_locations=int(sources[s, 1]),
                     score_allies=int(sources[s, 2]),
                     score_monsters=int(sources[s, 3]),
+                    score_wounds=0,
+                    score_scourge=0,
                     pearls=int(pearls[s]),
                     keys=0,
                     n_lords=7,
                     n_locations=1,
                     n_affiliated=5,
                     n_monster_tokens=2,
+                    leviathans_killed=0,
+                    wounds=0,
                     rank=rank,
                     winner=rank == 1,
                 )
@@ -90,6 +94,10 @@ def fake_results(tables, *, n_players, n_games, seed, strategies, expansions, pr
                 turns=int(rng.integers(40, 80)),
                 end_reason="seventh_lord" if g % 3 else "court_empty",
                 seed=seed,
+                n_fights=0,
+                n_continues=0,
+                n_leviathan_attacks=0,
+                n_kills=0,
             )
         )
     return seats_frame(seat_rows), games_frame(game_rows), {"play": 0.01}

@@ -190,7 +190,11 @@ def _seat_row(game: int, seat: int, **over: object) -> dict[str, object]:
 
 
 def _game_row(game: int) -> dict[str, object]:
-    return {"game": game, "n_players": 2, "turns": 50, "end_reason": "seventh_lord", "seed": 1}
+    row: dict[str, object] = {
+        name: 0 for name, (dtype, _) in GAME_COLUMNS.items() if str(dtype).startswith("int")
+    }
+    row.update(game=game, n_players=2, turns=50, end_reason="seventh_lord", seed=1)
+    return row
 
 
 def test_schema_has_required_columns() -> None:
@@ -199,7 +203,8 @@ def test_schema_has_required_columns() -> None:
         "keys n_lords n_locations n_affiliated n_monster_tokens rank winner"
     ).split()
     assert set(required) <= set(SEAT_COLUMNS)
-    assert list(GAME_COLUMNS) == ["game", "n_players", "turns", "end_reason", "seed"]
+    assert list(GAME_COLUMNS)[:5] == ["game", "n_players", "turns", "end_reason", "seed"]
+    assert {"n_fights", "n_continues", "n_leviathan_attacks", "n_kills"} <= set(GAME_COLUMNS)
     for columns in (SEAT_COLUMNS, GAME_COLUMNS):
         for dtype, description in columns.values():
             assert dtype is not None and description.strip()

@@ -66,8 +66,40 @@ def audit(g: Game) -> list[str]:
     expected = g.n_players * t.starting_pearls + g.pearls_from_treasury - g.pearls_to_treasury
     if sum(p.pearls for p in g.players) != expected:
         problems.append("Pearls are not accounted for by the Treasury ledger")
+    if g.leviathan:
+        problems += _audit_leviathan(g)
     if len(g.court) > t.court_size:
         problems.append("the Court holds more Lords than it has spaces")
     if len(g.track) > t.track_length:
         problems.append("the Exploration Track holds more cards than it has spaces")
+    return problems
+
+
+def _audit_leviathan(g: Game) -> list[str]:
+    """Leviathan cards and tokens each in one place; Wounds never negative; Border consistent."""
+    t = g.t
+    cards = {
+        "deck": g.leviathan_deck,
+        "discard": g.leviathan_discard,
+        "border": [lev for lev in g.border if lev >= 0],
+    }
+    tokens = {"pile": g.leviathan_tokens, "discard": g.leviathan_token_discard}
+    problems = []
+    for p in g.players:
+        cards[f"killed{p.seat}"] = p.killed
+        tokens[f"held{p.seat}"] = p.held_tokens
+        if p.wounds < 0:
+            problems.append(f"seat {p.seat} has {p.wounds} Wounds")
+    problems += _places(cards, len(t.leviathan_number), "Leviathan")
+    problems += _places(tokens, len(t.leviathan_token_kind), "Leviathan token")
+    for zone, lev in enumerate(g.border):
+        if lev >= 0 and not 0 <= g.life[zone] < int(t.leviathan_n_spaces[lev]):
+            problems.append(f"zone {zone}: Life token on space {g.life[zone]} of Leviathan {lev}")
+    if not any(lev >= 0 for lev in g.border) and g.leviathan_deck:
+        problems.append("the Border is empty while the Leviathan deck is not")
+    if g.scourge >= 0:
+        most = max(len(p.killed) for p in g.players)
+        if len(g.players[g.scourge].killed) < most and most > 0:
+            # The holder keeps it on a tie, so the holder may only trail nobody.
+            problems.append("the Scourge is held by a player with fewer kills than another")
     return problems

@@ -132,6 +132,52 @@ class Narrator:
             return "  has no legal action"
         if k == "turn_limit":
             return "\nThe game reached the turn limit."
+        return self.leviathan_line(e)
+
+    def leviathan(self, lev: int) -> str:
+        race = int(self.t.leviathan_race[lev])
+        kind = RACE_NAMES[race] if race >= 0 else "Crab-only"
+        return f"Leviathan #{int(self.t.leviathan_number[lev])} ({kind})"
+
+    def leviathan_line(self, e: dict) -> str | None:
+        """Narration of the Leviathan expansion's events."""
+        k, w = e["event"], e.get("who")
+        if k == "leviathan_arrives":
+            d1, d2 = e["dice"]
+            where = f"zone {e['zone'] + 1} (dice {d1}+{d2})"
+            new = self.leviathan(e["leviathan"])
+            if e["resident"] >= 0:
+                return f"  {new} lands on {where}, occupied by {self.leviathan(e['resident'])}"
+            return f"  {new} lands on free {where} ({e['why'].replace('_', ' ')})"
+        if k == "leviathan_attack":
+            what = ("Wound(s)", "Pearls lost", "Allies discarded", "free Lord(s) discarded")[
+                e["penalty"]
+            ]
+            return f"  {self.leviathan(e['leviathan'])} attacks {self.who(w)}: {e['n']} {what}"
+        if k == "attack":
+            pearls = f" + {e['pearls_added']} Pearl(s)" if e["pearls_added"] else ""
+            result = f"removes {e['life_removed']} Life Point(s)" if e["life_removed"] else "fails"
+            return (
+                f"  attacks {self.leviathan(e['leviathan'])} with {self.card(e['ally'])}: "
+                f"die {e['die']}{pearls}, power {e['power']}, {result}"
+            )
+        if k == "kill":
+            return f"  kills {self.leviathan(e['leviathan'])}"
+        if k == "scourge":
+            return f"  {self.who(w)} takes the Scourge of the Abyss"
+        if k == "leviathan_token":
+            return "  takes a Leviathan Monster token"
+        if k == "reveal_token":
+            what = ("Pearl(s)", "Key(s)", "Council stack(s)")[e["kind"]]
+            return f"  reveals a Leviathan token: {e['amount']} {what}"
+        if k == "monster_discarded":
+            return f"  the Monster is discarded ({e['why'].replace('_', ' ')})"
+        if k == "rebel":
+            return f"  the Rebel strikes {self.leviathan(e['leviathan'])}"
+        if k == "breeder":
+            return f"  the Breeder places {self.leviathan(e['leviathan'])} on zone {e['zone'] + 1}"
+        if k == "lose_lord":
+            return f"  {self.who(w)} loses {self.lord(e['lord'])}"
         return None
 
     def cards_loc(self, locs) -> str:

@@ -29,6 +29,7 @@ from sim.abyss.constants import (
     Power,
     Stream,
 )
+from sim.abyss.leviathan import LeviathanMixin
 from sim.core.rng import GameRng
 
 if TYPE_CHECKING:
@@ -98,7 +99,10 @@ class Player:
     disabled: set[int] = field(default_factory=set)  # Lords turned by the Assassin
     locations: list[int] = field(default_factory=list)
     location_lords: dict[int, list[int]] = field(default_factory=dict)
-    tokens: list[int] = field(default_factory=list)  # Monster token ids
+    tokens: list[int] = field(default_factory=list)  # Monster token ids (base deck, worth IP)
+    wounds: int = 0  # Leviathan: Wound tokens, -1 IP each
+    killed: list[int] = field(default_factory=list)  # Leviathan: ids of Leviathans killed
+    held_tokens: list[int] = field(default_factory=list)  # Leviathan tokens not yet revealed
     bought_this_turn: bool = False
     used_powers: set[int] = field(default_factory=set)  # once-per-turn powers used this turn
 
@@ -112,14 +116,18 @@ class Score:
     locations: int = 0
     allies: int = 0
     monsters: int = 0
+    wounds: int = 0  # Leviathan: -1 per Wound token (never positive)
+    scourge: int = 0  # Leviathan: +5 for the Scourge of the Abyss
 
     @property
     def total(self) -> int:
-        return self.lords + self.locations + self.allies + self.monsters
+        return (
+            self.lords + self.locations + self.allies + self.monsters + self.wounds + self.scourge
+        )
 
 
-class Game:
-    """One game of Abyss for 2-4 players, played to the end by `play()`."""
+class Game(LeviathanMixin):
+    """One game of Abyss for 2-4 players (2-5 with Leviathan), played to the end by `play()`."""
 
     def __init__(
         self,
@@ -130,9 +138,11 @@ class Game:
         record: bool = True,
     ):
         n = len(policies)
-        if not 2 <= n <= 4:
-            raise ValueError(f"Abyss is for 2 to 4 players, got {n}")
+        max_players = getattr(tables, "max_players", 4)
+        if not 2 <= n <= max_players:
+            raise ValueError(f"this game is for 2 to {max_players} players, got {n}")
         self.t = tables
+        self.leviathan = "leviathan" in getattr(tables, "expansions", ())
         self.rules = tables.rules
         self.policies = policies
         self.n_players = n
@@ -148,6 +158,7 @@ class Game:
         self.extra_turn = False
         self.scores: list[Score] = []
         self.ranks: list[int] = []
+        self.n_fights = self.n_continues = self.n_leviathan_attacks = self.n_kills = 0
         self.pearls_from_treasury = 0
         self.pearls_to_treasury = 0
         self.pending_reward_space = 0  # Threat Track space of the reward being chosen
@@ -161,7 +172,8 @@ class Game:
         self.location_deck = list(range(t.n_locations))
         rng.shuffle(self.location_deck, Stream.LOCATION_DECK)
         self.locations_available = [self.location_deck.pop()]
-        self.exploration_deck = list(range(t.n_allies))
+        crabs = self.starting_crabs() if self.leviathan else []
+        self.exploration_deck = [a for a in range(t.n_allies) if a not in crabs]
         rng.shuffle(self.exploration_deck, Stream.EXPLORATION_DECK)
         self.exploration_discard: list[int] = []
         self.track: list[int] = []
@@ -178,6 +190,10 @@ class Game:
         self.threat = 0
         self.players = [Player(seat=s, pearls=t.starting_pearls) for s in range(self.n_players)]
         self.log("setup", court=list(self.court), location=self.locations_available[0])
+        if self.leviathan:
+            for p, crab in zip(self.players, crabs, strict=True):
+                p.hand.append(crab)
+            self.setup_leviathan()
 
     # ---------------------------------------------------------------- helpers
     def log(self, kind: str, **data) -> None:
@@ -317,12 +333,17 @@ class Game:
             if self.lord_power(lord) == Power.LANDLORD and lord not in p.disabled:
                 # Landlord: "Gain 1 Pearl now and at the start of each of your turns."
                 self.gain_pearls(p, 1, "landlord")
+        if self.leviathan:
+            self.reveal_held_tokens(p)
         self.plot_at_court(p)
         self.use_once_per_turn_powers(p)
         self.take_action(p)
         self.control_locations(p)
         self.use_once_per_turn_powers(p)
         self.enforce_commander(p)
+        if self.leviathan:
+            self.martial_law(p)
+            self.leviathan_end_check()
         if self.rules.court_end == "bga" and self.end_reason is None:
             if not self.lord_deck and len(self.court) < self.t.court_size:
                 self.trigger_end("court_empty")
@@ -439,6 +460,10 @@ class Game:
             slot = len(self.track)
             last = slot >= self.t.track_length
             self.log("reveal", card=card, slot=slot)
+            if self.race(card) == MONSTER and self.leviathan:
+                if self.leviathan_monster(p, card):
+                    break
+                continue
             if self.race(card) == MONSTER:
                 if last:
                     # "If a Monster is revealed on the last space ... you must fight it. You receive
@@ -718,6 +743,8 @@ class Game:
             self.schemer(p, lord)
         elif power in AMBASSADOR_DRAWS and self.rules.ambassador_mode == "draw":
             self.ambassador(p, lord, AMBASSADOR_DRAWS[Power(power)])
+        elif self.leviathan:
+            self.leviathan_lord_power(p, power)
 
     def discard_to_limit(self, q: Player, limit: int, why: str) -> None:
         while len(q.hand) > limit:
@@ -895,6 +922,8 @@ class Game:
                 locations=s.locations,
                 allies=s.allies,
                 monsters=s.monsters,
+                wounds=s.wounds,
+                scourge=s.scourge,
                 pearls=p.pearls,
             )
         keys = [self.tiebreak_key(s) for s in range(self.n_players)]
@@ -917,6 +946,8 @@ class Game:
             locations=sum(self.location_score(p, loc) for loc in p.locations),
             allies=sum(best),  # "The strongest affiliated Ally from each Race"
             monsters=sum(int(t.monster_token_ip[tok]) for tok in p.tokens),
+            wounds=-p.wounds,  # "subtract 1 Influence Point for each Wound token you possess"
+            scourge=5 if self.leviathan and self.scourge == p.seat else 0,
         )
 
     def location_score(self, p: Player, location: int) -> int:
@@ -1074,12 +1105,16 @@ def seat_rows(g: Game, strategies: list[str]) -> list[dict]:
                 "score_locations": s.locations,
                 "score_allies": s.allies,
                 "score_monsters": s.monsters,
+                "score_wounds": s.wounds,
+                "score_scourge": s.scourge,
                 "pearls": p.pearls,
                 "keys": p.keys,
                 "n_lords": len(p.lords),
                 "n_locations": len(p.locations),
                 "n_affiliated": len(p.affiliated),
                 "n_monster_tokens": len(p.tokens),
+                "leviathans_killed": len(p.killed),
+                "wounds": p.wounds,
                 "rank": rank,
                 "winner": rank == 1,
             }
@@ -1094,6 +1129,10 @@ def game_row(g: Game) -> dict:
         "turns": g.turn,
         "end_reason": g.end_reason or "none",
         "seed": g.seed,
+        "n_fights": g.n_fights,
+        "n_continues": g.n_continues,
+        "n_leviathan_attacks": g.n_leviathan_attacks,
+        "n_kills": g.n_kills,
     }
 
 

@@ -45,12 +45,16 @@ SEAT_COLUMNS: dict[str, tuple[Any, str]] = {
     "score_locations": ("int16", "IP from the seat's Locations."),
     "score_allies": ("int16", "IP of the strongest affiliated Ally of each race."),
     "score_monsters": ("int16", "IP of the seat's Monster tokens."),
+    "score_wounds": ("int16", "Leviathan: -1 IP per Wound token (<= 0; 0 in the base game)."),
+    "score_scourge": ("int16", "Leviathan: +5 IP for the Scourge of the Abyss holder, else 0."),
     "pearls": ("int16", "Pearls held at the end (first tie-break)."),
     "keys": ("int8", "Key tokens held at the end."),
     "n_lords": ("int8", "Lords owned at the end (free or under a Location)."),
     "n_locations": ("int8", "Locations controlled."),
     "n_affiliated": ("int8", "Affiliated Allies at the end, after the final affiliation."),
-    "n_monster_tokens": ("int8", "Monster tokens held (worth IP), base and Leviathan decks."),
+    "n_monster_tokens": ("int8", "Base-game Monster tokens held (the ones worth IP)."),
+    "leviathans_killed": ("int8", "Leviathan: Leviathans this seat killed (0 in the base game)."),
+    "wounds": ("int8", "Leviathan: Wound tokens held at the end (0 in the base game)."),
     "rank": (
         "int8",
         "Final place, 1 = best, by score then the rulebook tie-breaks (most Pearls, then the "
@@ -66,6 +70,10 @@ GAME_COLUMNS: dict[str, tuple[Any, str]] = {
     "turns": ("int32", "Player turns played in the game, summed over all players."),
     "end_reason": (END_REASON_DTYPE, "Why the game ended: " + ", ".join(END_REASONS) + "."),
     "seed": ("int64", "Seed of the run; with `game` it determines every random draw of the game."),
+    "n_fights": ("int16", "Leviathan: Monsters answered by fighting a Leviathan (Sorcerer too)."),
+    "n_continues": ("int16", "Leviathan: Monsters answered by continuing (adding a Leviathan)."),
+    "n_leviathan_attacks": ("int16", "Leviathan: attacks suffered from a resident Leviathan."),
+    "n_kills": ("int16", "Leviathan: Leviathans killed in the game."),
 }
 
 
