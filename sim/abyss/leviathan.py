@@ -359,7 +359,7 @@ class LeviathanMixin:
         kind = int(self.t.leviathan_token_kind[token])
         amount = int(self.t.leviathan_token_amount[token])
         self.leviathan_token_discard.append(token)
-        self.log("reveal_token", who=p.seat, token=token, kind=kind, amount=amount)
+        self.log("reveal_token", who=p.seat, token=token, token_kind=kind, amount=amount)
         if kind == LeviathanToken.PEARLS:
             self.gain_pearls(p, amount, "leviathan_token")
         elif kind == LeviathanToken.KEY:

@@ -168,7 +168,7 @@ class Narrator:
         if k == "leviathan_token":
             return "  takes a Leviathan Monster token"
         if k == "reveal_token":
-            what = ("Pearl(s)", "Key(s)", "Council stack(s)")[e["kind"]]
+            what = ("Pearl(s)", "Key(s)", "Council stack(s)")[e["token_kind"]]
             return f"  reveals a Leviathan token: {e['amount']} {what}"
         if k == "monster_discarded":
             return f"  the Monster is discarded ({e['why'].replace('_', ' ')})"

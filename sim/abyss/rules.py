@@ -138,11 +138,10 @@ class Game(LeviathanMixin):
         record: bool = True,
     ):
         n = len(policies)
-        max_players = getattr(tables, "max_players", 4)
-        if not 2 <= n <= max_players:
-            raise ValueError(f"this game is for 2 to {max_players} players, got {n}")
+        if not 2 <= n <= tables.max_players:
+            raise ValueError(f"this game is for 2 to {tables.max_players} players, got {n}")
         self.t = tables
-        self.leviathan = "leviathan" in getattr(tables, "expansions", ())
+        self.leviathan = "leviathan" in tables.expansions
         self.rules = tables.rules
         self.policies = policies
         self.n_players = n
