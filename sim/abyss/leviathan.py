@@ -9,29 +9,13 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
+from sim.abyss.cards import LeviathanToken, Penalty
 from sim.abyss.constants import AllyEffect, Power, Race, Stream
 
 if TYPE_CHECKING:
     from sim.abyss.rules import Player
 
 NO_RACE = -1  # Leviathans 17-20: "Crab only"
-
-
-class Penalty(IntEnum):
-    """What a resident Leviathan does to the explorer when a newcomer lands on its zone."""
-
-    WOUNDS = 0
-    PEARLS = 1
-    ALLIES = 2
-    LORD = 3
-
-
-class LeviathanToken(IntEnum):
-    """The expansion's Monster tokens: revealed for their effect, worth no IP."""
-
-    PEARLS = 0
-    KEY = 1
-    COUNCIL = 2
 
 
 class LevDecision(IntEnum):
