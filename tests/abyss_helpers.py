@@ -6,10 +6,12 @@ consistent (`sim.abyss.audit.audit` passes) and the engine's own logic does the 
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 
-from sim.abyss.cards import load_cards
+from sim.abyss.cards import default_data_dir, load_cards
 from sim.abyss.constants import MONSTER, Race
 from sim.abyss.rules import Decision, Game
 
@@ -206,7 +208,25 @@ def set_keys(g: Game, seat: int, n: int) -> None:
     p.keys = n
 
 
+def copy_data(tmp_path: Path) -> Path:
+    dest = tmp_path / "cards"
+    shutil.copytree(default_data_dir(), dest)
+    return dest
+
+
+def broken(tmp_path: Path, file: str, old: str, new: str) -> Path:
+    """A copy of the default data with the first `old` of `file` replaced by `new`."""
+    dest = copy_data(tmp_path)
+    path = dest / file
+    text = path.read_text()
+    assert old in text, (file, old)
+    path.write_text(text.replace(old, new, 1))
+    return dest
+
+
 __all__ = [
+    "broken",
+    "copy_data",
     "Race",
     "Scripted",
     "ally_id",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
+from abyss_helpers import broken, copy_data
 
 from sim.abyss.cards import (
     KNOWN_EXPANSIONS,
@@ -51,22 +51,6 @@ def lord(t: CardTables, name: str) -> int:
 
 def leviathan(t: CardTables, number: int) -> int:
     return t.leviathan_number.tolist().index(number)
-
-
-def copy_data(tmp_path: Path) -> Path:
-    dest = tmp_path / "cards"
-    shutil.copytree(default_data_dir(), dest)
-    return dest
-
-
-def broken(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    """A copy of the default data with the first `old` of `file` replaced by `new`."""
-    dest = copy_data(tmp_path)
-    path = dest / file
-    text = path.read_text()
-    assert old in text, (file, old)
-    path.write_text(text.replace(old, new, 1))
-    return dest
 
 
 def assert_error(data_dir, *fragments, overrides=None, expansions=LEV) -> str:
