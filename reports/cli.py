@@ -136,13 +136,16 @@ def parse_lineup(text: str, n_players: int) -> list[str]:
     return list(itertools.islice(itertools.cycle(names), n_players))
 
 
-def load_tables(cards: Path | None, set_: list[str] | None) -> Any:
-    """Card data from ``--cards`` (or the built-in data) with the ``--set`` overrides applied."""
+def load_tables(
+    cards: Path | None, set_: list[str] | None, expansions: tuple[str, ...] = ()
+) -> Any:
+    """Card data from ``--cards`` (or the built-in data) with the ``--set`` overrides applied and
+    the expansions' cards added."""
     if cards is not None and not cards.exists():
         raise UserError(f"card data directory {cards} does not exist")
     from sim.abyss.cards import load_cards, parse_set_options
 
-    return load_cards(cards, parse_set_options(list(set_ or [])))
+    return load_cards(cards, parse_set_options(list(set_ or [])), expansions=expansions)
 
 
 def card_digest(tables: Any, cards: Path | None, set_: list[str] | None) -> str:
@@ -191,11 +194,13 @@ def _root(
 
 @app.command()
 @user_errors
-def cards(cards: CardsOption = None, set_: SetOption = None) -> None:
+def cards(
+    cards: CardsOption = None, set_: SetOption = None, expansions: ExpansionsOption = ""
+) -> None:
     """Validate the card data and describe it (after any --set overrides)."""
     from sim.abyss.cards import describe
 
-    typer.echo(describe(load_tables(cards, set_)))
+    typer.echo(describe(load_tables(cards, set_, parse_expansions(expansions))))
 
 
 @app.command()
@@ -232,7 +237,7 @@ def simulate(
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
     with create_run_dir(out_dir) as staging:  # refuses an existing directory before any work
         t0 = time.perf_counter()
-        tables = load_tables(cards, set_)
+        tables = load_tables(cards, set_, exp)
         t_cards = time.perf_counter() - t0
 
         from sim.abyss.runner import run_simulation
@@ -312,7 +317,7 @@ def replay(
     if game < 0:
         raise UserError(f"--game must be >= 0; got {game}")
     lineup = parse_lineup(strategies, players)
-    tables = load_tables(cards, set_)
+    tables = load_tables(cards, set_, exp)
 
     from sim.abyss.replay import narrate_game
 

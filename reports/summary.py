@@ -21,15 +21,27 @@ SCORE_SOURCES = {
     "score_locations": "locations",
     "score_allies": "allies",
     "score_monsters": "monsters",
-    "score_leviathan": "leviathan",
+    "score_wounds": "wounds",
+    "score_scourge": "scourge",
+}
+#: Sources that only the Leviathan expansion scores; hidden when always zero.
+LEVIATHAN_SOURCES = ("score_wounds", "score_scourge")
+#: Per-game Leviathan counters shown as means per game.
+LEVIATHAN_COUNTERS = {
+    "n_fights": "Monsters fought (per game)",
+    "n_continues": "Monsters explored past (per game)",
+    "n_leviathan_attacks": "Leviathan attacks suffered (per game)",
+    "n_kills": "Leviathans killed (per game)",
 }
 
 
-def summarize(seats_df: pd.DataFrame, games_df: pd.DataFrame, *, width: int = 110) -> str:
+def summarize(seats_df: pd.DataFrame, games_df: pd.DataFrame, *, width: int = 128) -> str:
     """Render per-strategy, per-seat and per-game summaries of one run as plain text."""
     n_games = len(games_df)
     players = sorted(int(p) for p in pd.unique(games_df["n_players"])) if n_games else []
     out = io.StringIO()
+    if len(seats_df):  # long strategy specs widen the page rather than wrap
+        width += max(0, max(len(str(s)) for s in pd.unique(seats_df["strategy"])) - 8)
     console = Console(file=out, width=width, color_system=None, force_terminal=False)
 
     head = f"{n_games} game{'s' if n_games != 1 else ''}"
@@ -82,21 +94,22 @@ def _mean(values: pd.Series) -> str:
 
 
 def _sources(seats_df: pd.DataFrame) -> dict[str, str]:
-    """Score sources to show: all present columns, dropping Leviathan when it is always zero."""
+    """Score sources to show: all present columns, dropping Leviathan ones that are always zero."""
     shown = {c: label for c, label in SCORE_SOURCES.items() if c in seats_df.columns}
-    if "score_leviathan" in shown and not seats_df["score_leviathan"].any():
-        del shown["score_leviathan"]
+    for c in LEVIATHAN_SOURCES:
+        if c in shown and not seats_df[c].any():
+            del shown[c]
     return shown
 
 
 def _strategy_table(seats_df: pd.DataFrame) -> Table:
     sources = _sources(seats_df)
     table = Table(title="By strategy", box=box.SIMPLE_HEAD, title_justify="left")
-    table.add_column("strategy")
+    table.add_column("strategy", no_wrap=True)
     table.add_column("games", justify="right")
     table.add_column("seats", justify="right")
-    table.add_column("win rate [95% CI]", justify="right")
-    table.add_column("score ± 95% CI", justify="right")
+    table.add_column("win rate [95% CI]", justify="right", no_wrap=True)
+    table.add_column("score ± 95% CI", justify="right", no_wrap=True)
     for label in sources.values():
         table.add_column(label, justify="right")
     rows = []
@@ -120,8 +133,8 @@ def _seat_table(seats_df: pd.DataFrame) -> Table:
     table = Table(title="By seat (0 = first player)", box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("seat", justify="right")
     table.add_column("seats", justify="right")
-    table.add_column("win rate [95% CI]", justify="right")
-    table.add_column("score ± 95% CI", justify="right")
+    table.add_column("win rate [95% CI]", justify="right", no_wrap=True)
+    table.add_column("score ± 95% CI", justify="right", no_wrap=True)
     for seat, grp in seats_df.groupby("seat", sort=True):
         wins, n = int(grp["winner"].sum()), len(grp)
         table.add_row(str(seat), str(n), _rate(wins, n), _mean(grp["score"]))
@@ -138,4 +151,7 @@ def _game_table(games_df: pd.DataFrame) -> Table:
     for reason, count in counts.items():
         if count:
             table.add_row(f"ended: {reason}", f"{count} ({count / len(games_df):.1%})")
+    for column, label in LEVIATHAN_COUNTERS.items():
+        if column in games_df.columns and games_df[column].any():
+            table.add_row(label, _mean(games_df[column]))
     return table

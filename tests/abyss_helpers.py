@@ -21,6 +21,12 @@ def tables():
     return load_cards()
 
 
+@lru_cache(maxsize=1)
+def lev_tables():
+    """The card tables with the Leviathan expansion."""
+    return load_cards(expansions=("leviathan",))
+
+
 class Scripted:
     """A policy that answers from per-decision scripts.
 
@@ -71,12 +77,17 @@ def _ally_places(g: Game):
         yield p.affiliated
 
 
-def ally_id(g: Game, race: int | None, value: int, skip: set[int] | None = None) -> int:
-    """The id of an Exploration card of `race` (None = Monster) and `value` not in `skip`."""
+def ally_id(
+    g: Game, race: int | None, value: int, skip: set[int] | None = None, effect: int = 0
+) -> int:
+    """The id of an Exploration card of `race` (None = Monster), `value` and Leviathan `effect`
+    (0 = none, `AllyEffect`) not in `skip`."""
     t = g.t
     want = MONSTER if race is None else int(race)
     for a in range(t.n_allies):
         if int(t.ally_race[a]) == want and (race is None or int(t.ally_value[a]) == value):
+            if race is not None and int(t.ally_effect[a]) != effect:
+                continue
             if not skip or a not in skip:
                 return a
     raise LookupError(f"no Exploration card race={race} value={value} outside {skip}")
@@ -90,15 +101,14 @@ def take_ally(g: Game, ally: int) -> int:
     raise LookupError(f"ally {ally} is nowhere")
 
 
-def give_allies(
-    g: Game, seat: int, *cards: tuple[int | None, int], affiliated: bool = False
-) -> list[int]:
-    """Move Allies given as (race, value) into a player's hand (or affiliated row)."""
+def give_allies(g: Game, seat: int, *cards: tuple, affiliated: bool = False) -> list[int]:
+    """Move Allies given as (race, value) or (race, value, effect) into a player's hand (or
+    affiliated row)."""
     ids = []
-    for race, value in cards:
+    for race, value, *effect in cards:
         # Prefer a copy that is still in the deck, then any copy not already given.
         taken = set(ids)
-        a = ally_id(g, race, value, skip=taken | _held_ids(g))
+        a = ally_id(g, race, value, skip=taken | _held_ids(g), effect=effect[0] if effect else 0)
         take_ally(g, a)
         (g.players[seat].affiliated if affiliated else g.players[seat].hand).append(a)
         ids.append(a)
@@ -113,11 +123,18 @@ def _held_ids(g: Game) -> set[int]:
     return held
 
 
-def stack_deck(g: Game, *cards: tuple[int | None, int]) -> list[int]:
-    """Put Exploration cards on top of the deck so they are revealed in the order given."""
+def stack_deck(g: Game, *cards: tuple) -> list[int]:
+    """Put Exploration cards, (race, value) or (race, value, effect), on top of the deck so they
+    are revealed in the order given."""
     ids = []
-    for race, value in cards:
-        a = ally_id(g, race, value, skip=set(ids) | _held_ids(g) | set(g.track))
+    for race, value, *effect in cards:
+        a = ally_id(
+            g,
+            race,
+            value,
+            skip=set(ids) | _held_ids(g) | set(g.track),
+            effect=effect[0] if effect else 0,
+        )
         take_ally(g, a)
         ids.append(a)
     for a in reversed(ids):
@@ -240,6 +257,7 @@ __all__ = [
     "set_keys",
     "set_pearls",
     "stack_deck",
+    "lev_tables",
     "tables",
     "take_ally",
 ]

@@ -113,3 +113,65 @@ def test_greedy_baseline_beats_random(tmp_path: Path) -> None:
     seats = pd.read_parquet(out / "seats.parquet")
     win_rate = seats[seats.strategy == "greedy"]["winner"].mean()
     assert win_rate > 0.8
+
+
+# --- the Leviathan expansion on the command line --------------------------------------------
+
+
+def test_leviathan_five_players_simulate(tmp_path: Path) -> None:
+    """`--expansions leviathan` makes 5 players legal ("The game can be played by two to five
+    players") and fills the Leviathan columns and counters."""
+    out = tmp_path / "run"
+    args = ["simulate", "--games", "6", "--players", "5", "--expansions", "leviathan"]
+    result = runner.invoke(app, [*args, "--strategies", "greedy,random", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "wounds" in result.output and "scourge" in result.output
+    seats = pd.read_parquet(out / "seats.parquet")
+    games = pd.read_parquet(out / "games.parquet")
+    assert len(seats) == 30 and set(seats.seat) == set(range(5))
+    assert (seats.score_wounds <= 0).all() and (seats.score_wounds == -seats.wounds).all()
+    assert set(seats.score_scourge) <= {0, 5}
+    assert games.n_continues.sum() + games.n_fights.sum() > 0
+    parts = [c for c in seats.columns if c.startswith("score_")]
+    assert (seats[parts].sum(axis=1) == seats.score).all()
+
+
+def test_leviathan_replay_reproduces_the_simulated_game(tmp_path: Path) -> None:
+    """Replay of a Leviathan game ends with the scores `simulate` wrote, and narrates Leviathans."""
+    out = tmp_path / "run"
+    args = ["--seed", "5", "--players", "4", "--strategies", "greedy,random"]
+    args += ["--expansions", "leviathan"]
+    assert runner.invoke(app, ["simulate", "--games", "3", *args, "--out", str(out)]).exit_code == 0
+    seats = pd.read_parquet(out / "seats.parquet")
+    import json
+
+    result = runner.invoke(app, ["replay", "--game", "2", "--json", *args])
+    assert result.exit_code == 0
+    events = json.loads(result.output)
+    replayed = {e["who"]: e["total"] for e in events if e["event"] == "score"}
+    assert replayed == seats[seats.game == 2].set_index("seat")["score"].to_dict()
+    text = runner.invoke(app, ["replay", "--game", "2", *args]).output
+    assert "Leviathan #" in text and "+ Wounds + Scourge = IP" in text
+
+
+def test_cards_lists_the_leviathan_data() -> None:
+    result = runner.invoke(app, ["cards", "--expansions", "leviathan"])
+    assert result.exit_code == 0, result.output
+    assert "The Breeder" in result.output and "The Tamer" not in result.output
+    assert "The Tamer" in runner.invoke(app, ["cards"]).output
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--players", "6", "--expansions", "leviathan"], "--players"),
+        (["--players", "5"], "Leviathan"),
+        (["--expansions", "kraken"], "kraken"),
+        (["--expansions", "leviathan", "--set", "leviathan.hand_limit=-1"], "hand_limit"),
+    ],
+)
+def test_leviathan_bad_input_is_one_line(args: list[str], needle: str, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    result = runner.invoke(app, ["simulate", "--games", "2", *args, "--out", str(out)])
+    assert needle in _one_line_error(result)
+    assert not out.exists()

@@ -119,7 +119,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
 
     cards = types.ModuleType("sim.abyss.cards")
 
-    def load_cards(path, overrides):
+    def load_cards(path, overrides, expansions=()):
         calls.load.append((path, overrides))
         if "bad" in overrides:
             raise CardDataError("lords.toml: [[lord]] #3: cost must be >= 0, got -1")

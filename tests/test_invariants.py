@@ -10,8 +10,15 @@ the end of the game can be checked against the rulebook:
     Court cannot be completely refilled from the deck. The active player finishes their turn, and
     every other player takes one last turn."
 
+With the Leviathan expansion the same checks run, plus its own end triggers and scoring:
+
+    "At the end of a player's turn, if the Leviathan deck OR any of the Monster token decks are
+    empty, each opponent has one last turn" ... "subtract 1 Influence Point for each Wound token
+    you possess. Finally, add 5 Influence Points to the total of the player who possesses the
+    Scourge of the Abyss."
+
 The fast tier (CI) plays a few hundred games; the `slow` tier plays 2,000 random games per player
-count.
+count, with and without the expansion.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from sim.abyss.rules import Game
 from strategies.abyss import make_policies
 
 END_REASONS = {"seventh_lord", "court_empty"}
+LEVIATHAN_END_REASONS = END_REASONS | {"leviathan_deck_empty", "monster_tokens_empty"}
 
 
 class AuditedGame(Game):
@@ -45,6 +53,8 @@ class AuditedGame(Game):
         self.turn_seats.append(seat)
         if self.end_reason is not None and self.trigger_turn is None:
             self.trigger_turn = len(self.turn_seats) - 1
+            # Lords can be lost later (a Leviathan's attack), so count them when it triggers.
+            self.most_lords_at_trigger = max(len(p.lords) for p in self.players)
         when = f"after turn {self.turn} (seat {seat})"
         self.check(when)
         locations_left = bool(self.location_deck or self.locations_available)
@@ -76,15 +86,20 @@ def check_finished_game(g: AuditedGame) -> None:
     t, n = g.t, g.n_players
     where = f"seed {g.seed} game {g.game_index} ({n} players)"
     assert g.over, where
-    assert g.end_reason in END_REASONS, f"{where}: ended by {g.end_reason!r}"
+    reasons = LEVIATHAN_END_REASONS if g.leviathan else END_REASONS
+    assert g.end_reason in reasons, f"{where}: ended by {g.end_reason!r}"
     assert g.turn < g.rules.turn_limit, where
     assert g.turn == len(g.turn_seats)
 
     # The end trigger is real.
     if g.end_reason == "seventh_lord":
-        assert max(len(p.lords) for p in g.players) >= 7, where
-    else:
+        assert g.most_lords_at_trigger >= 7, where
+    elif g.end_reason == "court_empty":
         assert not g.lord_deck and len(g.court) < t.court_size, where
+    elif g.end_reason == "leviathan_deck_empty":
+        assert not g.leviathan_deck, where  # nothing ever returns to the Leviathan deck
+    else:
+        assert not g.monster_tokens or not g.leviathan_tokens, where
 
     # Turn order: clockwise from seat 0 up to the trigger, then each other player once more.
     trigger = g.trigger_turn
@@ -107,8 +122,20 @@ def check_finished_game(g: AuditedGame) -> None:
         assert s.locations == sum(g.location_score(p, loc) for loc in p.locations), where
         assert s.allies == sum(best), where
         assert s.monsters == sum(int(t.monster_token_ip[tok]) for tok in p.tokens), where
-        assert s.total == s.lords + s.locations + s.allies + s.monsters, where
-        assert s.total >= 0 and p.pearls >= 0 and p.keys >= 0, where
+        if g.leviathan:
+            assert s.wounds == -p.wounds <= 0, where
+            assert s.scourge == (5 if g.scourge == p.seat else 0), where
+        else:
+            assert s.wounds == s.scourge == 0, where
+        parts = s.lords + s.locations + s.allies + s.monsters + s.wounds + s.scourge
+        assert s.total == parts, where
+        assert p.pearls >= 0 and p.keys >= 0, where
+        assert s.total >= 0 or g.leviathan, where  # only Wounds can make a score negative
+    if g.leviathan and g.n_kills:
+        # The Scourge holder has the most kills, and every kill is someone's Leviathan card.
+        most = max(len(p.killed) for p in g.players)
+        assert g.scourge >= 0 and len(g.players[g.scourge].killed) == most, where
+        assert sum(len(p.killed) for p in g.players) == g.n_kills, where
 
     # Ranks follow the tie-break key: score, then Pearls, then the highest-IP Lord.
     keys = [
@@ -142,6 +169,11 @@ def tables():
     return load_cards()
 
 
+@pytest.fixture(scope="module")
+def lev_tables():
+    return load_cards(expansions=("leviathan",))
+
+
 # ------------------------------------------------------------------------------ fast tier
 
 
@@ -164,6 +196,35 @@ def test_greedy_vs_random_games_keep_invariants(tables, n_players):
 def test_greedy_games_keep_invariants(tables):
     for game in range(30):
         play_audited(tables, ["greedy"], 2 + game % 3, seed=5, game=game)
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_leviathan_random_games_keep_invariants(lev_tables, n_players):
+    kills = 0
+    for game in range(60):
+        g = play_audited(lev_tables, ["random"], n_players, seed=77 + n_players, game=game)
+        kills += g.n_kills
+    assert kills > 0
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_leviathan_greedy_games_keep_invariants(lev_tables, n_players):
+    for game in range(25):
+        line_up = ["greedy", "random"] if game % 2 == 0 else ["random", "greedy"]
+        play_audited(lev_tables, line_up, n_players, seed=123, game=game, record=game < 3)
+
+
+def test_leviathan_end_triggers_are_reached(lev_tables):
+    """The Leviathan end triggers and the 7th Lord all occur in 5-player games: random players
+    empty the Leviathan deck, greedy fighters empty a Monster token deck."""
+    reasons: set[str] = set()
+    for game in range(400):
+        specs = ["random"] if game % 2 else ["greedy"]
+        g = Game(lev_tables, make_policies(specs, 5), seed=11, game=game, record=False).play()
+        reasons.add(g.end_reason)
+        if reasons >= LEVIATHAN_END_REASONS - {"court_empty"}:
+            break
+    assert reasons >= {"seventh_lord", "leviathan_deck_empty", "monster_tokens_empty"}
 
 
 def test_both_end_triggers_are_reached(tables):
@@ -244,4 +305,15 @@ def test_many_random_games_keep_invariants(tables, n_players):
         g = play_audited(tables, ["random"], n_players, seed=1_000_003 * n_players, game=game)
         reasons[g.end_reason] = reasons.get(g.end_reason, 0) + 1
     assert set(reasons) <= END_REASONS
+    assert reasons.get("seventh_lord", 0) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5])
+def test_many_random_leviathan_games_keep_invariants(lev_tables, n_players):
+    reasons: dict[str, int] = {}
+    for game in range(2000):
+        g = play_audited(lev_tables, ["random"], n_players, seed=2_000_003 * n_players, game=game)
+        reasons[g.end_reason] = reasons.get(g.end_reason, 0) + 1
+    assert set(reasons) <= LEVIATHAN_END_REASONS
     assert reasons.get("seventh_lord", 0) > 0

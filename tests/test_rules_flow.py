@@ -41,7 +41,11 @@ from sim.abyss.rules import (
 )
 
 CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH = (
-    Race.CRAB, Race.SQUID, Race.SEAHORSE, Race.JELLYFISH, Race.SHELLFISH
+    Race.CRAB,
+    Race.SQUID,
+    Race.SEAHORSE,
+    Race.JELLYFISH,
+    Race.SHELLFISH,
 )
 M = (None, 0)  # a Monster card for stack_deck
 
@@ -123,8 +127,12 @@ def test_setup_court_location_pearls_keys_threat():
 
 def _setup_state(g: Game) -> tuple:
     return (
-        list(g.court), list(g.lord_deck), list(g.exploration_deck), list(g.location_deck),
-        list(g.locations_available), list(g.monster_tokens),
+        list(g.court),
+        list(g.lord_deck),
+        list(g.exploration_deck),
+        list(g.location_deck),
+        list(g.locations_available),
+        list(g.monster_tokens),
     )
 
 
@@ -248,8 +256,10 @@ def test_purchase_costs_1_2_3_pearls_paid_to_the_explorer():
     The cost increases during your turn: the first Ally costs 1 Pearl, the second 2 Pearls, and the
     third 3 Pearls." """
     always = {Decision.BUY: lambda g, s, o: 1}
-    g = new_game(4, policies=[Scripted({Decision.TAKE_ALLY: [1]})]
-                 + [Scripted(dict(always)) for _ in range(3)])
+    g = new_game(
+        4,
+        policies=[Scripted({Decision.TAKE_ALLY: [1]})] + [Scripted(dict(always)) for _ in range(3)],
+    )
     set_pearls(g, 0, 0)
     for s in (1, 2, 3):
         set_pearls(g, s, 5)
@@ -271,9 +281,7 @@ def test_each_opponent_buys_at_most_once_per_turn():
     )
     set_pearls(g, 1, 10)
     set_pearls(g, 2, 10)
-    a1, a2, a3, a4, a5 = stack_deck(
-        g, (CRAB, 1), (SQUID, 1), (SEAHORSE, 1), (CRAB, 2), (SQUID, 2)
-    )
+    a1, a2, a3, a4, a5 = stack_deck(g, (CRAB, 1), (SQUID, 1), (SEAHORSE, 1), (CRAB, 2), (SQUID, 2))
     g.explore(g.players[0])
     # a1 bought by seat 1; seat 1 is not asked again: a2 and a3 are offered to seat 2 only.
     assert g.players[1].hand == [a1]
@@ -309,12 +317,15 @@ def test_opponent_without_enough_pearls_is_not_asked():
     """Rulebook: "The first player to buy it pays the cost to you" / "the first Ally costs 1 Pearl,
     the second 2 Pearls" -- an opponent who cannot pay the current cost is not offered the Ally
     (docs/rules-notes.md: "An opponent who cannot pay is not asked")."""
-    g = new_game(4, policies=[
-        Scripted({Decision.TAKE_ALLY: [1]}),
-        Scripted(),  # 0 Pearls: never asked
-        Scripted(),  # 1 Pearl: asked for the 1-Pearl Ally only
-        Scripted({Decision.BUY: [1]}),  # buys the first Ally
-    ])
+    g = new_game(
+        4,
+        policies=[
+            Scripted({Decision.TAKE_ALLY: [1]}),
+            Scripted(),  # 0 Pearls: never asked
+            Scripted(),  # 1 Pearl: asked for the 1-Pearl Ally only
+            Scripted({Decision.BUY: [1]}),  # buys the first Ally
+        ],
+    )
     set_pearls(g, 1, 0)
     set_pearls(g, 2, 1)
     set_pearls(g, 3, 5)
@@ -362,8 +373,12 @@ def test_track_holds_five_cards_even_after_purchases():
     g = game(s1={Decision.BUY: [1]}, s2={Decision.BUY: [1]})
     set_pearls(g, 1, 5)
     set_pearls(g, 2, 5)
-    cards = stack_deck(g, *[(race, 1) for race in (CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH)],
-                       (CRAB, 2), (SQUID, 2))
+    cards = stack_deck(
+        g,
+        *[(race, 1) for race in (CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH)],
+        (CRAB, 2),
+        (SQUID, 2),
+    )
     pearls = g.players[0].pearls
     g.explore(g.players[0])
     assert g.players[1].hand == [cards[0]] and g.players[2].hand == [cards[1]]
@@ -400,7 +415,9 @@ def test_fight_monster_gives_the_threat_track_reward_and_ends_the_turn(space, k)
     g.explore(p)
     pearls, tokens, keys = THREAT_TRACK[space][k]
     assert (p.pearls, len(p.tokens), p.keys) == (
-        before[0] + pearls, before[1] + tokens, before[2] + keys
+        before[0] + pearls,
+        before[1] + tokens,
+        before[2] + keys,
     )
     offered = asked(g, 0, Decision.THREAT_REWARD)
     if len(THREAT_TRACK[space]) > 1:
@@ -565,13 +582,13 @@ def test_guild_race_is_required():
     Components 1.3: "If the Lord has a guild race, that race must be among them." (The Seeker is a
     Soldier: Crab.)"""
     g = game()
-    seeker, = put_in_court(g, "Seeker", clear=True)
+    (seeker,) = put_in_court(g, "Seeker", clear=True)
     give_allies(g, 0, (SQUID, 5), (SEAHORSE, 4))
     set_pearls(g, 0, 10)
     p = g.players[0]
     assert g.affordable_lords(p) == []
     assert payment_options(g.t, p.hand, [], p.pearls, g.payment_rule(p, seeker)) == []
-    crab, = give_allies(g, 0, (CRAB, 1))
+    (crab,) = give_allies(g, 0, (CRAB, 1))
     assert g.affordable_lords(p) == [seeker]
     assert crab in payment_options(g.t, p.hand, [], p.pearls, g.payment_rule(p, seeker))
     assert audit(g) == []
@@ -590,7 +607,7 @@ def test_exact_number_of_different_races():
     assert payment_options(g.t, [sea4], [crab5, squid4], 0, rule) == [FINISH]  # no 3rd race
     # The 1-race Assassin (cost 10): a second race is never offered.
     set_pearls(g, 0, 1)
-    crab4, = give_allies(g, 0, (CRAB, 4))
+    (crab4,) = give_allies(g, 0, (CRAB, 4))
     rule = g.payment_rule(p, assassin)
     assert payment_options(g.t, p.hand, [], 1, rule) == sorted([crab5, crab4])
     assert g.affordable_lords(p) == [seeker, assassin]
@@ -601,15 +618,15 @@ def test_one_ally_of_each_required_race_even_when_pearls_could_pay_all():
     """Rulebook: "You may spend one Pearl for each missing point, but you must still play at least
     one Ally from each required Race." """
     g = game()
-    seeker, = put_in_court(g, "Seeker", clear=True)
+    (seeker,) = put_in_court(g, "Seeker", clear=True)
     set_pearls(g, 0, 20)
     p = g.players[0]
     rule = g.payment_rule(p, seeker)
     assert g.affordable_lords(p) == []  # no Ally at all
-    crab1, = give_allies(g, 0, (CRAB, 1))
+    (crab1,) = give_allies(g, 0, (CRAB, 1))
     assert g.affordable_lords(p) == []  # one race only
     assert payment_options(g.t, p.hand, [], 20, rule) == []
-    squid1, = give_allies(g, 0, (SQUID, 1))
+    (squid1,) = give_allies(g, 0, (SQUID, 1))
     assert g.affordable_lords(p) == [seeker]
     assert FINISH not in payment_options(g.t, [squid1], [crab1], 20, rule)
     assert payment_options(g.t, [], [crab1, squid1], 20, rule) == [FINISH]
@@ -692,8 +709,9 @@ def test_court_slides_after_recruitment():
     """Rulebook: "Refill the Court: Slide remaining Lords to the right." -- the other Lords keep
     their order, nothing is refilled while more than two remain."""
     g = game()
-    court = put_in_court(g, "Miller", "Keeper", "Seeker", "Reaper", "Shepherd", "Landowner",
-                         clear=True)
+    court = put_in_court(
+        g, "Miller", "Keeper", "Seeker", "Reaper", "Shepherd", "Landowner", clear=True
+    )
     give_allies(g, 0, (CRAB, 5), (SQUID, 4))
     deck = list(g.lord_deck)
     p = g.players[0]
@@ -827,7 +845,7 @@ def test_treasurer_under_a_location_no_longer_reduces_the_cost():
     Treasurer (components 1.4): "For you, the cost of recruiting Lords is reduced by 2." """
     g = game()
     treasurer = give_lord(g, 0, "Treasurer")
-    seeker, = put_in_court(g, "Seeker", clear=True)  # cost 7
+    (seeker,) = put_in_court(g, "Seeker", clear=True)  # cost 7
     give_allies(g, 0, (CRAB, 3), (SQUID, 2))
     set_pearls(g, 0, 0)
     set_keys(g, 0, 2)
@@ -940,8 +958,7 @@ def test_court_end_bga_option_triggers_at_the_end_of_the_turn():
         t = load_cards(overrides={"rules.court_end": mode})
         answers = {Decision.ACTION: [Action.RECRUIT]}
         g = new_game(3, policies=[Scripted(answers), Scripted(), Scripted()], t=t)
-        put_in_court(g, "Miller", "Keeper", "Seeker", "Reaper", "Shepherd", "Landowner",
-                     clear=True)
+        put_in_court(g, "Miller", "Keeper", "Seeker", "Reaper", "Shepherd", "Landowner", clear=True)
         empty_lord_deck_to(g, 0)
         give_allies(g, 0, (CRAB, 5), (SQUID, 4))
         g.take_turn(0)
@@ -1037,4 +1054,3 @@ def test_players_equal_on_everything_share_the_rank():
     g.final_scoring()
     assert g.ranks == [1, 1, 3]
     assert audit(g) == []
-

@@ -123,9 +123,7 @@ def to_council(g: Game, race: int, *values: int) -> list[int]:
     """Move Allies of `race` from the Exploration deck onto that race's Council stack."""
     ids = []
     for value in values:
-        card = next(
-            c for c in g.exploration_deck if g.race(c) == race and g.value(c) == value
-        )
+        card = next(c for c in g.exploration_deck if g.race(c) == race and g.value(c) == value)
         g.exploration_deck.remove(card)
         g.council[race].append(card)
         ids.append(card)
@@ -146,8 +144,7 @@ def asked(policy: Scripted, decision: D) -> list[tuple[list[int], int]]:
 
 def events(g: Game, kind: str, **match) -> list[dict]:
     return [
-        e for e in g.events
-        if e["event"] == kind and all(e.get(k) == v for k, v in match.items())
+        e for e in g.events if e["event"] == kind and all(e.get(k) == v for k, v in match.items())
     ]
 
 
@@ -475,9 +472,7 @@ def test_commander_limit_rechecked_at_end_of_each_opponent_turn():
     components.md: "They discard down on recruitment and re-check at the end of each of their
     turns". An opponent who takes a Council stack up to 8 Allies ends the turn with 6; the owner's
     own hand is not limited."""
-    g, pols = make_game(
-        {D.ACTION: [Action.REQUEST_SUPPORT]}, {D.ACTION: [Action.REQUEST_SUPPORT]}
-    )
+    g, pols = make_game({D.ACTION: [Action.REQUEST_SUPPORT]}, {D.ACTION: [Action.REQUEST_SUPPORT]})
     p0, p1, _ = g.players
     give_lord(g, 0, "Commander")
     _hand_of(g, 1, 5)
@@ -1297,7 +1292,7 @@ def test_farmer_has_no_power(name):
         "locations": (list(g.location_deck), list(g.locations_available)),
     }
     lord = recruit_exactly(g, pols, 0, name)
-    after_recruit = [e["event"] for e in g.events[g.events.index(events(g, "recruit")[0]):]]
+    after_recruit = [e["event"] for e in g.events[g.events.index(events(g, "recruit")[0]) :]]
     assert after_recruit == ["recruit", "affiliate", "gain_lord"]
     assert g.score(p0).lords == before["ip"] + int(g.t.lord_ip[lord])
     assert g.n_keys(p0) == before["keys"] + int(g.t.lord_keys[lord])

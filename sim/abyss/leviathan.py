@@ -221,15 +221,19 @@ class LeviathanMixin:
     def fight_one(self, p: Player, zone: int) -> bool:
         """Attack the Leviathan in `zone` until it dies or the player stops; True if killed."""
         leviathan = self.border[zone]
-        while True:
-            allies = self.attack_allies(p, leviathan)
-            ally = self.choose(p.seat, LevDecision.ATTACK_ALLY, allies)
-            if self.attack(p, zone, ally):
-                return True
-            if not self.attack_allies(p, leviathan):
-                return False
-            if self.choose(p.seat, LevDecision.ATTACK_AGAIN, [0, 1]) == 0:
-                return False
+        self.fight_zone = zone  # observation for policies
+        try:
+            while True:
+                allies = self.attack_allies(p, leviathan)
+                ally = self.choose(p.seat, LevDecision.ATTACK_ALLY, allies)
+                if self.attack(p, zone, ally):
+                    return True
+                if not self.attack_allies(p, leviathan):
+                    return False
+                if self.choose(p.seat, LevDecision.ATTACK_AGAIN, [0, 1]) == 0:
+                    return False
+        finally:
+            self.fight_zone = -1
 
     def attack(self, p: Player, zone: int, ally: int) -> bool:
         """One attack: "Your Attack Power = the die result + the value of the discarded Ally."
@@ -249,6 +253,7 @@ class LeviathanMixin:
         added = 0
         if effect == AllyEffect.ADD_PEARLS and p.pearls > 0:
             # "After rolling the die, you can spend as many Pearls as you wish ... +1 per Pearl."
+            self.pending_attack = (zone, power)  # observation for policies
             added = self.choose(p.seat, LevDecision.ADD_PEARLS, list(range(p.pearls + 1)))
             self.pay_treasury(p, added, "attack")
             power += added

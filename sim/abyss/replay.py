@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from sim.abyss.constants import MONSTER, Race
+from sim.abyss.constants import MONSTER, AllyEffect, Race
 from sim.abyss.rules import play_game
 from sim.abyss.runner import check_expansions, rotated
 from strategies.abyss import make_policies
 
 RACE_NAMES = {r.value: r.name.capitalize() for r in Race}
+#: How the Leviathan expansion's fighting Allies are shown.
+EFFECT_TAGS = {AllyEffect.ADD_PEARLS: " [+Pearls]", AllyEffect.TWO_DICE: " [2 dice]"}
 
 
 class Narrator:
@@ -21,7 +23,8 @@ class Narrator:
         race = int(self.t.ally_race[ally])
         if race == MONSTER:
             return "a Monster"
-        return f"{RACE_NAMES[race]} {int(self.t.ally_value[ally])}"
+        kind = EFFECT_TAGS.get(int(self.t.ally_effect[ally]), "")
+        return f"{RACE_NAMES[race]} {int(self.t.ally_value[ally])}{kind}"
 
     def cards(self, allies) -> str:
         return ", ".join(self.card(a) for a in allies) or "nothing"
@@ -178,6 +181,8 @@ class Narrator:
             return f"  the Breeder places {self.leviathan(e['leviathan'])} on zone {e['zone'] + 1}"
         if k == "lose_lord":
             return f"  {self.who(w)} loses {self.lord(e['lord'])}"
+        if k == "leviathan_deck_empty_on_add":
+            return "  the Leviathan deck is empty: no Leviathan is added"
         return None
 
     def cards_loc(self, locs) -> str:
@@ -200,8 +205,16 @@ def narrate_game(
     narrator = Narrator(tables, lineup)
     lines = [f"Game {game} of seed {seed}: {n_players} players, seats: {', '.join(lineup)}"]
     lines += [text for e in g.events if (text := narrator.line(e)) is not None]
-    lines.append("\nFinal scoring (Lords + Locations + Allies + Monster tokens = IP):")
+    leviathan = "leviathan" in tables.expansions
+    parts = "Lords + Locations + Allies + Monster tokens" + (
+        " + Wounds + Scourge" if leviathan else ""
+    )
+    lines.append(f"\nFinal scoring ({parts} = IP):")
     order = sorted(range(n_players), key=lambda s: g.ranks[s])
+
+    def extra(sc) -> str:
+        return f" - {-sc.wounds} + {sc.scourge}" if leviathan else ""
+
     for s in order:
         sc, p = g.scores[s], g.players[s]
         locs = ", ".join(
@@ -209,7 +222,7 @@ def narrate_game(
         )
         lines.append(
             f"  {g.ranks[s]}. {narrator.who(s)}: {sc.lords} + {sc.locations} + {sc.allies} + "
-            f"{sc.monsters} = {sc.total} IP; {p.pearls} Pearls; "
+            f"{sc.monsters}{extra(sc)} = {sc.total} IP; {p.pearls} Pearls; "
             f"Lords: {', '.join(tables.lord_name[x] for x in p.lords) or 'none'}; "
             f"Locations: {locs or 'none'}; affiliated: {narrator.cards(p.affiliated)}"
         )

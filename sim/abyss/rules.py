@@ -162,6 +162,10 @@ class Game(LeviathanMixin):
         self.pearls_to_treasury = 0
         self.pending_reward_space = 0  # Threat Track space of the reward being chosen
         self.pending_payment: tuple[int, list[int]] = (0, [])  # (cost, Allies used so far)
+        self.pending_attack: tuple[int, int] = (0, 0)  # (zone, Attack Power before Pearls)
+        self.fight_zone = -1  # Border zone of the Leviathan being fought, -1 outside a fight
+        self.next_seat = 0  # the seat whose turn comes next
+        self.final_turns: list[int] | None = None  # seats still to play once the end is triggered
         self._setup()
 
     # ------------------------------------------------------------------ setup
@@ -284,16 +288,19 @@ class Game(LeviathanMixin):
         self.log("discard_ally", who=p.seat, ally=ally, why=why)
 
     def choose_discard(self, p: Player, why: str) -> None:
-        """The owner of the hand chooses which Ally to discard (one Ally per (race, value))."""
+        """The owner of the hand chooses which Ally to discard (one per (race, value, effect))."""
         ally = self.choose(p.seat, Decision.DISCARD_ALLY, distinct_allies(self.t, p.hand))
         self.discard_ally_from_hand(p, ally, why)
 
     # ------------------------------------------------------------- game flow
     def play(self) -> Game:
-        """Play turns until the end; returns self with `scores` and `ranks` filled in."""
-        final_turns: list[int] | None = None
-        seat = 0
+        """Play turns until the end; returns self with `scores` and `ranks` filled in.
+
+        The loop keeps its place in `next_seat` and `final_turns`, so a game decoded from a state
+        between two turns (`sim.abyss.state.decode`) plays on from there.
+        """
         while True:
+            seat = self.next_seat
             if self.turn >= self.rules.turn_limit:
                 # Safety cap (rules option `turn_limit`); never reached in normal play.
                 self.end_reason = "turn_limit"
@@ -306,16 +313,16 @@ class Game(LeviathanMixin):
                 self.log("extra_turn", who=seat)
                 continue
             if self.end_reason is not None:
-                if final_turns is None:
+                if self.final_turns is None:
                     # "The active player finishes their turn, and every other player takes one
                     # last turn."
-                    final_turns = self.opponents(seat)
+                    self.final_turns = self.opponents(seat)
                     self.log("last_round", trigger=seat, reason=self.end_reason)
-                if not final_turns:
+                if not self.final_turns:
                     break
-                seat = final_turns.pop(0)
+                self.next_seat = self.final_turns.pop(0)
             else:
-                seat = (seat + 1) % self.n_players
+                self.next_seat = (seat + 1) % self.n_players
         self.over = True
         self.final_scoring()
         return self
@@ -1017,10 +1024,12 @@ class PaymentRule:
 
 
 def distinct_allies(t: CardTables, allies: list[int]) -> list[int]:
-    """One representative (the lowest id) per (race, value), ascending: choices that differ."""
-    seen: dict[tuple[int, int], int] = {}
+    """One representative (the lowest id) per (race, value, effect), ascending: choices that
+    differ. The effect matters with the Leviathan expansion: a plain Squid 1 and a Squid 1 that
+    adds Pearls are different cards to keep for a fight (components 2.6)."""
+    seen: dict[tuple[int, int, int], int] = {}
     for a in allies:
-        key = (int(t.ally_race[a]), int(t.ally_value[a]))
+        key = (int(t.ally_race[a]), int(t.ally_value[a]), int(t.ally_effect[a]))
         if key not in seen or a < seen[key]:
             seen[key] = a
     return sorted(seen.values())

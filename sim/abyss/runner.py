@@ -14,7 +14,7 @@ import time
 from sim.abyss.rules import game_row, play_game, seat_rows
 from strategies.abyss import make_policies
 
-SUPPORTED_EXPANSIONS: tuple[str, ...] = ()
+SUPPORTED_EXPANSIONS: tuple[str, ...] = ("leviathan",)
 
 
 def rotated(lineup: list[str], game: int, rotate: bool = True) -> list[str]:

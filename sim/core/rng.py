@@ -14,7 +14,8 @@ counter-based generator.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.core.jit import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-#: Bumped whenever a column is renamed, removed or changes meaning (adding columns is fine: the
-#: Leviathan expansion will add score_leviathan, n_leviathans_killed and n_wounds).
+#: Bumped whenever a column is renamed, removed or changes meaning (adding columns is fine).
 SCHEMA_VERSION = 1
 
 #: Why a game ended. Rulebook (base): a player recruits a 7th Lord, or a Lord is recruited and the

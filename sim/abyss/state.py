@@ -1,0 +1,291 @@
+"""The game state as one fixed-shape int32 vector: the fast path's memory and the bridge between
+the two engines.
+
+Every list of the reference engine (`sim.abyss.rules.Game`) is stored as a *stack segment*:
+``s[off]`` holds its length and ``s[off + 1 : off + 1 + length]`` its items in the same order as the
+Python list. Keeping the order matters: the order of a discard pile decides the next reshuffle, so
+mirroring the lists exactly is what makes the two engines play bit-identical games. Sets of the
+reference engine (Lords under a Location, disabled Lords) become per-Lord flags.
+
+The offsets are module constants (numba compiles them in). Capacities are fixed maxima checked
+against the card tables by `check_capacity`.
+
+`encode(game)` turns a reference `Game` into (state, rng counters); `decode` rebuilds a `Game` that
+plays on identically. Both are plain Python; the kernel (`sim.abyss.kernel`) works on the vector.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core.errors import UserError
+
+MAX_PLAYERS = 5
+MAX_ALLIES = 128
+MAX_LORDS = 64
+MAX_LOCATIONS = 32
+MAX_TOKENS = 48  # base-game Monster tokens
+MAX_LEVIATHANS = 32
+MAX_LEV_TOKENS = 48
+MAX_ZONES = 12
+MAX_TRACK = 16
+MAX_UNDER = 6  # Lords slid under one Location (3 Keys, or one Ambassador)
+
+#: End reasons, as stored in the state and in the results schema.
+END_REASONS = (
+    "none",
+    "seventh_lord",
+    "court_empty",
+    "leviathan_deck_empty",
+    "monster_tokens_empty",
+    "turn_limit",
+)
+END_NONE, END_SEVENTH_LORD, END_COURT, END_LEVIATHAN_DECK, END_TOKENS, END_TURN_LIMIT = range(6)
+
+
+class Layout:
+    """Hands out consecutive offsets of a vector: scalars, stacks (length + items), blocks."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def scalar(self) -> int:
+        return self.block(1)
+
+    def stack(self, cap: int) -> int:
+        return self.block(1 + cap)
+
+    def block(self, n: int) -> int:
+        self.size += n
+        return self.size - n
+
+
+_b = Layout()
+# --- game scalars
+TURN = _b.scalar()
+ACTIVE = _b.scalar()
+END_REASON = _b.scalar()
+OVER = _b.scalar()
+EXTRA_TURN = _b.scalar()
+THREAT = _b.scalar()
+KEY_PILE = _b.scalar()
+N_PLAYERS = _b.scalar()
+LEVIATHAN = _b.scalar()  # 1 when the expansion is on
+PEARLS_FROM = _b.scalar()  # Treasury ledger
+PEARLS_TO = _b.scalar()
+N_FIGHTS = _b.scalar()
+N_CONTINUES = _b.scalar()
+N_LEV_ATTACKS = _b.scalar()
+N_KILLS = _b.scalar()
+NEXT_SEAT = _b.scalar()  # seat of the next turn (play loop)
+FINAL_ROUND = _b.scalar()  # 1 once the last round's seats are known
+SCOURGE = _b.scalar()  # seat holding the Scourge, -1
+# observations kept for policies
+PENDING_REWARD_SPACE = _b.scalar()
+PENDING_COST = _b.scalar()
+PENDING_ZONE = _b.scalar()
+PENDING_POWER = _b.scalar()
+FIGHT_ZONE = _b.scalar()
+# --- game stacks
+FINAL_TURNS = _b.stack(MAX_PLAYERS)
+EXP_DECK = _b.stack(MAX_ALLIES)
+EXP_DISCARD = _b.stack(MAX_ALLIES)
+TRACK = _b.stack(MAX_TRACK)
+COUNCIL_STRIDE = 1 + MAX_ALLIES
+COUNCIL = _b.block(5 * COUNCIL_STRIDE)  # stack of race r at COUNCIL + r * COUNCIL_STRIDE
+LORD_DECK = _b.stack(MAX_LORDS)
+COURT = _b.stack(MAX_LORDS)
+LORD_DISCARD = _b.stack(MAX_LORDS)
+LOC_DECK = _b.stack(MAX_LOCATIONS)
+LOC_AVAILABLE = _b.stack(MAX_LOCATIONS)
+MONSTER_TOKENS = _b.stack(MAX_TOKENS)
+PENDING_USED = _b.stack(MAX_ALLIES)  # Allies paid so far in the current recruitment
+LEV_DECK = _b.stack(MAX_LEVIATHANS)
+LEV_DISCARD = _b.stack(MAX_LEVIATHANS)
+LEV_TOKENS = _b.stack(MAX_LEV_TOKENS)
+LEV_TOKEN_DISCARD = _b.stack(MAX_LEV_TOKENS)
+BORDER = _b.block(MAX_ZONES)  # Leviathan id per zone, -1 free
+LIFE = _b.block(MAX_ZONES)  # Life token space per zone
+# --- per Lord / per Location
+LORD_UNDER = _b.block(MAX_LORDS)  # 1 if slid under a Location
+LORD_DISABLED = _b.block(MAX_LORDS)  # 1 if disabled by the Assassin
+LOC_LORDS_STRIDE = 1 + MAX_UNDER
+LOC_LORDS = _b.block(MAX_LOCATIONS * LOC_LORDS_STRIDE)  # Lords under Location l, as a stack
+# --- players: fields at PLAYERS + seat * P_STRIDE + field
+_p = Layout()
+P_PEARLS = _p.scalar()
+P_KEYS = _p.scalar()
+P_WOUNDS = _p.scalar()
+P_BOUGHT = _p.scalar()  # bought an Ally this turn
+P_USED_POWERS = _p.scalar()  # bit k: once-per-turn power k used this turn
+P_HAND = _p.stack(MAX_ALLIES)
+P_AFFILIATED = _p.stack(MAX_ALLIES)
+P_LORDS = _p.stack(MAX_LORDS)
+P_LOCATIONS = _p.stack(MAX_LOCATIONS)
+P_TOKENS = _p.stack(MAX_TOKENS)
+P_KILLED = _p.stack(MAX_LEVIATHANS)
+P_HELD = _p.stack(MAX_LEV_TOKENS)
+P_STRIDE = _p.size
+PLAYERS = _b.block(MAX_PLAYERS * P_STRIDE)
+STATE_SIZE = _b.size
+del _b, _p
+
+
+def check_capacity(t) -> None:
+    """The card tables must fit the state's fixed capacities (a clear error otherwise)."""
+    limits = [
+        ("Exploration cards", t.n_allies, MAX_ALLIES),
+        ("Lords", t.n_lords, MAX_LORDS),
+        ("Locations", t.n_locations, MAX_LOCATIONS),
+        ("Monster tokens", len(t.monster_token_ip), MAX_TOKENS),
+        ("Leviathans", len(t.leviathan_number), MAX_LEVIATHANS),
+        ("Leviathan tokens", len(t.leviathan_token_kind), MAX_LEV_TOKENS),
+        ("Border zones", t.n_border_zones, MAX_ZONES),
+        ("Exploration Track spaces", t.track_length, MAX_TRACK),
+        ("players", t.max_players, MAX_PLAYERS),
+    ]
+    for what, n, cap in limits:
+        if n > cap:
+            raise UserError(f"the fast path holds at most {cap} {what}; the card data has {n}")
+
+
+# ------------------------------------------------------------------------- encode / decode
+def _put(s: np.ndarray, off: int, items, cap: int, what: str) -> None:
+    n = len(items)
+    if n > cap:
+        raise ValueError(f"{what}: {n} items exceed the capacity {cap}")
+    s[off] = n
+    s[off + 1 : off + 1 + n] = items
+
+
+def _get(s: np.ndarray, off: int) -> list[int]:
+    return [int(x) for x in s[off + 1 : off + 1 + int(s[off])]]
+
+
+def encode(g) -> tuple[np.ndarray, np.ndarray]:
+    """The state vector and the RNG counters of a reference `Game` (between two decisions)."""
+    s = np.zeros(STATE_SIZE, dtype=np.int32)
+    s[TURN], s[ACTIVE] = g.turn, g.active
+    s[END_REASON] = END_REASONS.index(g.end_reason or "none")
+    s[OVER], s[EXTRA_TURN], s[THREAT] = int(g.over), int(g.extra_turn), g.threat
+    s[KEY_PILE], s[N_PLAYERS], s[LEVIATHAN] = g.key_pile, g.n_players, int(g.leviathan)
+    s[PEARLS_FROM], s[PEARLS_TO] = g.pearls_from_treasury, g.pearls_to_treasury
+    s[N_FIGHTS], s[N_CONTINUES] = g.n_fights, g.n_continues
+    s[N_LEV_ATTACKS], s[N_KILLS] = g.n_leviathan_attacks, g.n_kills
+    s[NEXT_SEAT] = g.next_seat
+    s[FINAL_ROUND] = int(g.final_turns is not None)
+    _put(s, FINAL_TURNS, g.final_turns or [], MAX_PLAYERS, "final turns")
+    s[PENDING_REWARD_SPACE] = g.pending_reward_space
+    s[PENDING_COST] = g.pending_payment[0]
+    _put(s, PENDING_USED, g.pending_payment[1], MAX_ALLIES, "payment")
+    s[PENDING_ZONE], s[PENDING_POWER] = g.pending_attack
+    s[FIGHT_ZONE] = g.fight_zone
+    _put(s, EXP_DECK, g.exploration_deck, MAX_ALLIES, "Exploration deck")
+    _put(s, EXP_DISCARD, g.exploration_discard, MAX_ALLIES, "Exploration discard")
+    _put(s, TRACK, g.track, MAX_TRACK, "Exploration Track")
+    for r, stack in enumerate(g.council):
+        _put(s, COUNCIL + r * COUNCIL_STRIDE, stack, MAX_ALLIES, "Council")
+    _put(s, LORD_DECK, g.lord_deck, MAX_LORDS, "Lord deck")
+    _put(s, COURT, g.court, MAX_LORDS, "Court")
+    _put(s, LORD_DISCARD, g.lord_discard, MAX_LORDS, "Lord discard")
+    _put(s, LOC_DECK, g.location_deck, MAX_LOCATIONS, "Location deck")
+    _put(s, LOC_AVAILABLE, g.locations_available, MAX_LOCATIONS, "Locations")
+    _put(s, MONSTER_TOKENS, g.monster_tokens, MAX_TOKENS, "Monster tokens")
+    s[BORDER : BORDER + MAX_ZONES] = -1
+    s[SCOURGE] = -1
+    if g.leviathan:
+        s[SCOURGE] = g.scourge
+        _put(s, LEV_DECK, g.leviathan_deck, MAX_LEVIATHANS, "Leviathan deck")
+        _put(s, LEV_DISCARD, g.leviathan_discard, MAX_LEVIATHANS, "Leviathan discard")
+        _put(s, LEV_TOKENS, g.leviathan_tokens, MAX_LEV_TOKENS, "Leviathan tokens")
+        _put(s, LEV_TOKEN_DISCARD, g.leviathan_token_discard, MAX_LEV_TOKENS, "token discard")
+        s[BORDER : BORDER + len(g.border)] = g.border
+        s[LIFE : LIFE + len(g.life)] = g.life
+    for p in g.players:
+        base = PLAYERS + p.seat * P_STRIDE
+        s[base + P_PEARLS], s[base + P_KEYS] = p.pearls, p.keys
+        s[base + P_WOUNDS], s[base + P_BOUGHT] = p.wounds, int(p.bought_this_turn)
+        s[base + P_USED_POWERS] = _power_bits(p.used_powers)
+        _put(s, base + P_HAND, p.hand, MAX_ALLIES, "hand")
+        _put(s, base + P_AFFILIATED, p.affiliated, MAX_ALLIES, "affiliated")
+        _put(s, base + P_LORDS, p.lords, MAX_LORDS, "Lords")
+        _put(s, base + P_LOCATIONS, p.locations, MAX_LOCATIONS, "Locations")
+        _put(s, base + P_TOKENS, p.tokens, MAX_TOKENS, "tokens")
+        _put(s, base + P_KILLED, p.killed, MAX_LEVIATHANS, "killed")
+        _put(s, base + P_HELD, p.held_tokens, MAX_LEV_TOKENS, "held tokens")
+        for lord in p.under:
+            s[LORD_UNDER + lord] = 1
+        for lord in p.disabled:
+            s[LORD_DISABLED + lord] = 1
+        for loc, lords in p.location_lords.items():
+            _put(s, LOC_LORDS + loc * LOC_LORDS_STRIDE, lords, MAX_UNDER, "Lords under")
+    return s, g.rng.counters.copy()
+
+
+def _power_bits(powers) -> int:
+    from sim.abyss.rules import ONCE_PER_TURN
+
+    return sum(1 << k for k, power in enumerate(ONCE_PER_TURN) if power in powers)
+
+
+def decode(s: np.ndarray, counters: np.ndarray, tables, policies, seed: int, game: int):
+    """A reference `Game` in the state `s` (with RNG `counters`), ready to `play()` on."""
+    from sim.abyss.rules import ONCE_PER_TURN, Game, Player
+    from sim.core.rng import GameRng
+
+    g = Game.__new__(Game)
+    n = int(s[N_PLAYERS])
+    g.t, g.rules, g.policies, g.n_players = tables, tables.rules, policies, n
+    g.leviathan = bool(s[LEVIATHAN])
+    g.seed, g.game_index = seed, game
+    g.rng = GameRng(seed, game)
+    g.rng.counters[:] = counters
+    g.record, g.events, g.trace = False, [], []
+    g.turn, g.active = int(s[TURN]), int(s[ACTIVE])
+    reason = END_REASONS[int(s[END_REASON])]
+    g.end_reason = None if reason == "none" else reason
+    g.over, g.extra_turn, g.threat = bool(s[OVER]), bool(s[EXTRA_TURN]), int(s[THREAT])
+    g.scores, g.ranks = [], []
+    g.n_fights, g.n_continues = int(s[N_FIGHTS]), int(s[N_CONTINUES])
+    g.n_leviathan_attacks, g.n_kills = int(s[N_LEV_ATTACKS]), int(s[N_KILLS])
+    g.pearls_from_treasury, g.pearls_to_treasury = int(s[PEARLS_FROM]), int(s[PEARLS_TO])
+    g.next_seat = int(s[NEXT_SEAT])
+    g.final_turns = _get(s, FINAL_TURNS) if s[FINAL_ROUND] else None
+    g.pending_reward_space = int(s[PENDING_REWARD_SPACE])
+    g.pending_payment = (int(s[PENDING_COST]), _get(s, PENDING_USED))
+    g.pending_attack = (int(s[PENDING_ZONE]), int(s[PENDING_POWER]))
+    g.fight_zone = int(s[FIGHT_ZONE])
+    g.exploration_deck = _get(s, EXP_DECK)
+    g.exploration_discard = _get(s, EXP_DISCARD)
+    g.track = _get(s, TRACK)
+    g.council = [_get(s, COUNCIL + r * COUNCIL_STRIDE) for r in range(5)]
+    g.lord_deck, g.court = _get(s, LORD_DECK), _get(s, COURT)
+    g.lord_discard = _get(s, LORD_DISCARD)
+    g.location_deck, g.locations_available = _get(s, LOC_DECK), _get(s, LOC_AVAILABLE)
+    g.monster_tokens = _get(s, MONSTER_TOKENS)
+    g.key_pile = int(s[KEY_PILE])
+    g.players = []
+    for seat in range(n):
+        base = PLAYERS + seat * P_STRIDE
+        lords = _get(s, base + P_LORDS)
+        locations = _get(s, base + P_LOCATIONS)
+        bits = int(s[base + P_USED_POWERS])
+        p = Player(seat=seat, pearls=int(s[base + P_PEARLS]), keys=int(s[base + P_KEYS]))
+        p.hand, p.affiliated = _get(s, base + P_HAND), _get(s, base + P_AFFILIATED)
+        p.lords, p.locations, p.tokens = lords, locations, _get(s, base + P_TOKENS)
+        p.under = {lord for lord in lords if s[LORD_UNDER + lord]}
+        p.disabled = {lord for lord in lords if s[LORD_DISABLED + lord]}
+        p.location_lords = {loc: _get(s, LOC_LORDS + loc * LOC_LORDS_STRIDE) for loc in locations}
+        p.wounds, p.bought_this_turn = int(s[base + P_WOUNDS]), bool(s[base + P_BOUGHT])
+        p.killed, p.held_tokens = _get(s, base + P_KILLED), _get(s, base + P_HELD)
+        p.used_powers = {int(pw) for k, pw in enumerate(ONCE_PER_TURN) if bits >> k & 1}
+        g.players.append(p)
+    if g.leviathan:
+        zones = tables.n_border_zones
+        g.border = [int(x) for x in s[BORDER : BORDER + zones]]
+        g.life = [int(x) for x in s[LIFE : LIFE + zones]]
+        g.leviathan_deck, g.leviathan_discard = _get(s, LEV_DECK), _get(s, LEV_DISCARD)
+        g.leviathan_tokens = _get(s, LEV_TOKENS)
+        g.leviathan_token_discard = _get(s, LEV_TOKEN_DISCARD)
+        g.scourge = int(s[SCOURGE])
+    return g

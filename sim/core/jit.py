@@ -1,0 +1,43 @@
+"""numba, configured for this project: import `njit` and `prange` from here, never from numba.
+
+numba's on-disk cache (`cache=True`) is keyed on the file of the function being compiled, so an
+edit to a callee in another file can leave a stale compiled caller (numba-notes, trap 7). Here the
+cache directory is keyed by a digest of every Python source file of the engine packages (`sim`,
+`strategies`): any edit starts a fresh cache, and the kernels can live in several readable files.
+A user-set ``NUMBA_CACHE_DIR`` is respected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numba
+from numba import njit, prange  # noqa: F401  (re-exported)
+
+_ROOT = Path(__file__).resolve().parents[2]
+_PACKAGES = ("sim", "strategies")
+
+
+def source_digest() -> str:
+    """SHA-256 (16 hex digits) of the engine's Python sources, in a stable order."""
+    h = hashlib.sha256()
+    for package in _PACKAGES:
+        for path in sorted((_ROOT / package).rglob("*.py")):
+            h.update(path.relative_to(_ROOT).as_posix().encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _cache_dir() -> Path:
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = Path(home)
+    if not os.access(base if base.exists() else base.parent, os.W_OK):
+        base = Path(tempfile.gettempdir())
+    return base / "abyss-mc" / "numba" / source_digest()
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = str(_cache_dir())
