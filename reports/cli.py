@@ -70,6 +70,10 @@ ExpansionsOption = Annotated[
     ),
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the run (0 <= seed < 2**63).")]
+ThreadsOption = Annotated[
+    int | None,
+    typer.Option("--threads", help="Worker threads for the fast engine (default: all cores)."),
+]
 PlayersOption = Annotated[
     int, typer.Option("--players", help="Players per game: 2-4, or 2-5 with Leviathan.")
 ]
@@ -118,6 +122,11 @@ def check_players(n_players: int, expansions: tuple[str, ...]) -> None:
         raise UserError("5 players need the Leviathan expansion (--expansions leviathan)")
     if not 2 <= n_players <= 5:
         raise UserError(f"--players must be 2-4 (2-5 with --expansions leviathan); got {n_players}")
+
+
+def check_engine(engine: str) -> None:
+    if engine not in ("fast", "reference"):
+        raise UserError(f"--engine must be fast or reference; got {engine!r}")
 
 
 def check_seed(seed: int) -> None:
@@ -222,14 +231,33 @@ def simulate(
     cards: CardsOption = None,
     set_: SetOption = None,
     expansions: ExpansionsOption = "",
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            metavar="fast|reference",
+            help="fast: the compiled kernel on all threads (default); reference: the readable "
+            "engine (same games, much slower).",
+        ),
+    ] = "fast",
+    threads: ThreadsOption = None,
+    per_game: Annotated[
+        bool,
+        typer.Option(
+            "--per-game/--no-per-game",
+            help="Write the per-game tables seats.parquet and games.parquet (the aggregates are "
+            "always written).",
+        ),
+    ] = True,
 ) -> None:
-    """Simulate games; write Parquet results + manifest to a new directory; print a summary."""
+    """Simulate games; write results + manifest to a new directory; print a summary."""
     t_start = time.perf_counter()
     exp = parse_expansions(expansions)
     check_players(players, exp)
     if games < 1:
         raise UserError(f"--games must be at least 1; got {games}")
     check_seed(seed)
+    check_engine(engine)
     lineup = parse_lineup(strategies, players)
 
     from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
@@ -240,29 +268,33 @@ def simulate(
         tables = load_tables(cards, set_, exp)
         t_cards = time.perf_counter() - t0
 
-        from sim.abyss.runner import run_simulation
+        from sim.abyss.runner import run_games
 
         t0 = time.perf_counter()
-        seats_df, games_df, runner_timings = run_simulation(
+        seats_rows, games_rows, agg, runner_timings = run_games(
             tables,
+            engine=engine,
             n_players=players,
             n_games=games,
             seed=seed,
             strategies=lineup,
             expansions=exp,
+            threads=threads,
+            per_game=per_game,
             progress=sys.stderr.isatty(),
         )
         t_run = time.perf_counter() - t0
 
-        from reports.summary import summarize
+        from reports.summary import summarize_aggregates
         from sim.core.runs import atomic_write_text
         from sim.core.schema import SCHEMA_VERSION, games_frame, seats_frame
 
         t0 = time.perf_counter()
-        seats_df, games_df = seats_frame(seats_df), games_frame(games_df)
-        write_parquet(seats_df, staging.dir / "seats.parquet")
-        write_parquet(games_df, staging.dir / "games.parquet")
-        summary = summarize(seats_df, games_df)
+        if per_game:
+            write_parquet(seats_frame(seats_rows), staging.dir / "seats.parquet")
+            write_parquet(games_frame(games_rows), staging.dir / "games.parquet")
+        agg.save(staging.dir / "aggregates.npz")
+        summary = summarize_aggregates(agg)
         atomic_write_text(staging.dir / "summary.txt", summary)
         t_write = time.perf_counter() - t0
         write_manifest(
@@ -276,6 +308,9 @@ def simulate(
                 "seed": seed,
                 "strategies": lineup,
                 "expansions": list(exp),
+                "engine": engine,
+                "threads": runner_timings.get("threads"),
+                "per_game": per_game,
                 "cards": str(cards) if cards is not None else None,
                 "set": list(set_ or []),
                 "out": str(out_dir),
@@ -328,6 +363,74 @@ def replay(
         typer.echo(json.dumps(events, indent=1, default=_json_default))
     else:
         typer.echo(text)
+
+
+@app.command()
+@user_errors
+def bench(
+    players: PlayersOption = 4,
+    strategies: StrategiesOption = "greedy",
+    expansions: ExpansionsOption = "leviathan",
+    games: Annotated[
+        int, typer.Option("--games", help="Games per fast-path measurement.")
+    ] = 200_000,
+    reference_games: Annotated[
+        int, typer.Option("--reference-games", help="Games for the reference engine.")
+    ] = 200,
+    memory_games: Annotated[
+        int,
+        typer.Option(
+            "--memory-games", help="Games of the aggregates-only memory run (0: skip it)."
+        ),
+    ] = 0,
+    starts: Annotated[
+        bool,
+        typer.Option(
+            "--starts/--no-starts", help="Measure cold and warm start in fresh processes."
+        ),
+    ] = True,
+    markdown: Annotated[
+        Path | None,
+        typer.Option("--markdown", metavar="FILE", help="Also write the table as Markdown."),
+    ] = None,
+    seed: SeedOption = 1,
+    cards: CardsOption = None,
+    set_: SetOption = None,
+) -> None:
+    """Measure both engines' speed in one run: games/s, threads, start-up, memory."""
+    exp = parse_expansions(expansions)
+    check_players(players, exp)
+    check_seed(seed)
+    for name, value in (("--games", games), ("--reference-games", reference_games)):
+        if value < 1:
+            raise UserError(f"{name} must be at least 1; got {value}")
+    if memory_games < 0:
+        raise UserError(f"--memory-games must be >= 0; got {memory_games}")
+    lineup = parse_lineup(strategies, players)
+    tables = load_tables(cards, set_, exp)
+    from strategies.abyss import make_policies
+
+    make_policies(lineup, players)
+    from reports.bench import run_bench
+
+    result = run_bench(
+        tables=tables,
+        expansions=exp,
+        players=players,
+        lineup=lineup,
+        fast_games=games,
+        reference_games=reference_games,
+        memory_games=memory_games,
+        seed=seed,
+        starts=starts,
+        progress=lambda text: typer.echo(text, err=True),
+    )
+    text = result.markdown(" ".join(["abyss-mc", *sys.argv[1:]]))
+    typer.echo(text)
+    if markdown is not None:
+        from sim.core.runs import atomic_write_text
+
+        atomic_write_text(markdown, text)
 
 
 def _json_default(value: Any) -> Any:

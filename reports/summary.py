@@ -36,26 +36,29 @@ LEVIATHAN_COUNTERS = {
 
 
 def summarize(seats_df: pd.DataFrame, games_df: pd.DataFrame, *, width: int = 128) -> str:
-    """Render per-strategy, per-seat and per-game summaries of one run as plain text."""
-    n_games = len(games_df)
-    players = sorted(int(p) for p in pd.unique(games_df["n_players"])) if n_games else []
+    """The summary of per-game tables (`seats.parquet`, `games.parquet`)."""
+    from sim.abyss.aggregate import Aggregates
+
+    if not len(games_df):
+        return "0 games\n"
+    return summarize_aggregates(Aggregates.from_frames(seats_df, games_df), width=width)
+
+
+def summarize_aggregates(agg, *, width: int = 128) -> str:
+    """Render per-strategy, per-seat and per-game summaries of one run's aggregates as text."""
     out = io.StringIO()
-    if len(seats_df):  # long strategy specs widen the page rather than wrap
-        width += max(0, max(len(str(s)) for s in pd.unique(seats_df["strategy"])) - 8)
+    # long strategy specs widen the page rather than wrap
+    width += max(0, max((len(name) for name in agg.strategies), default=0) - 8)
     console = Console(file=out, width=width, color_system=None, force_terminal=False)
-
-    head = f"{n_games} game{'s' if n_games != 1 else ''}"
-    if players:
-        head += f", {'/'.join(map(str, players))} players"
-    if len(players) == 1:
-        head += f" (equal-strength win rate {1 / players[0]:.1%})"
+    n = agg.n_players
+    head = f"{agg.n_games} game{'s' if agg.n_games != 1 else ''}, {n} players"
+    head += f" (equal-strength win rate {1 / n:.1%})"
     console.print(head, highlight=False)
-    if not len(seats_df):
+    if not agg.n_games:
         return _strip(out.getvalue())
-
-    console.print(_strategy_table(seats_df))
-    console.print(_seat_table(seats_df))
-    console.print(_game_table(games_df))
+    console.print(_strategy_table(agg))
+    console.print(_seat_table(agg))
+    console.print(_game_table(agg))
     return _strip(out.getvalue())
 
 
@@ -93,17 +96,34 @@ def _mean(values: pd.Series) -> str:
     return f"{mean:.1f}" if math.isnan(half) else f"{mean:.1f} ± {half:.1f}"
 
 
-def _sources(seats_df: pd.DataFrame) -> dict[str, str]:
-    """Score sources to show: all present columns, dropping Leviathan ones that are always zero."""
-    shown = {c: label for c, label in SCORE_SOURCES.items() if c in seats_df.columns}
-    for c in LEVIATHAN_SOURCES:
-        if c in shown and not seats_df[c].any():
-            del shown[c]
+def _mean_from_sums(n: int, total: float, squares: float, confidence: float = 0.95) -> str:
+    """Mean ± Student t half-width from a count, a sum and a sum of squares."""
+    if n == 0:
+        return "-"
+    mean = total / n
+    if n < 2:
+        return f"{mean:.1f}"
+    var = max(0.0, (squares - total * total / n) / (n - 1))
+    half = float(stats.t.ppf(0.5 + confidence / 2, n - 1)) * math.sqrt(var / n)
+    return f"{mean:.1f} ± {half:.1f}"
+
+
+def _sources(agg) -> dict[int, str]:
+    """Score sources to show (index into the aggregates' values), dropping Leviathan ones that
+    are always zero."""
+    from sim.abyss.aggregate import VALUES
+
+    shown = {}
+    for i, (column, _) in enumerate(VALUES):
+        if column in SCORE_SOURCES:
+            if column in LEVIATHAN_SOURCES and not agg.squares[:, :, i].any():
+                continue
+            shown[i] = SCORE_SOURCES[column]
     return shown
 
 
-def _strategy_table(seats_df: pd.DataFrame) -> Table:
-    sources = _sources(seats_df)
+def _strategy_table(agg) -> Table:
+    sources = _sources(agg)
     table = Table(title="By strategy", box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("strategy", no_wrap=True)
     table.add_column("games", justify="right")
@@ -113,45 +133,62 @@ def _strategy_table(seats_df: pd.DataFrame) -> Table:
     for label in sources.values():
         table.add_column(label, justify="right")
     rows = []
-    for name, grp in seats_df.groupby("strategy", observed=True, sort=True):
-        wins, n = int(grp["winner"].sum()), len(grp)
-        rows.append((wins / n, name, grp, wins, n))
+    for k, name in enumerate(agg.strategies):
+        n = int(agg.seats[k].sum())
+        if n:
+            rows.append((int(agg.wins[k].sum()) / n, k, name, n))
     rows.sort(key=lambda r: -r[0])
-    for _, name, grp, wins, n in rows:
+    for _, k, name, n in rows:
+        wins = int(agg.wins[k].sum())
+        sums, squares = agg.sums[k].sum(axis=0), agg.squares[k].sum(axis=0)
         table.add_row(
             str(name),
-            str(grp["game"].nunique()),
+            str(agg.n_games),
             str(n),
             _rate(wins, n),
-            _mean(grp["score"]),
-            *(f"{grp[c].mean():.1f}" for c in sources),
+            _mean_from_sums(n, float(sums[0]), float(squares[0])),
+            *(f"{sums[i] / n:.1f}" for i in sources),
         )
     return table
 
 
-def _seat_table(seats_df: pd.DataFrame) -> Table:
+def _seat_table(agg) -> Table:
     table = Table(title="By seat (0 = first player)", box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("seat", justify="right")
     table.add_column("seats", justify="right")
-    table.add_column("win rate [95% CI]", justify="right", no_wrap=True)
-    table.add_column("score ± 95% CI", justify="right", no_wrap=True)
-    for seat, grp in seats_df.groupby("seat", sort=True):
-        wins, n = int(grp["winner"].sum()), len(grp)
-        table.add_row(str(seat), str(n), _rate(wins, n), _mean(grp["score"]))
+    table.add_column("win rate [95% CI]", justify="right")
+    table.add_column("score ± 95% CI", justify="right")
+    for seat in range(agg.n_players):
+        n = int(agg.seats[:, seat].sum())
+        wins = int(agg.wins[:, seat].sum())
+        total, squares = agg.sums[:, seat, 0].sum(), agg.squares[:, seat, 0].sum()
+        table.add_row(
+            str(seat), str(n), _rate(wins, n), _mean_from_sums(n, float(total), float(squares))
+        )
     return table
 
 
-def _game_table(games_df: pd.DataFrame) -> Table:
+def _game_table(agg) -> Table:
+    from sim.abyss.aggregate import END_REASONS, GAME_VALUES
+
     table = Table(title="Games", box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("")
     table.add_column("value", justify="right")
-    table.add_row("turns (mean ± 95% CI)", _mean(games_df["turns"]))
-    table.add_row("turns (min-max)", f"{games_df['turns'].min()}-{games_df['turns'].max()}")
-    counts = games_df["end_reason"].value_counts(sort=True)
-    for reason, count in counts.items():
+    n = agg.n_games
+    table.add_row(
+        "turns (mean ± 95% CI)",
+        _mean_from_sums(n, float(agg.game_sums[0]), float(agg.game_squares[0])),
+    )
+    played = np.nonzero(agg.turns_histogram)[0]
+    table.add_row("turns (min-max)", f"{played.min()}-{played.max()}")
+    for i in np.argsort(-agg.end_reasons, kind="stable"):
+        count = int(agg.end_reasons[i])
         if count:
-            table.add_row(f"ended: {reason}", f"{count} ({count / len(games_df):.1%})")
-    for column, label in LEVIATHAN_COUNTERS.items():
-        if column in games_df.columns and games_df[column].any():
-            table.add_row(label, _mean(games_df[column]))
+            table.add_row(f"ended: {END_REASONS[i]}", f"{count} ({count / n:.1%})")
+    for i, (column, _) in enumerate(GAME_VALUES):
+        if column in LEVIATHAN_COUNTERS and agg.game_sums[i]:
+            table.add_row(
+                LEVIATHAN_COUNTERS[column],
+                _mean_from_sums(n, float(agg.game_sums[i]), float(agg.game_squares[i])),
+            )
     return table

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -171,6 +172,52 @@ def test_cards_lists_the_leviathan_data() -> None:
     ],
 )
 def test_leviathan_bad_input_is_one_line(args: list[str], needle: str, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    result = runner.invoke(app, ["simulate", "--games", "2", *args, "--out", str(out)])
+    assert needle in _one_line_error(result)
+    assert not out.exists()
+
+
+# --- the fast engine on the command line -----------------------------------------------------
+
+
+def test_fast_and_reference_engines_write_the_same_results(tmp_path: Path) -> None:
+    """`--engine fast` (the default) and `--engine reference` play the very same games."""
+    args = ["simulate", "--games", "12", "--players", "3", "--expansions", "leviathan"]
+    fast, ref = tmp_path / "fast", tmp_path / "ref"
+    assert runner.invoke(app, [*args, "--out", str(fast)]).exit_code == 0
+    assert runner.invoke(app, [*args, "--engine", "reference", "--out", str(ref)]).exit_code == 0
+    for table in ("seats.parquet", "games.parquet"):
+        assert pd.read_parquet(fast / table).equals(pd.read_parquet(ref / table)), table
+    assert (fast / "summary.txt").read_text() == (ref / "summary.txt").read_text()
+    manifest = json.loads((fast / "manifest.json").read_text())
+    assert manifest["config"]["engine"] == "fast"
+
+
+def test_no_per_game_writes_aggregates_only(tmp_path: Path) -> None:
+    """`--no-per-game`: no per-game tables, but the aggregates and the same summary."""
+    out, full = tmp_path / "agg", tmp_path / "full"
+    args = ["simulate", "--games", "30", "--players", "2", "--threads", "1"]
+    result = runner.invoke(app, [*args, "--no-per-game", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert not (out / "seats.parquet").exists() and (out / "aggregates.npz").exists()
+    assert runner.invoke(app, [*args, "--out", str(full)]).exit_code == 0
+    assert (out / "summary.txt").read_text() == (full / "summary.txt").read_text()
+    from sim.abyss.aggregate import Aggregates
+
+    agg = Aggregates.load(out / "aggregates.npz")
+    assert agg.n_games == 30 and agg.seats.sum() == 60
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--engine", "turbo"], "--engine"),
+        (["--threads", "0"], "--threads"),
+        (["--threads", "999"], "--threads"),
+    ],
+)
+def test_fast_engine_bad_input_is_one_line(args: list[str], needle: str, tmp_path: Path) -> None:
     out = tmp_path / "r"
     result = runner.invoke(app, ["simulate", "--games", "2", *args, "--out", str(out)])
     assert needle in _one_line_error(result)

@@ -145,6 +145,16 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
 
     runner.run_simulation = run_simulation
 
+    def run_games(tables_, *, engine, per_game=True, threads=None, **kwargs):
+        from sim.abyss.aggregate import Aggregates
+        from sim.core.schema import games_frame, seats_frame
+
+        seats, games, timings = run_simulation(tables_, **kwargs)
+        agg = Aggregates.from_frames(seats_frame(seats), games_frame(games), kwargs["strategies"])
+        return seats, games, agg, timings
+
+    runner.run_games = run_games
+
     replay = types.ModuleType("sim.abyss.replay")
 
     def narrate_game(tables_, **kwargs):
@@ -291,6 +301,7 @@ def test_simulate_writes_complete_run(fake_engine, tmp_run_root: Path) -> None:
     ]
     assert fake_engine.load == [(None, {"game.court_size": "5"})]
     assert sorted(p.name for p in out.iterdir()) == [
+        "aggregates.npz",
         "games.parquet",
         "manifest.json",
         "seats.parquet",

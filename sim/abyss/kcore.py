@@ -238,7 +238,7 @@ def payment_feasible(s, tab, hand_off, used_off, extra, pearls, cost, n_races, r
     races plus Pearls.
     """
     chosen = 0
-    paid = 0
+    paid = pearls
     n_used = s[used_off] if used_off >= 0 else 0
     for i in range(n_used):
         a = s[used_off + 1 + i]
@@ -247,23 +247,44 @@ def payment_feasible(s, tab, hand_off, used_off, extra, pearls, cost, n_races, r
     if extra >= 0:
         chosen |= 1 << tab[T.ALLY_RACE + extra]
         paid += tab[T.ALLY_VALUE + extra]
+    if popcount(chosen) > n_races:
+        return False
+    # Value held per race (the rest of the hand) and the races held at all.
+    r0 = r1 = r2 = r3 = r4 = 0
     held = chosen
     for i in range(s[hand_off]):
         a = s[hand_off + 1 + i]
-        if a != extra:
-            held |= 1 << tab[T.ALLY_RACE + a]
-    if popcount(chosen) > n_races:
-        return False
+        if a == extra:
+            continue
+        r = tab[T.ALLY_RACE + a]
+        v = tab[T.ALLY_VALUE + a]
+        held |= 1 << r
+        if r == 0:
+            r0 += v
+        elif r == 1:
+            r1 += v
+        elif r == 2:
+            r2 += v
+        elif r == 3:
+            r3 += v
+        else:
+            r4 += v
     for mask in range(32):
         if mask & held != mask or mask & chosen != chosen or popcount(mask) != n_races:
             continue
         if required >= 0 and not (mask >> required) & 1:
             continue
-        total = paid + pearls
-        for i in range(s[hand_off]):
-            a = s[hand_off + 1 + i]
-            if a != extra and (mask >> tab[T.ALLY_RACE + a]) & 1:
-                total += tab[T.ALLY_VALUE + a]
+        total = paid
+        if mask & 1:
+            total += r0
+        if mask & 2:
+            total += r1
+        if mask & 4:
+            total += r2
+        if mask & 8:
+            total += r3
+        if mask & 16:
+            total += r4
         if total >= cost:
             return True
     return False

@@ -75,3 +75,51 @@ def run_simulation(
     if progress:
         print(file=sys.stderr)
     return seats, games, {"games_per_second": n_games / elapsed if elapsed else 0.0}
+
+
+def run_games(
+    tables,
+    *,
+    engine: str,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    strategies: list[str],
+    expansions: tuple[str, ...] = (),
+    threads: int | None = None,
+    per_game: bool = True,
+    progress: bool = False,
+):
+    """Play games 0 .. n_games - 1 on the `fast` or `reference` engine (the same games).
+
+    Returns (seat rows, game rows, aggregates, timings); the rows are None without `per_game`.
+    """
+    check_expansions(expansions)
+    make_policies(strategies, n_players)  # validate every spec before any work
+    if engine == "fast":
+        from sim.abyss.fast import run_fast
+
+        return run_fast(
+            tables,
+            n_players=n_players,
+            n_games=n_games,
+            seed=seed,
+            strategies=strategies,
+            threads=threads,
+            per_game=per_game,
+            progress=progress,
+        )
+    from sim.abyss.aggregate import Aggregates
+    from sim.core.schema import games_frame, seats_frame
+
+    seats, games, timings = run_simulation(
+        tables,
+        n_players=n_players,
+        n_games=n_games,
+        seed=seed,
+        strategies=strategies,
+        expansions=expansions,
+        progress=progress,
+    )
+    agg = Aggregates.from_frames(seats_frame(seats), games_frame(games), strategies)
+    return (seats, games, agg, timings) if per_game else (None, None, agg, timings)

@@ -42,6 +42,15 @@ END_REASONS = (
 )
 END_NONE, END_SEVENTH_LORD, END_COURT, END_LEVIATHAN_DECK, END_TOKENS, END_TURN_LIMIT = range(6)
 
+#: Result fields of a finished game written by the kernel: out_seats[seat, R_*] ...
+R_SCORE, R_LORDS, R_LOCATIONS, R_ALLIES, R_MONSTERS, R_WOUNDS_IP, R_SCOURGE = range(7)
+R_PEARLS, R_KEYS, R_N_LORDS, R_N_LOCATIONS, R_N_AFFILIATED, R_N_TOKENS = range(7, 13)
+R_KILLED, R_WOUNDS, R_RANK = 13, 14, 15
+N_SEAT_FIELDS = 16
+#: ... and out_game[RG_*]
+RG_TURNS, RG_END, RG_FIGHTS, RG_CONTINUES, RG_LEV_ATTACKS, RG_KILLS = range(6)
+N_GAME_FIELDS = 6
+
 
 class Layout:
     """Hands out consecutive offsets of a vector: scalars, stacks (length + items), blocks."""

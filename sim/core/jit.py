@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 import numba
-from numba import njit, prange  # noqa: F401  (re-exported)
+from numba import get_num_threads, get_thread_id, njit, prange, set_num_threads  # noqa: F401
 
 _ROOT = Path(__file__).resolve().parents[2]
 _PACKAGES = ("sim", "strategies")

@@ -105,8 +105,10 @@ def schema_markdown() -> str:
         "",
         "| file | contents |",
         "|---|---|",
-        "| `seats.parquet` | one row per (game, seat), columns below |",
-        "| `games.parquet` | one row per game, columns below |",
+        "| `seats.parquet` | one row per (game, seat), columns below (not with `--no-per-game`) |",
+        "| `games.parquet` | one row per game, columns below (not with `--no-per-game`) |",
+        "| `aggregates.npz` | always: counts and integer sums by strategy and seat, turn "
+        "histogram, end reasons (`sim.abyss.aggregate.Aggregates.load`) |",
         "| `manifest.json` | command, config, seed, card-data digest, timings, versions, platform, "
         "`schema_version` |",
         "| `summary.txt` | the summary printed at the end of the run |",

@@ -1,0 +1,171 @@
+"""Additive aggregates of many Abyss games: counts and integer sums that merge by addition.
+
+Every run writes them (`aggregates.npz`), however many games it plays: they are what the summary
+and the reports read when the per-game tables are switched off. Sums are int64, so aggregates are
+exactly equal for any chunking, thread count or merge order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.abyss import state as KN
+from sim.abyss.state import END_REASONS as STATE_END_REASONS
+
+#: Per (strategy, seat) statistics: a count, wins, and sum / sum of squares of each value.
+VALUES = (
+    ("score", KN.R_SCORE),
+    ("score_lords", KN.R_LORDS),
+    ("score_locations", KN.R_LOCATIONS),
+    ("score_allies", KN.R_ALLIES),
+    ("score_monsters", KN.R_MONSTERS),
+    ("score_wounds", KN.R_WOUNDS_IP),
+    ("score_scourge", KN.R_SCOURGE),
+    ("pearls", KN.R_PEARLS),
+    ("leviathans_killed", KN.R_KILLED),
+    ("wounds", KN.R_WOUNDS),
+)
+GAME_VALUES = (
+    ("turns", KN.RG_TURNS),
+    ("n_fights", KN.RG_FIGHTS),
+    ("n_continues", KN.RG_CONTINUES),
+    ("n_leviathan_attacks", KN.RG_LEV_ATTACKS),
+    ("n_kills", KN.RG_KILLS),
+)
+MAX_TURNS = 10_001
+#: End reasons in the aggregates' order (the state's codes; "none" never ends a game).
+END_REASONS = STATE_END_REASONS
+
+
+@dataclass
+class Aggregates:
+    """Sums over games of one run, by strategy name and seat."""
+
+    strategies: list[str]
+    n_players: int
+    n_games: int = 0
+    seats: np.ndarray = field(default=None)  # [strategy, seat] -> count of seats played
+    wins: np.ndarray = field(default=None)  # [strategy, seat]
+    sums: np.ndarray = field(default=None)  # [strategy, seat, value]
+    squares: np.ndarray = field(default=None)  # [strategy, seat, value]
+    game_sums: np.ndarray = field(default=None)  # [game value]
+    game_squares: np.ndarray = field(default=None)
+    turns_histogram: np.ndarray = field(default=None)  # [turns]
+    end_reasons: np.ndarray = field(default=None)  # [END_REASONS index]
+
+    def __post_init__(self) -> None:
+        k, n, v = len(self.strategies), self.n_players, len(VALUES)
+        zeros = {
+            "seats": (k, n),
+            "wins": (k, n),
+            "sums": (k, n, v),
+            "squares": (k, n, v),
+            "game_sums": (len(GAME_VALUES),),
+            "game_squares": (len(GAME_VALUES),),
+            "turns_histogram": (MAX_TURNS,),
+            "end_reasons": (len(END_REASONS),),
+        }
+        for name, shape in zeros.items():
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(shape, dtype=np.int64))
+
+    # ---------------------------------------------------------------- accumulate
+    def add(self, out_seats: np.ndarray, out_games: np.ndarray, strategy_of: np.ndarray) -> None:
+        """Fold one chunk: out_seats[game, seat, R_*], out_games[game, RG_*] and the strategy
+        index (into `strategies`) of every seat, strategy_of[game, seat]."""
+        n = self.n_players
+        seat_index = np.broadcast_to(np.arange(n), strategy_of.shape)
+        flat_s, flat_seat = strategy_of.ravel(), seat_index.ravel()
+        np.add.at(self.seats, (flat_s, flat_seat), 1)
+        wins = (out_seats[:, :, KN.R_RANK] == 1).ravel().astype(np.int64)
+        np.add.at(self.wins, (flat_s, flat_seat), wins)
+        values = out_seats[:, :n, [c for _, c in VALUES]].reshape(-1, len(VALUES)).astype(np.int64)
+        np.add.at(self.sums, (flat_s, flat_seat), values)
+        np.add.at(self.squares, (flat_s, flat_seat), values * values)
+        g = out_games[:, [c for _, c in GAME_VALUES]].astype(np.int64)
+        self.game_sums += g.sum(axis=0)
+        self.game_squares += (g * g).sum(axis=0)
+        turns = np.minimum(out_games[:, KN.RG_TURNS], MAX_TURNS - 1)
+        self.turns_histogram += np.bincount(turns, minlength=MAX_TURNS)
+        self.end_reasons += np.bincount(out_games[:, KN.RG_END], minlength=len(END_REASONS))
+        self.n_games += len(out_games)
+
+    def merge(self, other: Aggregates) -> Aggregates:
+        """The sum of two aggregates of the same line-up (e.g. two halves of a run)."""
+        if other.strategies != self.strategies or other.n_players != self.n_players:
+            raise ValueError("aggregates of different line-ups cannot be merged")
+        out = Aggregates(self.strategies, self.n_players, self.n_games + other.n_games)
+        for name in ARRAYS:
+            setattr(out, name, getattr(self, name) + getattr(other, name))
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Aggregates)
+            and self.strategies == other.strategies
+            and self.n_players == other.n_players
+            and self.n_games == other.n_games
+            and all(np.array_equal(getattr(self, a), getattr(other, a)) for a in ARRAYS)
+        )
+
+    # -------------------------------------------------------------------- files
+    def save(self, path: Path) -> None:
+        np.savez_compressed(
+            path,
+            strategies=np.array(self.strategies),
+            n_players=self.n_players,
+            n_games=self.n_games,
+            **{name: getattr(self, name) for name in ARRAYS},
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> Aggregates:
+        with np.load(path) as f:
+            return cls(
+                [str(x) for x in f["strategies"]],
+                int(f["n_players"]),
+                int(f["n_games"]),
+                **{name: f[name] for name in ARRAYS},
+            )
+
+    # ------------------------------------------------------------ from tables
+    @classmethod
+    def from_frames(cls, seats_df, games_df, strategies: list[str] | None = None) -> Aggregates:
+        """Aggregates of per-game tables (`seats.parquet`, `games.parquet`)."""
+        names = strategies or sorted(str(x) for x in seats_df["strategy"].unique())
+        n_players = int(games_df["n_players"].max())
+        agg = cls(list(dict.fromkeys(names)), n_players)
+        if not len(games_df):
+            return agg
+        seats_df = seats_df.sort_values(["game", "seat"])
+        games_df = games_df.sort_values("game")
+        n_games = len(games_df)
+        out_seats = np.zeros((n_games, n_players, KN.N_SEAT_FIELDS), dtype=np.int64)
+        for column, index in VALUES:
+            out_seats[:, :, index] = seats_df[column].to_numpy().reshape(n_games, n_players)
+        out_seats[:, :, KN.R_RANK] = seats_df["rank"].to_numpy().reshape(n_games, n_players)
+        lookup = {name: i for i, name in enumerate(agg.strategies)}
+        strategy_of = np.array(
+            [lookup[str(x)] for x in seats_df["strategy"]], dtype=np.int64
+        ).reshape(n_games, n_players)
+        out_games = np.zeros((n_games, KN.N_GAME_FIELDS), dtype=np.int64)
+        for column, index in GAME_VALUES:
+            out_games[:, index] = games_df[column].to_numpy()
+        out_games[:, KN.RG_END] = [END_REASONS.index(str(r)) for r in games_df["end_reason"]]
+        agg.add(out_seats, out_games, strategy_of)
+        return agg
+
+
+ARRAYS = (
+    "seats",
+    "wins",
+    "sums",
+    "squares",
+    "game_sums",
+    "game_squares",
+    "turns_histogram",
+    "end_reasons",
+)

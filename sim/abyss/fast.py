@@ -1,0 +1,145 @@
+"""Run many games on the fast path (`sim.abyss.kernel.play_chunk`), in chunks, on all cores.
+
+The seating is the reference runner's (`sim.abyss.runner.rotated`): seat s of game g plays line-up
+entry (s + g) mod n, so both engines play the same games for the same seed and line-up.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.abyss import kernel as KN
+from sim.abyss.aggregate import Aggregates
+from sim.abyss.ktables import pack
+from sim.abyss.state import END_REASONS
+from sim.core.batch import run_chunks, set_threads
+from strategies.abyss import make_policies
+from strategies.abyss.policies import N_PARAMS
+
+
+def lineup_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy kinds and parameter vectors of a line-up, for the kernels."""
+    policies = make_policies(specs, len(specs))
+    kinds = np.array([p.kind for p in policies], dtype=np.int64)
+    params = np.zeros((len(specs), N_PARAMS), dtype=np.float64)
+    for i, p in enumerate(policies):
+        params[i] = p.params()
+    return kinds, params
+
+
+def run_fast(
+    tables,
+    *,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    strategies: list[str],
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    per_game: bool = True,
+    progress: bool = False,
+    rotate: bool = True,
+):
+    """Play games 0 .. n_games - 1 of `seed` on the fast path.
+
+    Returns (seats rows, games rows, aggregates, timings); the rows are column dicts in the
+    results schema (None without `per_game`).
+    """
+    if len(strategies) != n_players:
+        raise ValueError("one strategy per seat")
+    threads = set_threads(threads)
+    tab = pack(tables)
+    kinds, params = lineup_arrays(strategies)
+    names = list(dict.fromkeys(strategies))
+    name_of_entry = np.array([names.index(s) for s in strategies], dtype=np.int64)
+    agg = Aggregates(names, n_players)
+    seat_parts: list[dict] = []
+    game_parts: list[dict] = []
+
+    def play(first: int, n: int) -> None:
+        out_seats = np.zeros((n, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
+        out_games = np.zeros((n, KN.N_GAME_FIELDS), dtype=np.int32)
+        out_lineup = np.zeros((n, n_players), dtype=np.int64)
+        KN.play_chunk(
+            tab,
+            np.int64(seed),
+            np.int64(first),
+            np.int64(n_players),
+            kinds,
+            params,
+            rotate,
+            out_seats,
+            out_games,
+            out_lineup,
+        )
+        agg.add(out_seats, out_games, name_of_entry[out_lineup])
+        if per_game:
+            seats, games = chunk_columns(
+                out_seats, out_games, out_lineup, strategies, first, seed, n_players
+            )
+            seat_parts.append(seats)
+            game_parts.append(games)
+
+    elapsed = run_chunks(n_games, play, chunk_size=chunk_size, progress=progress)
+    timings = {
+        "games_per_second": n_games / elapsed if elapsed else 0.0,
+        "seconds": elapsed,
+        "threads": threads,
+    }
+    if not per_game:
+        return None, None, agg, timings
+    return _concat(seat_parts), _concat(game_parts), agg, timings
+
+
+def chunk_columns(out_seats, out_games, out_lineup, strategies, first, seed, n_players):
+    """Column dicts (results schema) of one chunk's seats and games."""
+    n = len(out_games)
+    games = np.arange(first, first + n, dtype=np.int64)
+    names = np.array(strategies, dtype=object)
+    seats = {
+        "game": np.repeat(games, n_players),
+        "seat": np.tile(np.arange(n_players), n),
+        "strategy": names[out_lineup.ravel()],
+    }
+    for column, index in SEAT_FIELDS.items():
+        seats[column] = out_seats[:, :, index].ravel()
+    seats["winner"] = seats["rank"] == 1
+    reasons = np.array(END_REASONS, dtype=object)
+    game_cols = {
+        "game": games,
+        "n_players": np.full(n, n_players),
+        "turns": out_games[:, KN.RG_TURNS],
+        "end_reason": reasons[out_games[:, KN.RG_END]],
+        "seed": np.full(n, seed, dtype=np.int64),
+        "n_fights": out_games[:, KN.RG_FIGHTS],
+        "n_continues": out_games[:, KN.RG_CONTINUES],
+        "n_leviathan_attacks": out_games[:, KN.RG_LEV_ATTACKS],
+        "n_kills": out_games[:, KN.RG_KILLS],
+    }
+    return seats, game_cols
+
+
+SEAT_FIELDS = {
+    "score": KN.R_SCORE,
+    "score_lords": KN.R_LORDS,
+    "score_locations": KN.R_LOCATIONS,
+    "score_allies": KN.R_ALLIES,
+    "score_monsters": KN.R_MONSTERS,
+    "score_wounds": KN.R_WOUNDS_IP,
+    "score_scourge": KN.R_SCOURGE,
+    "pearls": KN.R_PEARLS,
+    "keys": KN.R_KEYS,
+    "n_lords": KN.R_N_LORDS,
+    "n_locations": KN.R_N_LOCATIONS,
+    "n_affiliated": KN.R_N_AFFILIATED,
+    "n_monster_tokens": KN.R_N_TOKENS,
+    "leviathans_killed": KN.R_KILLED,
+    "wounds": KN.R_WOUNDS,
+    "rank": KN.R_RANK,
+}
+
+
+def _concat(parts: list[dict]) -> dict:
+    if not parts:
+        return {}
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

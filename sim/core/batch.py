@@ -1,0 +1,110 @@
+"""The batch runner: many games in chunks, with a progress bar and a thread count.
+
+A game is identified by (seed, game index) alone, so results never depend on how the games are cut
+into chunks or spread over threads; each chunk's results are folded into additive aggregates
+(`sim.abyss.aggregate`) and dropped, so memory stays flat however many games run.
+
+This module is game-agnostic: `run_chunks` calls `play(first_game, n_games)` for consecutive
+chunks and reports progress; the game supplies `play`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from sim.core.errors import UserError
+
+#: The first chunk is small, to measure the speed; later chunks aim at this many seconds each.
+FIRST_CHUNK = 256
+CHUNK_SECONDS = 1.0
+MAX_CHUNK = 1 << 20
+#: Show a progress bar only for runs expected to take longer than this.
+PROGRESS_AFTER_SECONDS = 2.0
+
+
+def set_threads(threads: int | None) -> int:
+    """Use `threads` worker threads for the compiled kernels (None: all cores); returns it."""
+    from sim.core.jit import numba
+
+    available = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        threads = available
+    if not 1 <= threads <= available:
+        raise UserError(f"--threads must be between 1 and {available}; got {threads}")
+    numba.set_num_threads(threads)
+    return threads
+
+
+def run_chunks(
+    n_games: int,
+    play: Callable[[int, int], None],
+    *,
+    chunk_size: int | None = None,
+    progress: bool = False,
+    label: str = "games",
+) -> float:
+    """Call `play(first, n)` over consecutive chunks covering games 0 .. n_games - 1.
+
+    `chunk_size` fixes the chunk length; by default chunks are sized to take about a second.
+    With `progress`, a bar with games/s and the time left appears when the run is expected to
+    last more than a couple of seconds. Returns the elapsed seconds.
+    """
+    start = time.perf_counter()
+    done = 0
+    bar = None
+    size = chunk_size or FIRST_CHUNK
+    try:
+        while done < n_games:
+            n = min(size, n_games - done)
+            t0 = time.perf_counter()
+            play(done, n)
+            done += n
+            elapsed = time.perf_counter() - start
+            rate = done / elapsed if elapsed > 0 else float("inf")
+            if chunk_size is None:
+                per_game = (time.perf_counter() - t0) / n
+                size = int(min(MAX_CHUNK, max(FIRST_CHUNK, CHUNK_SECONDS / max(per_game, 1e-9))))
+            if progress and bar is None and (n_games - done) / rate > PROGRESS_AFTER_SECONDS:
+                bar = _ProgressBar(n_games, label)
+            if bar is not None:
+                bar.update(done, rate)
+    finally:
+        if bar is not None:
+            bar.close()
+    return time.perf_counter() - start
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr: done/total, games/s and the time left."""
+
+    def __init__(self, total: int, label: str) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn
+
+        self.progress = Progress(
+            TextColumn("{task.completed:,}/{task.total:,} " + label),
+            BarColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("ETA {task.fields[eta]}"),
+            transient=True,
+            console=_stderr_console(),
+        )
+        self.task = self.progress.add_task(label, total=total, rate="", eta="")
+        self.total = total
+        self.progress.start()
+
+    def update(self, done: int, rate: float) -> None:
+        eta = (self.total - done) / rate if rate > 0 else 0.0
+        self.progress.update(
+            self.task, completed=done, rate=f"{rate:,.0f} {'games'}/s", eta=f"{eta:,.0f} s"
+        )
+
+    def close(self) -> None:
+        self.progress.stop()
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(file=sys.stderr)
