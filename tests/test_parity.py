@@ -17,11 +17,12 @@ import pytest
 
 from sim.abyss import kernel as KN
 from sim.abyss import state as S
+from sim.abyss import workspace as W
 from sim.abyss.cards import load_cards
 from sim.abyss.fast import lineup_arrays, run_fast
-from sim.abyss.ktables import pack
 from sim.abyss.rules import Game
 from sim.abyss.runner import run_simulation
+from sim.abyss.workspace import template
 from sim.core.schema import games_frame, seats_frame
 from strategies.abyss import make_policies
 
@@ -35,28 +36,26 @@ def all_tables():
     return {exp: load_cards(expansions=exp) for exp in ((), ("leviathan",))}
 
 
-def kernel_game(t, tab, specs, seed, game):
-    """Play one game on the kernel; returns its G arrays."""
-    kinds, params = lineup_arrays(specs)
-    G = KN.make_arrays(tab, kinds, params, TRACE_CAP)
-    KN.new_game(G, np.int64(seed), np.int64(game), np.int64(len(specs)))
-    KN.play(G)
-    return G
+def kernel_game(base, specs, seed, game):
+    """Play one game on the kernel; returns its workspace."""
+    s = KN.new_workspace(base, *lineup_arrays(specs), trace_cap=TRACE_CAP)
+    KN.new_game(s, np.int64(seed), np.int64(game), np.int64(len(specs)))
+    KN.play(s)
+    return s
 
 
-def trace_of(G) -> list[tuple[int, int, int, int]]:
-    tr = G[7]
-    assert tr[0] <= TRACE_CAP, "trace buffer too small for this game"
-    return [tuple(int(x) for x in tr[1 + 4 * i : 5 + 4 * i]) for i in range(tr[0])]
+def decoded(s, t, policies, seed, game):
+    """The reference `Game` in the kernel's final state."""
+    return S.decode(s[: S.STATE_SIZE], W.get_counters(s), t, policies, seed, game)
 
 
-def compare(t, tab, specs, seed, game) -> None:
+def compare(t, base, specs, seed, game) -> None:
     policies = make_policies(specs, len(specs))
     ref = Game(t, policies, seed=seed, game=game, record=False).play()
-    G = kernel_game(t, tab, specs, seed, game)
+    s = kernel_game(base, specs, seed, game)
     where = f"{specs} seed {seed} game {game}"
     ref_trace = [tuple(int(x) for x in row) for row in ref.trace]
-    fast_trace = trace_of(G)
+    fast_trace = KN.trace_of(s)
     if fast_trace != ref_trace:
         i = next(
             (k for k, (a, b) in enumerate(zip(ref_trace, fast_trace, strict=False)) if a != b),
@@ -67,12 +66,12 @@ def compare(t, tab, specs, seed, game) -> None:
             f"fast {fast_trace[i : i + 1]} (of {len(ref_trace)} / {len(fast_trace)})"
         )
     ref_state, ref_counters = S.encode(ref)
-    fast_state, fast_counters = S.encode(S.decode(G[0], G[5], t, policies, seed, game))
+    fast_state, fast_counters = S.encode(decoded(s, t, policies, seed, game))
     changed = np.nonzero(ref_state != fast_state)[0]
     assert not len(changed), f"{where}: final states differ at offsets {changed[:10]}"
     assert np.array_equal(ref_counters, fast_counters), where
     out = np.zeros((len(specs), KN.N_SEAT_FIELDS), dtype=np.int32)
-    KN.score(G[0], tab, out)
+    KN.score(s, out)
     assert out[:, KN.R_SCORE].tolist() == [sc.total for sc in ref.scores], where
     assert out[:, KN.R_RANK].tolist() == ref.ranks, where
 
@@ -85,9 +84,9 @@ def cycled(lineup: list[str], n: int) -> list[str]:
 @pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "greedy", "greedy-random"])
 def test_parity_ci(all_tables, expansions, n_players, lineup):
     t = all_tables[expansions]
-    tab = pack(t)
+    base = template(t)
     for game in range(12):
-        compare(t, tab, cycled(lineup, n_players), seed=20251129, game=game)
+        compare(t, base, cycled(lineup, n_players), seed=20251129, game=game)
 
 
 @pytest.mark.slow
@@ -95,9 +94,9 @@ def test_parity_ci(all_tables, expansions, n_players, lineup):
 @pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "greedy", "greedy-random"])
 def test_parity_5000_seeds(all_tables, expansions, n_players, lineup):
     t = all_tables[expansions]
-    tab = pack(t)
+    base = template(t)
     for seed in range(5000):
-        compare(t, tab, cycled(lineup, n_players), seed=seed, game=seed % 7)
+        compare(t, base, cycled(lineup, n_players), seed=seed, game=seed % 7)
 
 
 def test_parity_with_options_and_edited_cards():
@@ -111,9 +110,9 @@ def test_parity_with_options_and_edited_cards():
         },
         expansions=("leviathan",),
     )
-    tab = pack(t)
+    base = template(t)
     for game in range(10):
-        compare(t, tab, ["greedy", "random", "random"], seed=5, game=game)
+        compare(t, base, ["greedy", "random", "random"], seed=5, game=game)
 
 
 def test_batch_runner_matches_reference_runner(all_tables):
@@ -159,7 +158,7 @@ def test_kernel_plays_on_from_an_encoded_reference_state(all_tables):
     """Start from any state: the reference engine's state between two turns, encoded into the
     kernel's arrays, plays on to the very end the reference engine reaches."""
     t = all_tables[("leviathan",)]
-    tab = pack(t)
+    base = template(t)
     specs = ["greedy", "random", "greedy", "random"]
 
     class Recorder(Game):
@@ -179,10 +178,9 @@ def test_kernel_plays_on_from_an_encoded_reference_state(all_tables):
         final, final_counters = S.encode(ref)
         for k in (1, len(snapshots) // 2, len(snapshots) - 1):
             state, counters = snapshots[k]
-            kinds, params = lineup_arrays(specs)
-            G = KN.make_arrays(tab, kinds, params, 0)
-            KN.load_state(G, state, counters, np.int64(31), np.int64(game))
-            KN.play(G)
-            resumed, resumed_counters = S.encode(S.decode(G[0], G[5], t, policies, 31, game))
+            s = KN.new_workspace(base, *lineup_arrays(specs))
+            KN.load_state(s, state, counters, 31, game)
+            KN.play(s)
+            resumed, resumed_counters = S.encode(decoded(s, t, policies, 31, game))
             assert np.array_equal(resumed, final), (game, k)
             assert np.array_equal(resumed_counters, final_counters)

@@ -10,8 +10,8 @@ import numpy as np
 
 from sim.abyss import kernel as KN
 from sim.abyss.aggregate import Aggregates
-from sim.abyss.ktables import pack
 from sim.abyss.state import END_REASONS
+from sim.abyss.workspace import template
 from sim.core.batch import run_chunks, set_threads
 from strategies.abyss import make_policies
 from strategies.abyss.policies import N_PARAMS
@@ -21,7 +21,7 @@ def lineup_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Strategy kinds and parameter vectors of a line-up, for the kernels."""
     policies = make_policies(specs, len(specs))
     kinds = np.array([p.kind for p in policies], dtype=np.int64)
-    params = np.zeros((len(specs), N_PARAMS), dtype=np.float64)
+    params = np.zeros((len(specs), N_PARAMS), dtype=np.int32)
     for i, p in enumerate(policies):
         params[i] = p.params()
     return kinds, params
@@ -48,7 +48,7 @@ def run_fast(
     if len(strategies) != n_players:
         raise ValueError("one strategy per seat")
     threads = set_threads(threads)
-    tab = pack(tables)
+    base = template(tables)
     kinds, params = lineup_arrays(strategies)
     names = list(dict.fromkeys(strategies))
     name_of_entry = np.array([names.index(s) for s in strategies], dtype=np.int64)
@@ -61,7 +61,7 @@ def run_fast(
         out_games = np.zeros((n, KN.N_GAME_FIELDS), dtype=np.int32)
         out_lineup = np.zeros((n, n_players), dtype=np.int64)
         KN.play_chunk(
-            tab,
+            base,
             np.int64(seed),
             np.int64(first),
             np.int64(n_players),

@@ -1,23 +1,21 @@
-"""Kernel primitives: stack segments of the state vector and read-only rule queries, in @njit.
+"""Kernel primitives: stack segments of the workspace and read-only rule queries, in @njit.
 
 Shared by the fast path (`sim.abyss.kernel`) and the compiled policies
 (`strategies.abyss.policies`). Each function mirrors a helper of the reference engine
 (`sim.abyss.rules` / `sim.abyss.leviathan`), named alike so the two read side by side.
 
-A *stack* at offset `off` of an int32 vector stores its length at `off` and its items after it, in
-the order of the reference engine's Python list.
+Every function takes the workspace `s` (`sim.abyss.workspace`: state, then card tables, then
+scratch rows); a *stack* at offset `off` stores its length at `off` and its items after it, in the
+order of the reference engine's Python list. Lists of results are written at an offset `out`.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss.constants import MONSTER, Guild, LocationRule, Power, Race
 from sim.core.jit import njit
 
-MAX_OPTIONS = 160  # longest option list of any decision (Exploration cards + 1)
 RACE_CRAB = int(Race.CRAB)
 NO_RACE = MONSTER
 P_SHAMAN = int(Power.SHAMAN)
@@ -122,18 +120,18 @@ def opponent(s, seat, i):
 
 
 @njit(cache=True)
-def race(tab, ally):
-    return tab[T.ALLY_RACE + ally]
+def race(s, ally):
+    return s[T.ALLY_RACE + ally]
 
 
 @njit(cache=True)
-def value(tab, ally):
-    return tab[T.ALLY_VALUE + ally]
+def value(s, ally):
+    return s[T.ALLY_VALUE + ally]
 
 
 @njit(cache=True)
-def lord_power(tab, lord):
-    return tab[T.LORD_POWER + lord]
+def lord_power(s, lord):
+    return s[T.LORD_POWER + lord]
 
 
 @njit(cache=True)
@@ -142,24 +140,24 @@ def is_free(s, lord):
 
 
 @njit(cache=True)
-def has_power(s, tab, seat, power):
+def has_power(s, seat, power):
     """A semi-permanent power works while its Lord is free and not disabled."""
     off = pbase(seat) + S.P_LORDS
     for i in range(s[off]):
         lord = s[off + 1 + i]
-        if tab[T.LORD_POWER + lord] == power and s[S.LORD_UNDER + lord] == 0:
+        if s[T.LORD_POWER + lord] == power and s[S.LORD_UNDER + lord] == 0:
             if s[S.LORD_DISABLED + lord] == 0:
                 return True
     return False
 
 
 @njit(cache=True)
-def protected(s, tab, seat):
-    return has_power(s, tab, seat, P_SHAMAN)
+def protected(s, seat):
+    return has_power(s, seat, P_SHAMAN)
 
 
 @njit(cache=True)
-def n_keys(s, tab, seat):
+def n_keys(s, seat):
     """Key tokens plus the Keys of free, working Lords."""
     b = pbase(seat)
     n = s[b + S.P_KEYS]
@@ -167,7 +165,7 @@ def n_keys(s, tab, seat):
     for i in range(s[off]):
         lord = s[off + 1 + i]
         if s[S.LORD_UNDER + lord] == 0 and s[S.LORD_DISABLED + lord] == 0:
-            n += tab[T.LORD_KEYS + lord]
+            n += s[T.LORD_KEYS + lord]
     return n
 
 
@@ -181,28 +179,28 @@ def council_any(s):
 
 # --------------------------------------------------------------------- distinct Allies
 @njit(cache=True)
-def add_distinct(tab, out, start, n_out, a):
+def add_distinct(s, out, start, n_out, a):
     """Add Ally `a` to out[start:n_out] unless a card of its (race, value, effect) is there; the
     lowest id represents them. Returns the new length."""
-    r, v, e = tab[T.ALLY_RACE + a], tab[T.ALLY_VALUE + a], tab[T.ALLY_EFFECT + a]
+    r, v, e = s[T.ALLY_RACE + a], s[T.ALLY_VALUE + a], s[T.ALLY_EFFECT + a]
     for k in range(start, n_out):
-        b = out[k]
-        if tab[T.ALLY_RACE + b] == r and tab[T.ALLY_VALUE + b] == v and tab[T.ALLY_EFFECT + b] == e:
+        b = s[out + k]
+        if s[T.ALLY_RACE + b] == r and s[T.ALLY_VALUE + b] == v and s[T.ALLY_EFFECT + b] == e:
             if a < b:
-                out[k] = a
+                s[out + k] = a
             return n_out
-    out[n_out] = a
+    s[out + n_out] = a
     return n_out + 1
 
 
 @njit(cache=True)
-def distinct_allies(s, tab, off, out, n_out):
+def distinct_allies(s, off, out, n_out):
     """Append to out[n_out:] one Ally of the stack `off` per (race, value, effect), the lowest
     id, ascending (`rules.distinct_allies`). Returns the new length."""
     start = n_out
     for i in range(s[off]):
-        n_out = add_distinct(tab, out, start, n_out, s[off + 1 + i])
-    sort_range(out, start, n_out)
+        n_out = add_distinct(s, out, start, n_out, s[off + 1 + i])
+    sort_range(s, out + start, out + n_out)
     return n_out
 
 
@@ -229,7 +227,7 @@ def popcount(x):
 
 
 @njit(cache=True)
-def payment_feasible(s, tab, hand_off, used_off, extra, pearls, cost, n_races, required):
+def payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, required):
     """`rules.payment_feasible(hand, used + [extra], pearls, rule)`; extra = -1 for none, and
     used_off = -1 for no Allies used yet.
 
@@ -242,11 +240,11 @@ def payment_feasible(s, tab, hand_off, used_off, extra, pearls, cost, n_races, r
     n_used = s[used_off] if used_off >= 0 else 0
     for i in range(n_used):
         a = s[used_off + 1 + i]
-        chosen |= 1 << tab[T.ALLY_RACE + a]
-        paid += tab[T.ALLY_VALUE + a]
+        chosen |= 1 << s[T.ALLY_RACE + a]
+        paid += s[T.ALLY_VALUE + a]
     if extra >= 0:
-        chosen |= 1 << tab[T.ALLY_RACE + extra]
-        paid += tab[T.ALLY_VALUE + extra]
+        chosen |= 1 << s[T.ALLY_RACE + extra]
+        paid += s[T.ALLY_VALUE + extra]
     if popcount(chosen) > n_races:
         return False
     # Value held per race (the rest of the hand) and the races held at all.
@@ -256,8 +254,8 @@ def payment_feasible(s, tab, hand_off, used_off, extra, pearls, cost, n_races, r
         a = s[hand_off + 1 + i]
         if a == extra:
             continue
-        r = tab[T.ALLY_RACE + a]
-        v = tab[T.ALLY_VALUE + a]
+        r = s[T.ALLY_RACE + a]
+        v = s[T.ALLY_VALUE + a]
         held |= 1 << r
         if r == 0:
             r0 += v
@@ -291,13 +289,13 @@ def payment_feasible(s, tab, hand_off, used_off, extra, pearls, cost, n_races, r
 
 
 @njit(cache=True)
-def payment_complete(s, tab, used_off, pearls, cost, n_races, required):
+def payment_complete(s, used_off, pearls, cost, n_races, required):
     races = 0
     total = pearls
     for i in range(s[used_off]):
         a = s[used_off + 1 + i]
-        races |= 1 << tab[T.ALLY_RACE + a]
-        total += tab[T.ALLY_VALUE + a]
+        races |= 1 << s[T.ALLY_RACE + a]
+        total += s[T.ALLY_VALUE + a]
     if popcount(races) != n_races:
         return False
     if required >= 0 and not (races >> required) & 1:
@@ -306,10 +304,10 @@ def payment_complete(s, tab, used_off, pearls, cost, n_races, required):
 
 
 @njit(cache=True)
-def lord_cost(s, tab, seat, lord):
+def lord_cost(s, seat, lord):
     """Printed cost, +2 per opponent's working Recruiter, -2 for your Treasurer, at least 0."""
-    cost = tab[T.LORD_COST + lord]
-    if not protected(s, tab, seat):
+    cost = s[T.LORD_COST + lord]
+    if not protected(s, seat):
         for i in range(1, s[S.N_PLAYERS]):
             q = opponent(s, seat, i)
             off = pbase(q) + S.P_LORDS
@@ -317,83 +315,82 @@ def lord_cost(s, tab, seat, lord):
                 lord2 = s[off + 1 + k]
                 if (
                     s[S.LORD_UNDER + lord2] == 0
-                    and tab[T.LORD_POWER + lord2] == P_RECRUITER
+                    and s[T.LORD_POWER + lord2] == P_RECRUITER
                     and s[S.LORD_DISABLED + lord2] == 0
                 ):
                     cost += 2
-    if has_power(s, tab, seat, P_TREASURER):
+    if has_power(s, seat, P_TREASURER):
         cost -= 2
     return max(0, cost)
 
 
 @njit(cache=True)
-def required_race(s, tab, seat, lord):
-    guild = tab[T.LORD_GUILD + lord]
-    if guild == G_AMBASSADOR or has_power(s, tab, seat, P_DIPLOMAT):
+def required_race(s, seat, lord):
+    guild = s[T.LORD_GUILD + lord]
+    if guild == G_AMBASSADOR or has_power(s, seat, P_DIPLOMAT):
         return -1
     return guild
 
 
 @njit(cache=True)
-def can_afford(s, tab, seat, lord):
+def can_afford(s, seat, lord):
     b = pbase(seat)
     return payment_feasible(
         s,
-        tab,
         b + S.P_HAND,
         -1,  # nothing used yet
         -1,
         s[b + S.P_PEARLS],
-        lord_cost(s, tab, seat, lord),
-        tab[T.LORD_RACES + lord],
-        required_race(s, tab, seat, lord),
+        lord_cost(s, seat, lord),
+        s[T.LORD_RACES + lord],
+        required_race(s, seat, lord),
     )
 
 
 # ---------------------------------------------------------------------------- scoring
 @njit(cache=True)
-def location_formula(s, tab, seat, loc):
+def location_formula(s, seat, loc):
     """`rules.location_formula`: final IP of Location `loc` for `seat` (Lords: every owned)."""
-    rule = tab[T.LOC_RULE + loc]
-    base, mult, arg = tab[T.LOC_BASE + loc], tab[T.LOC_MULT + loc], tab[T.LOC_ARG + loc]
+    rule = s[T.LOC_RULE + loc]
+    base, mult, arg = s[T.LOC_BASE + loc], s[T.LOC_MULT + loc], s[T.LOC_ARG + loc]
     b = pbase(seat)
     lo, af = b + S.P_LORDS, b + S.P_AFFILIATED
     n_lords, n_aff = s[lo], s[af]
     if rule == LR_GUILD_LORDS:
         c = 0
         for i in range(n_lords):
-            if tab[T.LORD_GUILD + s[lo + 1 + i]] == arg:
+            if s[T.LORD_GUILD + s[lo + 1 + i]] == arg:
                 c += 1
         return base + mult * c
     if rule == LR_AFFILIATED_RACE:
         c = 0
         for i in range(n_aff):
-            if tab[T.ALLY_RACE + s[af + 1 + i]] == arg:
+            if s[T.ALLY_RACE + s[af + 1 + i]] == arg:
                 c += 1
         return base + mult * c
     if rule == LR_DISTINCT_GUILDS:
         guilds = 0
         for i in range(n_lords):
-            guilds |= 1 << tab[T.LORD_GUILD + s[lo + 1 + i]]
+            guilds |= 1 << s[T.LORD_GUILD + s[lo + 1 + i]]
         return base + mult * popcount(guilds)
     if rule == LR_WEAKEST_LORD:
         if n_lords == 0:
             return base
         m = 1 << 20
         for i in range(n_lords):
-            m = min(m, tab[T.LORD_IP + s[lo + 1 + i]])
+            m = min(m, s[T.LORD_IP + s[lo + 1 + i]])
         return base + mult * m
     if rule == LR_STRONGEST_LORD:
         m = 0
         for i in range(n_lords):
-            m = max(m, tab[T.LORD_IP + s[lo + 1 + i]])
+            m = max(m, s[T.LORD_IP + s[lo + 1 + i]])
         return base + mult * m
     if rule == LR_MINUS_LORDS:
         return base - mult * n_lords
     if rule == LR_LORDS_WITH_KEY or rule == LR_LORDS_WITHOUT_KEY:
         c = 0
         for i in range(n_lords):
-            with_key = tab[T.LORD_KEYS + s[lo + 1 + i]] > 0
+            with_key = s[T.LORD_KEYS + s[lo + 1 + i]] > 0
             if with_key == (rule == LR_LORDS_WITH_KEY):
                 c += 1
         return base + mult * c
@@ -403,8 +400,8 @@ def location_formula(s, tab, seat, loc):
             m = 1 << 20
             for i in range(n_aff):
                 a = s[af + 1 + i]
-                if tab[T.ALLY_RACE + a] == r:
-                    m = min(m, tab[T.ALLY_VALUE + a])
+                if s[T.ALLY_RACE + a] == r:
+                    m = min(m, s[T.ALLY_VALUE + a])
             if m < (1 << 20):
                 total += m
         return total
@@ -415,10 +412,10 @@ def location_formula(s, tab, seat, loc):
 
 # ---------------------------------------------------------------------------- Leviathan
 @njit(cache=True)
-def life_points_removed(tab, leviathan, life, power):
+def life_points_removed(s, leviathan, life, power):
     removed = 0
-    for space in range(life, tab[T.LEV_N_SPACES + leviathan]):
-        resistance = tab[T.LEV_RESISTANCE + leviathan * T.MAX_SPACES + space]
+    for space in range(life, s[T.LEV_N_SPACES + leviathan]):
+        resistance = s[T.LEV_RESISTANCE + leviathan * T.MAX_SPACES + space]
         if power < resistance:
             break
         power -= resistance
@@ -427,84 +424,78 @@ def life_points_removed(tab, leviathan, life, power):
 
 
 @njit(cache=True)
-def can_attack_with(s, tab, seat, ally, leviathan):
+def can_attack_with(s, seat, ally, leviathan):
     """A Crab always fights; the Leviathan's race; any race with the Metamorph."""
-    r = tab[T.ALLY_RACE + ally]
+    r = s[T.ALLY_RACE + ally]
     if r < 0:
         return False
-    return (
-        r == RACE_CRAB or r == tab[T.LEV_RACE + leviathan] or has_power(s, tab, seat, P_METAMORPH)
-    )
+    return r == RACE_CRAB or r == s[T.LEV_RACE + leviathan] or has_power(s, seat, P_METAMORPH)
 
 
 @njit(cache=True)
-def attack_allies(s, tab, seat, leviathan, out, n_out):
+def attack_allies(s, seat, leviathan, out, n_out):
     """Append eligible Allies, one per distinct (race, value, effect), lowest id, ascending."""
     off = pbase(seat) + S.P_HAND
     start = n_out
     for i in range(s[off]):
         a = s[off + 1 + i]
-        if can_attack_with(s, tab, seat, a, leviathan):
-            n_out = add_distinct(tab, out, start, n_out, a)
-    sort_range(out, start, n_out)
+        if can_attack_with(s, seat, a, leviathan):
+            n_out = add_distinct(s, out, start, n_out, a)
+    sort_range(s, out + start, out + n_out)
     return n_out
 
 
 @njit(cache=True)
-def has_attack_ally(s, tab, seat, leviathan):
+def has_attack_ally(s, seat, leviathan):
     off = pbase(seat) + S.P_HAND
     for i in range(s[off]):
-        if can_attack_with(s, tab, seat, s[off + 1 + i], leviathan):
+        if can_attack_with(s, seat, s[off + 1 + i], leviathan):
             return True
     return False
 
 
 @njit(cache=True)
-def fightable(s, tab, seat, zone):
+def fightable(s, seat, zone):
     lev = s[S.BORDER + zone]
-    return lev >= 0 and has_attack_ally(s, tab, seat, lev)
+    return lev >= 0 and has_attack_ally(s, seat, lev)
 
 
 @njit(cache=True)
-def any_fightable(s, tab, seat):
-    for z in range(tab[T.N_ZONES]):
-        if fightable(s, tab, seat, z):
+def any_fightable(s, seat):
+    for z in range(s[T.N_ZONES]):
+        if fightable(s, seat, z):
             return True
     return False
 
 
 @njit(cache=True)
-def border_count(s, tab):
+def border_count(s):
     n = 0
-    for z in range(tab[T.N_ZONES]):
+    for z in range(s[T.N_ZONES]):
         if s[S.BORDER + z] >= 0:
             n += 1
     return n
 
 
 @njit(cache=True)
-def pearls_to_spend(tab, leviathan, life, power, pearls):
+def pearls_to_spend(s, leviathan, life, power, pearls):
     """The fewest Pearls (0..pearls) that remove the most Life Points reachable."""
-    best = life_points_removed(tab, leviathan, life, power + pearls)
+    best = life_points_removed(s, leviathan, life, power + pearls)
     for spend in range(pearls + 1):
-        if life_points_removed(tab, leviathan, life, power + spend) == best:
+        if life_points_removed(s, leviathan, life, power + spend) == best:
             return spend
     return pearls
 
 
 @njit(cache=True)
-def damage_chance_36(tab, leviathan, life, value, effect, pearls):
+def damage_chance_36(s, leviathan, life, value, effect, pearls):
     """36 x P(the attack removes at least one Life Point): exact, in integers."""
     n = 0
     for die in range(1, 7):
         weight = (2 * die - 1) if effect == 2 else 6  # two dice keep the higher
         power = value + die
         if effect == 1:
-            power += pearls_to_spend(tab, leviathan, life, power, pearls)
-        if life_points_removed(tab, leviathan, life, power) > 0:
+            power += pearls_to_spend(s, leviathan, life, power, pearls)
+        if life_points_removed(s, leviathan, life, power) > 0:
             n += weight
     return n
-
-
-def empty_scratch() -> np.ndarray:
-    return np.zeros((8, MAX_OPTIONS), dtype=np.int32)

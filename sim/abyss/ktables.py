@@ -1,5 +1,5 @@
-"""The card tables packed into one int32 vector for the kernels (passed as an argument, never a
-global, so a run with edited card data compiles nothing new).
+"""The card tables packed into int32 for the kernels (passed as an argument, never a global, so a
+run with edited card data compiles nothing new).
 
 `pack(tables)` copies every number the rules need from `CardTables`; the offsets are module
 constants. Rules options become flags. Capacities are those of `sim.abyss.state`.
@@ -16,6 +16,7 @@ from sim.abyss.state import (
     MAX_LOCATIONS,
     MAX_LORDS,
     MAX_TOKENS,
+    STATE_SIZE,
     Layout,
     check_capacity,
 )
@@ -26,7 +27,9 @@ MAX_THREAT_OPTIONS = 4
 MAX_SPACES = 4  # Life spaces of one Leviathan
 
 
+# Offsets are absolute: the tables follow the state in the kernel's workspace (sim.abyss.workspace).
 _b = Layout()
+_b.size = STATE_SIZE
 N_ALLIES = _b.scalar()
 N_LORDS = _b.scalar()
 N_LOCATIONS = _b.scalar()
@@ -74,7 +77,7 @@ LEV_PENALTY_N = _b.block(MAX_LEVIATHANS)
 ZONE_OF_SUM = _b.block(13)
 LEV_TOKEN_KIND = _b.block(MAX_LEV_TOKENS)
 LEV_TOKEN_AMOUNT = _b.block(MAX_LEV_TOKENS)
-TABLE_SIZE = _b.size
+TABLE_END = _b.size
 del _b
 
 
@@ -89,7 +92,7 @@ def pack(t) -> np.ndarray:
             f"the fast path holds at most {MAX_THREAT_SPACES} Threat spaces of "
             f"{MAX_THREAT_OPTIONS} options; the card data has {spaces} of {options}"
         )
-    v = np.zeros(TABLE_SIZE, dtype=np.int32)
+    v = np.zeros(TABLE_END, dtype=np.int32)  # [0, STATE_SIZE) stays zero: the state's place
     lev = "leviathan" in t.expansions
     n_lev = len(t.leviathan_number) if lev else 0
     v[N_ALLIES], v[N_LORDS], v[N_LOCATIONS] = t.n_allies, t.n_lords, t.n_locations

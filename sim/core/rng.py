@@ -92,3 +92,43 @@ class GameRng:
         from sim.abyss.constants import Stream
 
         return 1 + self.below(Stream.DICE, 6)
+
+
+# --- the same streams stored inside an int32 workspace (the fast path's single array) ---------
+_MASK32 = np.uint64(0xFFFFFFFF)
+_TWO32 = 4294967296
+_TWO31 = 2147483648
+
+
+@njit(cache=True)
+def _u64_at(w, i):
+    """The uint64 stored as (low, high) int32 halves at w[i], w[i + 1]."""
+    lo = np.uint64(np.int64(w[i])) & _MASK32
+    hi = np.uint64(np.int64(w[i + 1])) & _MASK32
+    return lo | (hi << _S32)
+
+
+@njit(cache=True)
+def _put_u64(w, i, x):
+    lo = np.int64(x & _MASK32)
+    hi = np.int64(x >> _S32)
+    w[i] = lo - _TWO32 if lo >= _TWO31 else lo
+    w[i + 1] = hi - _TWO32 if hi >= _TWO31 else hi
+
+
+@njit(cache=True)
+def stream_keys_in(w, keys_off, seed, game, n_streams):
+    """`stream_keys` written as int32 halves at w[keys_off:]."""
+    base = mix64(np.uint64(seed) * GOLDEN + _M2)
+    base = mix64(base ^ (np.uint64(game) * _M1 + GOLDEN))
+    for s in range(n_streams):
+        _put_u64(w, keys_off + 2 * s, mix64(base + np.uint64(s + 1) * GOLDEN))
+
+
+@njit(cache=True)
+def rand_below_in(w, keys_off, counters_off, stream, n):
+    """`rand_below` on keys and counters stored as int32 halves in w: the same numbers."""
+    c = _u64_at(w, counters_off + 2 * stream)
+    _put_u64(w, counters_off + 2 * stream, c + np.uint64(1))
+    x = mix64(_u64_at(w, keys_off + 2 * stream) + c * GOLDEN)
+    return np.int64(((x >> _S32) * np.uint64(n)) >> _S32)

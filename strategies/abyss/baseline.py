@@ -15,17 +15,17 @@ import numpy as np
 
 from strategies.abyss import policies as P
 
-_PACKED: dict[int, tuple[object, np.ndarray]] = {}
+_WORKSPACES: dict[int, tuple[object, np.ndarray]] = {}
 
 
-def packed_tables(t) -> np.ndarray:
-    """`sim.abyss.ktables.pack(t)`, computed once per tables object."""
-    hit = _PACKED.get(id(t))
+def workspace_for(t) -> np.ndarray:
+    """A kernel workspace holding the card tables `t` (one per tables object, reused)."""
+    hit = _WORKSPACES.get(id(t))
     if hit is None or hit[0] is not t:
-        from sim.abyss.ktables import pack
+        from sim.abyss.workspace import template
 
-        hit = (t, pack(t))
-        _PACKED[id(t)] = hit
+        hit = (t, template(t))
+        _WORKSPACES[id(t)] = hit
     return hit[1]
 
 
@@ -35,36 +35,32 @@ class CompiledPolicy:
     kind: int = P.RANDOM
 
     def params(self) -> np.ndarray:
-        """The parameter vector, in field order (see `policies.G_*`)."""
-        values = [
-            float(getattr(self, f.name)) for f in dataclasses.fields(self) if f.name != "name"
-        ]
-        vec = np.zeros(P.N_PARAMS, dtype=np.float64)
-        vec[: len(values)] = values
+        """The int32 parameter vector, in field order (see `policies.G_*`); probabilities (float
+        fields) in thousandths."""
+        vec = np.zeros(P.N_PARAMS, dtype=np.int32)
+        fields = [f for f in dataclasses.fields(self) if f.name != "name"]
+        for i, f in enumerate(fields):
+            value = getattr(self, f.name)
+            vec[i] = round(value * 1000) if isinstance(value, float) else int(value)
         return vec
 
     def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        from sim.abyss.state import encode
+        from sim.abyss import workspace as W
+        from sim.abyss.state import STATE_SIZE, encode
 
-        s, _ = encode(game)
-        opts = np.asarray(options, dtype=np.int32)
+        w = workspace_for(game.t)
+        w[:STATE_SIZE] = encode(game)[0]
+        n = len(options)
+        w[W.OPT : W.OPT + n] = options
         params = getattr(self, "_params", None)
         if params is None:
             params = self._params = self.params()
-        return int(
-            P.choose(
-                np.int64(self.kind),
-                params,
-                s,
-                packed_tables(game.t),
-                np.int64(seat),
-                np.int64(decision),
-                opts,
-                np.int64(len(options)),
-                game.rng.keys,
-                game.rng.counters,
-            )
-        )
+        w[W.POLICY_KIND + seat] = self.kind
+        w[W.POLICY_PARAMS + seat * W.N_PARAMS : W.POLICY_PARAMS + (seat + 1) * W.N_PARAMS] = params
+        W.put_rng(w, game.rng.keys, game.rng.counters)
+        option = int(P.choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
+        game.rng.counters[:] = W.get_counters(w)
+        return option
 
 
 @dataclass

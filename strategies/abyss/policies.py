@@ -1,10 +1,10 @@
 """Compiled policies: the one implementation of every built-in strategy, run by both engines.
 
-A policy is `choose(kind, params, s, tab, seat, decision, opts, n, keys, counters) -> option`:
-it reads the state vector `s` (`sim.abyss.state`) and the packed card tables `tab`
-(`sim.abyss.ktables`), and returns one of the `n` legal options `opts[:n]`. `params` is the
-strategy's parameter vector (float64, see `strategies.abyss.PARAMS`). Randomness comes only from
-the game's POLICY stream, so a game stays a pure function of its seed.
+A policy is `choose(s, seat, decision, n) -> option`: it reads the workspace `s`
+(`sim.abyss.workspace`: the state, the card tables, the n legal options at `s[OPT:]`, and each
+seat's strategy kind and int32 parameter vector) and returns one of the options. Probabilities are
+parameters in thousandths. Randomness comes only from the game's POLICY stream, so a game stays a
+pure function of its seed.
 
 The fast path calls `choose` directly; the reference engine encodes its state and calls the same
 compiled function (`strategies.abyss.baseline.CompiledPolicy`), so both engines play every strategy
@@ -16,9 +16,10 @@ from __future__ import annotations
 from sim.abyss import kcore as K
 from sim.abyss import ktables as T
 from sim.abyss import state as S
+from sim.abyss import workspace as W
 from sim.abyss.constants import Power, Stream
 from sim.core.jit import njit
-from sim.core.rng import rand_below
+from sim.core.rng import rand_below_in
 
 # strategy kinds (index into `KINDS` of strategies.abyss)
 RANDOM = 0
@@ -27,7 +28,7 @@ GREEDY = 1
 # greedy parameter vector
 G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
 G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6
-N_PARAMS = 8
+N_PARAMS = W.N_PARAMS
 
 # decisions (sim.abyss.rules.Decision and sim.abyss.leviathan.LevDecision)
 D_PLOT, D_POWER, D_ACTION, D_BUY, D_TAKE_ALLY, D_FIGHT_MONSTER, D_THREAT_REWARD = range(7)
@@ -49,17 +50,23 @@ ADD_PEARLS = 1
 
 
 @njit(cache=True)
-def choose(kind, params, s, tab, seat, decision, opts, n, keys, counters):
-    """The option strategy `kind` with `params` picks among opts[:n]."""
-    if kind == GREEDY:
-        return greedy(params, s, tab, seat, decision, opts, n)
-    return opts[rand_below(keys, counters, POLICY_STREAM, n)]
+def choose(s, seat, decision, n):
+    """The option the strategy of `seat` picks among the n options at s[OPT:]."""
+    if s[W.POLICY_KIND + seat] == GREEDY:
+        return greedy(s, seat, decision, n)
+    return s[W.OPT + rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, POLICY_STREAM, n)]
 
 
 @njit(cache=True)
-def has(opts, n, option):
+def param(s, seat, k):
+    """Parameter k of the strategy of `seat`."""
+    return s[W.POLICY_PARAMS + seat * W.N_PARAMS + k]
+
+
+@njit(cache=True)
+def has(s, n, option):
     for i in range(n):
-        if opts[i] == option:
+        if s[W.OPT + i] == option:
             return True
     return False
 
@@ -76,50 +83,50 @@ def council_size(s, r):
 
 # ---------------------------------------------------------------------------- greedy
 @njit(cache=True)
-def greedy_key(params, s, tab, seat, decision, o):
+def greedy_key(s, seat, decision, o):
     """The score greedy maximises for option `o` of `decision` (first best option wins)."""
     if decision == D_THREAT_REWARD:
         base = T.THREAT_OPTIONS + (s[S.PENDING_REWARD_SPACE] * T.MAX_THREAT_OPTIONS + o) * 3
-        return 2.0 * tab[base] + 5.0 * tab[base + 1] + 6.0 * tab[base + 2]
+        return 2.0 * s[base] + 5.0 * s[base + 1] + 6.0 * s[base + 2]
     if decision == D_COUNCIL_STACK or decision == D_COUNCIL_DISCARD:
         return float(council_size(s, o))
     if decision == D_RECRUIT_LORD or decision == D_COURT_LORD:
-        return -1.0 if o == DECLINE else float(tab[T.LORD_IP + o])
+        return -1.0 if o == DECLINE else float(s[T.LORD_IP + o])
     if decision == D_AFFILIATE or decision == D_PAY_ALLY:
-        return float(tab[T.ALLY_VALUE + o])
+        return float(s[T.ALLY_VALUE + o])
     if decision == D_DISCARD_ALLY:
-        return -float(tab[T.ALLY_VALUE + o])
+        return -float(s[T.ALLY_VALUE + o])
     if decision == D_KEY_SOURCE or decision == D_LOSE_LORD:
-        return -float(tab[T.LORD_IP + o])
+        return -float(s[T.LORD_IP + o])
     if decision == D_LOCATION_KEEP or decision == D_ILLUSIONIST_TAKE:
-        return float(K.location_formula(s, tab, seat, o))
+        return float(K.location_formula(s, seat, o))
     if decision == D_BLACK_SMOKERS:
-        return 0.0 if o == DECLINE else float(K.location_formula(s, tab, seat, o))
+        return 0.0 if o == DECLINE else float(K.location_formula(s, seat, o))
     if decision == D_TARGET_OPPONENT:
         return float(s[K.pbase(o) + S.P_TOKENS])
     if decision == D_ASSASSIN_TARGET:
-        return float(tab[T.LORD_KEYS + o])
+        return float(s[T.LORD_KEYS + o])
     if decision == D_LEVIATHAN_TARGET:
         lev, life = s[S.BORDER + o], s[S.LIFE + o]
-        reward = tab[T.LEV_REWARD + lev * T.MAX_SPACES + life]
-        return float(zone_chance(s, tab, seat, o) * (1 + reward))
+        reward = s[T.LEV_REWARD + lev * T.MAX_SPACES + life]
+        return float(zone_chance(s, seat, o) * (1 + reward))
     if decision == D_BORDER_ZONE:
-        return -float(zone_weight(tab, o))
+        return -float(zone_weight(s, o))
     return 0.0
 
 
 @njit(cache=True)
-def argmax(params, s, tab, seat, decision, opts, n):
-    best, best_key = opts[0], greedy_key(params, s, tab, seat, decision, opts[0])
+def argmax(s, seat, decision, n):
+    best, best_key = s[W.OPT], greedy_key(s, seat, decision, s[W.OPT])
     for i in range(1, n):
-        k = greedy_key(params, s, tab, seat, decision, opts[i])
+        k = greedy_key(s, seat, decision, s[W.OPT + i])
         if k > best_key:
-            best, best_key = opts[i], k
+            best, best_key = s[W.OPT + i], k
     return best
 
 
 @njit(cache=True)
-def greedy(params, s, tab, seat, decision, opts, n):
+def greedy(s, seat, decision, n):
     """Recruit whenever possible, buy and take strong Allies, fight for good rewards.
 
     Leviathan: fight (or attack again) when the best eligible Ally removes a Life Point with at
@@ -127,68 +134,68 @@ def greedy(params, s, tab, seat, decision, opts, n):
     """
     b = K.pbase(seat)
     if decision == D_ACTION:
-        if has(opts, n, A_RECRUIT):
+        if has(s, n, A_RECRUIT):
             return A_RECRUIT
         biggest = 0
         for r in range(5):
             biggest = max(biggest, council_size(s, r))
-        if has(opts, n, A_REQUEST_SUPPORT) and biggest >= params[G_COUNCIL_MIN]:
+        if has(s, n, A_REQUEST_SUPPORT) and biggest >= param(s, seat, G_COUNCIL_MIN):
             return A_REQUEST_SUPPORT
-        return A_EXPLORE if has(opts, n, A_EXPLORE) else opts[0]
+        return A_EXPLORE if has(s, n, A_EXPLORE) else s[W.OPT]
     if decision == D_BUY:
-        return 1 if K.value(tab, last_track_card(s)) >= params[G_BUY_MIN] else 0
+        return 1 if K.value(s, last_track_card(s)) >= param(s, seat, G_BUY_MIN) else 0
     if decision == D_TAKE_ALLY:
-        good = K.value(tab, last_track_card(s)) >= params[G_TAKE_MIN]
-        return 1 if good or s[S.TRACK] >= params[G_TAKE_SLOT] else 0
+        good = K.value(s, last_track_card(s)) >= param(s, seat, G_TAKE_MIN)
+        return 1 if good or s[S.TRACK] >= param(s, seat, G_TAKE_SLOT) else 0
     if decision == D_FIGHT_MONSTER:
-        return 1 if s[S.THREAT] >= params[G_FIGHT_THREAT] else 0
+        return 1 if s[S.THREAT] >= param(s, seat, G_FIGHT_THREAT) else 0
     if decision == D_PAY_ALLY:
-        return pay(params, s, tab, opts, n)
-    if decision == D_KEY_SOURCE and has(opts, n, DECLINE):
+        return pay(s, seat, n)
+    if decision == D_KEY_SOURCE and has(s, n, DECLINE):
         return DECLINE  # a Key token first
     if decision == D_LOCATION_SOURCE:
-        return location_source(s, tab, seat, opts, n)
+        return location_source(s, seat, n)
     if decision == D_POWER:
-        return P_SLAVER if has(opts, n, P_SLAVER) and s[b + S.P_HAND] >= 8 else 0
+        return P_SLAVER if has(s, n, P_SLAVER) and s[b + S.P_HAND] >= 8 else 0
     if decision >= D_MONSTER_CHOICE:
-        return greedy_leviathan(params, s, tab, seat, decision, opts, n)
+        return greedy_leviathan(s, seat, decision, n)
     if decision == D_PLOT or decision == D_OWN_LORD or decision == D_ILLUSIONIST_GIVE:
-        return DECLINE if has(opts, n, DECLINE) else opts[0]
-    return argmax(params, s, tab, seat, decision, opts, n)
+        return DECLINE if has(s, n, DECLINE) else s[W.OPT]
+    return argmax(s, seat, decision, n)
 
 
 @njit(cache=True)
-def pay(params, s, tab, opts, n):
+def pay(s, seat, n):
     """Cover the races with the strongest Allies; let Pearls pay a small rest."""
     used_value = 0
     for i in range(s[S.PENDING_USED]):
-        used_value += K.value(tab, s[S.PENDING_USED + 1 + i])
+        used_value += K.value(s, s[S.PENDING_USED + 1 + i])
     n_allies = 0
     best, best_value = -1, -1
     for i in range(n):
-        o = opts[i]
+        o = s[W.OPT + i]
         if o != DECLINE:
             n_allies += 1
-            if K.value(tab, o) > best_value:
-                best, best_value = o, K.value(tab, o)
-    if has(opts, n, DECLINE):
-        if n_allies == 0 or s[S.PENDING_COST] - used_value <= params[G_PEARL_SHORTFALL]:
+            if K.value(s, o) > best_value:
+                best, best_value = o, K.value(s, o)
+    if has(s, n, DECLINE):
+        if n_allies == 0 or s[S.PENDING_COST] - used_value <= param(s, seat, G_PEARL_SHORTFALL):
             return DECLINE
     return best
 
 
 @njit(cache=True)
-def location_source(s, tab, seat, opts, n):
+def location_source(s, seat, n):
     """The best face-up Location if it is worth 8 or more (or nothing can be drawn); else draw
     as many as allowed."""
     best, best_score = -1, -(1 << 30)
     last_draw = -1
     for i in range(n):
-        o = opts[i]
+        o = s[W.OPT + i]
         if o >= LOCATION_DRAW:
             last_draw = o
         else:
-            score = K.location_formula(s, tab, seat, o)
+            score = K.location_formula(s, seat, o)
             if best < 0 or score > best_score:
                 best, best_score = o, score
     if best >= 0 and (last_draw < 0 or best_score >= 8):
@@ -198,16 +205,16 @@ def location_source(s, tab, seat, opts, n):
 
 # --------------------------------------------------------------------------- Leviathan
 @njit(cache=True)
-def ally_chance(s, tab, seat, zone, ally):
+def ally_chance(s, seat, zone, ally):
     """36 x P(attacking the Leviathan in `zone` with `ally` removes a Life Point)."""
-    effect = tab[T.ALLY_EFFECT + ally]
+    effect = s[T.ALLY_EFFECT + ally]
     pearls = s[K.pbase(seat) + S.P_PEARLS] if effect == ADD_PEARLS else 0
     lev, life = s[S.BORDER + zone], s[S.LIFE + zone]
-    return K.damage_chance_36(tab, lev, life, K.value(tab, ally), effect, pearls)
+    return K.damage_chance_36(s, lev, life, K.value(s, ally), effect, pearls)
 
 
 @njit(cache=True)
-def zone_chance(s, tab, seat, zone):
+def zone_chance(s, seat, zone):
     """36 x the best chance of damage against the Leviathan in `zone` (0: no eligible Ally)."""
     lev = s[S.BORDER + zone]
     if lev < 0:
@@ -216,65 +223,65 @@ def zone_chance(s, tab, seat, zone):
     off = K.pbase(seat) + S.P_HAND
     for i in range(s[off]):
         a = s[off + 1 + i]
-        if K.can_attack_with(s, tab, seat, a, lev):
-            best = max(best, ally_chance(s, tab, seat, zone, a))
+        if K.can_attack_with(s, seat, a, lev):
+            best = max(best, ally_chance(s, seat, zone, a))
     return best
 
 
 @njit(cache=True)
-def best_chance(s, tab, seat):
+def best_chance(s, seat):
     """36 x the best chance of damage against any Leviathan the player may attack now."""
     fz = s[S.FIGHT_ZONE]
     if fz >= 0 and s[S.BORDER + fz] >= 0:
-        return zone_chance(s, tab, seat, fz)  # attacking again: the same Leviathan
+        return zone_chance(s, seat, fz)  # attacking again: the same Leviathan
     best = 0
-    for z in range(tab[T.N_ZONES]):
-        best = max(best, zone_chance(s, tab, seat, z))
+    for z in range(s[T.N_ZONES]):
+        best = max(best, zone_chance(s, seat, z))
     return best
 
 
 @njit(cache=True)
-def zone_weight(tab, zone):
+def zone_weight(s, zone):
     """How many of the 36 2d6 outcomes select `zone`."""
     w = 0
     for total in range(2, 13):
-        if tab[T.ZONE_OF_SUM + total] == zone:
+        if s[T.ZONE_OF_SUM + total] == zone:
             w += 6 - abs(total - 7)
     return w
 
 
 @njit(cache=True)
-def greedy_leviathan(params, s, tab, seat, decision, opts, n):
-    threshold = params[G_FIGHT_P] * 36.0
+def greedy_leviathan(s, seat, decision, n):
+    threshold = param(s, seat, G_FIGHT_P) * 36  # fight_p in thousandths, chances in 36ths
     if decision == D_MONSTER_CHOICE:
-        if has(opts, n, M_IGNORE):
+        if has(s, n, M_IGNORE):
             return M_IGNORE
-        if has(opts, n, M_FIGHT) and best_chance(s, tab, seat) >= threshold:
+        if has(s, n, M_FIGHT) and best_chance(s, seat) * 1000 >= threshold:
             return M_FIGHT
         return M_CONTINUE
     if decision == D_ATTACK_ALLY:
         # The weakest Ally that reaches the threshold, else the most likely to hit.
         zone = s[S.FIGHT_ZONE]
         pick, pick_value = -1, 1 << 30
-        best, best_chance_ = opts[0], -1
+        best, best_chance_ = s[W.OPT], -1
         for i in range(n):
-            a = opts[i]
-            c = ally_chance(s, tab, seat, zone, a)
-            if c >= threshold and K.value(tab, a) < pick_value:
-                pick, pick_value = a, K.value(tab, a)
+            a = s[W.OPT + i]
+            c = ally_chance(s, seat, zone, a)
+            if c * 1000 >= threshold and K.value(s, a) < pick_value:
+                pick, pick_value = a, K.value(s, a)
             if c > best_chance_:
                 best, best_chance_ = a, c
         return pick if pick >= 0 else best
     if decision == D_ADD_PEARLS:
         zone = s[S.PENDING_ZONE]
         lev, life = s[S.BORDER + zone], s[S.LIFE + zone]
-        return K.pearls_to_spend(tab, lev, life, s[S.PENDING_POWER], opts[n - 1])
+        return K.pearls_to_spend(s, lev, life, s[S.PENDING_POWER], s[W.OPT + n - 1])
     if decision == D_ATTACK_AGAIN or decision == D_USE_POWER or decision == D_FIGHT_ANOTHER:
-        return 1 if has(opts, n, 1) and best_chance(s, tab, seat) >= threshold else 0
+        return 1 if has(s, n, 1) and best_chance(s, seat) * 1000 >= threshold else 0
     if decision == D_TOKEN_DECK:
-        return 0 if has(opts, n, 0) else opts[0]  # base tokens are worth IP
+        return 0 if has(s, n, 0) else s[W.OPT]  # base tokens are worth IP
     if decision == D_REVEAL_TOKEN:
-        return opts[n - 1]  # reveal at once
+        return s[W.OPT + n - 1]  # reveal at once
     if decision == D_MARTIAL_LAW:
         return 0  # discard the weakest extra Ally rather than pay
-    return argmax(params, s, tab, seat, decision, opts, n)
+    return argmax(s, seat, decision, n)

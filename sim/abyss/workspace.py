@@ -1,0 +1,64 @@
+"""The kernel's workspace: one int32 vector holding everything a game touches.
+
+    [ state (sim.abyss.state) | card tables (sim.abyss.ktables) | scratch rows | strategies |
+      random streams | decision trace ]
+
+Every compiled function takes this one array. numba passes arrays between functions with an
+atomic reference-count increment and decrement per array argument; with one array per call instead
+of eight, the fast path spends its time on the rules (see docs/decisions.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.abyss.ktables import TABLE_END, pack
+from sim.abyss.state import MAX_PLAYERS, STATE_SIZE, Layout
+from sim.core.rng import N_STREAMS
+
+ROW_WIDTH = 512  # longest option list (Pearls added to an attack included)
+N_PARAMS = 8  # parameters of a strategy (int32; probabilities in thousandths)
+
+_w = Layout()
+_w.size = TABLE_END
+OPT = _w.block(ROW_WIDTH)  # the options of the decision being asked
+ROW1 = _w.block(ROW_WIDTH)  # lists that live across a decision: Allies, Locations drawn
+ROW2 = _w.block(ROW_WIDTH)  # Lords spending their Keys
+ROW3 = _w.block(ROW_WIDTH)  # opponents hit by a Military power
+ROW4 = _w.block(ROW_WIDTH)  # gain_lord's explicit stack
+POLICY_KIND = _w.block(MAX_PLAYERS)  # strategy kind of each seat
+POLICY_PARAMS = _w.block(MAX_PLAYERS * N_PARAMS)  # parameter vector of each seat
+RNG_KEYS = _w.block(2 * N_STREAMS)  # uint64 key of each stream, as (low, high) int32 halves
+RNG_COUNTERS = _w.block(2 * N_STREAMS)  # int64 counter of each stream, as (low, high) halves
+TRACE = _w.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
+WORKSPACE_BASE = _w.size
+del _w
+
+
+def template(tables) -> np.ndarray:
+    """A workspace with the card tables filled in and everything else zero (no trace room)."""
+    w = np.zeros(WORKSPACE_BASE, dtype=np.int32)
+    w[:TABLE_END] = pack(tables)
+    return w
+
+
+def with_trace(base: np.ndarray, trace_cap: int) -> np.ndarray:
+    """A copy of workspace `base` with room to record `trace_cap` decisions."""
+    w = np.zeros(WORKSPACE_BASE + 4 * trace_cap, dtype=np.int32)
+    w[:WORKSPACE_BASE] = base[:WORKSPACE_BASE]
+    return w
+
+
+def put_rng(w: np.ndarray, keys: np.ndarray, counters: np.ndarray) -> None:
+    """Store a game's stream keys (uint64) and counters (int64) as int32 halves."""
+    w[RNG_KEYS : RNG_KEYS + 2 * N_STREAMS] = keys.astype(np.uint64).view(np.int32)
+    w[RNG_COUNTERS : RNG_COUNTERS + 2 * N_STREAMS] = counters.astype(np.int64).view(np.int32)
+
+
+def get_counters(w: np.ndarray) -> np.ndarray:
+    """The stream counters (int64) stored in a workspace."""
+    return w[RNG_COUNTERS : RNG_COUNTERS + 2 * N_STREAMS].copy().view(np.int64)
+
+
+def state_of(w: np.ndarray) -> np.ndarray:
+    return w[:STATE_SIZE]
