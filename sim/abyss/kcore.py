@@ -39,24 +39,24 @@ LR_MINUS_AFFILIATED = int(LocationRule.MINUS_AFFILIATED)
 
 
 # ----------------------------------------------------------------------------- stacks
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def size(s, off):
     return s[off]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def item(s, off, i):
     return s[off + 1 + i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(s, off, v):
     n = s[off]
     s[off + 1 + n] = v
     s[off] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pop(s, off):
     """list.pop(): the last item."""
     n = s[off] - 1
@@ -64,7 +64,7 @@ def pop(s, off):
     return s[off + 1 + n]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pop_at(s, off, i):
     """list.pop(i): remove and return item i, the rest slide down."""
     n = s[off]
@@ -75,7 +75,7 @@ def pop_at(s, off, i):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def index_of(s, off, v):
     """list.index(v), or -1."""
     for i in range(s[off]):
@@ -84,18 +84,18 @@ def index_of(s, off, v):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def contains(s, off, v):
     return index_of(s, off, v) >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove(s, off, v):
     """list.remove(v): the first occurrence."""
     pop_at(s, off, index_of(s, off, v))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clear(s, off):
     s[off] = 0
 
@@ -108,38 +108,38 @@ def extend(s, dst, src):
 
 
 # ------------------------------------------------------------------------------ players
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pbase(seat):
     return S.PLAYERS + seat * S.P_STRIDE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opponent(s, seat, i):
     """The i-th opponent clockwise (i = 1 .. n-1): `Game.opponents(seat)[i - 1]`."""
     return (seat + i) % s[S.N_PLAYERS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def race(s, ally):
     return s[T.ALLY_RACE + ally]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def value(s, ally):
     return s[T.ALLY_VALUE + ally]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lord_power(s, lord):
     return s[T.LORD_POWER + lord]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_free(s, lord):
     return s[S.LORD_UNDER + lord] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_power(s, seat, power):
     """A semi-permanent power works while its Lord is free and not disabled."""
     off = pbase(seat) + S.P_LORDS
@@ -151,7 +151,7 @@ def has_power(s, seat, power):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def protected(s, seat):
     return has_power(s, seat, P_SHAMAN)
 
@@ -178,7 +178,7 @@ def council_any(s):
 
 
 # --------------------------------------------------------------------- distinct Allies
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_distinct(s, out, start, n_out, a):
     """Add Ally `a` to out[start:n_out] unless a card of its (race, value, effect) is there; the
     lowest id represents them. Returns the new length."""
@@ -217,7 +217,7 @@ def sort_range(a, lo, hi):
 
 
 # -------------------------------------------------------------------------- payments
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def popcount(x):
     n = 0
     while x:
@@ -233,7 +233,7 @@ def payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, requir
 
     The Allies in `used` (and `extra`) fix some races; some set of exactly `n_races` races held,
     containing them and the required race, must reach the cost with all held Allies of those
-    races plus Pearls.
+    races plus Pearls. Values are never negative, so the best such set decides.
     """
     chosen = 0
     paid = pearls
@@ -245,7 +245,8 @@ def payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, requir
     if extra >= 0:
         chosen |= 1 << s[T.ALLY_RACE + extra]
         paid += s[T.ALLY_VALUE + extra]
-    if popcount(chosen) > n_races:
+    need = n_races - popcount(chosen)
+    if need < 0:
         return False
     # Value held per race (the rest of the hand) and the races held at all.
     r0 = r1 = r2 = r3 = r4 = 0
@@ -267,25 +268,44 @@ def payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, requir
             r3 += v
         else:
             r4 += v
-    for mask in range(32):
-        if mask & held != mask or mask & chosen != chosen or popcount(mask) != n_races:
-            continue
-        if required >= 0 and not (mask >> required) & 1:
-            continue
-        total = paid
-        if mask & 1:
-            total += r0
-        if mask & 2:
-            total += r1
-        if mask & 4:
-            total += r2
-        if mask & 8:
-            total += r3
-        if mask & 16:
-            total += r4
-        if total >= cost:
-            return True
-    return False
+    # The best set of races is the chosen ones (and the required one), plus the `need` races
+    # of the rest of the hand worth most: feasible iff that set reaches the cost.
+    total = paid
+    must = chosen
+    if required >= 0 and not (chosen >> required) & 1:
+        if not (held >> required) & 1 or need == 0:
+            return False
+        must |= 1 << required
+        need -= 1
+    for r in range(5):
+        if (must >> r) & 1:
+            total += race_value(r, r0, r1, r2, r3, r4)
+    pool = held & ~must
+    if popcount(pool) < need:
+        return False
+    for _ in range(need):
+        best_r, best_v = -1, -1
+        for r in range(5):
+            if (pool >> r) & 1:
+                v = race_value(r, r0, r1, r2, r3, r4)
+                if v > best_v:
+                    best_r, best_v = r, v
+        total += best_v
+        pool &= ~(1 << best_r)
+    return total >= cost
+
+
+@njit(cache=True, inline="always")
+def race_value(r, r0, r1, r2, r3, r4):
+    if r == 0:
+        return r0
+    if r == 1:
+        return r1
+    if r == 2:
+        return r2
+    if r == 3:
+        return r3
+    return r4
 
 
 @njit(cache=True)
@@ -306,22 +326,7 @@ def payment_complete(s, used_off, pearls, cost, n_races, required):
 @njit(cache=True)
 def lord_cost(s, seat, lord):
     """Printed cost, +2 per opponent's working Recruiter, -2 for your Treasurer, at least 0."""
-    cost = s[T.LORD_COST + lord]
-    if not protected(s, seat):
-        for i in range(1, s[S.N_PLAYERS]):
-            q = opponent(s, seat, i)
-            off = pbase(q) + S.P_LORDS
-            for k in range(s[off]):
-                lord2 = s[off + 1 + k]
-                if (
-                    s[S.LORD_UNDER + lord2] == 0
-                    and s[T.LORD_POWER + lord2] == P_RECRUITER
-                    and s[S.LORD_DISABLED + lord2] == 0
-                ):
-                    cost += 2
-    if has_power(s, seat, P_TREASURER):
-        cost -= 2
-    return max(0, cost)
+    return max(0, s[T.LORD_COST + lord] + cost_terms(s, seat)[0])
 
 
 @njit(cache=True)
@@ -330,6 +335,45 @@ def required_race(s, seat, lord):
     if guild == G_AMBASSADOR or has_power(s, seat, P_DIPLOMAT):
         return -1
     return guild
+
+
+@njit(cache=True)
+def cost_terms(s, seat):
+    """What changes the cost of every Lord for `seat`: the opponents' working Recruiters (unless
+    the Shaman protects), the seat's Treasurer and Diplomat (see `lord_cost`, `required_race`)."""
+    extra = 0
+    if not protected(s, seat):
+        for i in range(1, s[S.N_PLAYERS]):
+            off = pbase(opponent(s, seat, i)) + S.P_LORDS
+            for k in range(s[off]):
+                lord = s[off + 1 + k]
+                if (
+                    s[S.LORD_UNDER + lord] == 0
+                    and s[T.LORD_POWER + lord] == P_RECRUITER
+                    and s[S.LORD_DISABLED + lord] == 0
+                ):
+                    extra += 2
+    if has_power(s, seat, P_TREASURER):
+        extra -= 2
+    return extra, has_power(s, seat, P_DIPLOMAT)
+
+
+@njit(cache=True)
+def can_afford_with(s, seat, lord, extra, diplomat):
+    """`can_afford` with the seat's `cost_terms` computed once for the whole Court."""
+    b = pbase(seat)
+    guild = s[T.LORD_GUILD + lord]
+    required = -1 if guild == G_AMBASSADOR or diplomat else guild
+    return payment_feasible(
+        s,
+        b + S.P_HAND,
+        -1,
+        -1,
+        s[b + S.P_PEARLS],
+        max(0, s[T.LORD_COST + lord] + extra),
+        s[T.LORD_RACES + lord],
+        required,
+    )
 
 
 @njit(cache=True)
@@ -411,7 +455,7 @@ def location_formula(s, seat, loc):
 
 
 # ---------------------------------------------------------------------------- Leviathan
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def life_points_removed(s, leviathan, life, power):
     removed = 0
     for space in range(life, s[T.LEV_N_SPACES + leviathan]):
@@ -423,7 +467,7 @@ def life_points_removed(s, leviathan, life, power):
     return removed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_attack_with(s, seat, ally, leviathan):
     """A Crab always fights; the Leviathan's race; any race with the Metamorph."""
     r = s[T.ALLY_RACE + ally]

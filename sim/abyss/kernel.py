@@ -48,7 +48,7 @@ from sim.abyss.state import (  # noqa: F401  (result fields, re-exported)
     RG_LEV_ATTACKS,
     RG_TURNS,
 )
-from sim.core.jit import njit, prange
+from sim.core.jit import borrow, njit, prange
 from sim.core.rng import N_STREAMS, rand_below_in, stream_keys_in
 from strategies.abyss import policies as P
 
@@ -135,7 +135,7 @@ def choose(s, seat, decision, n):
     return option
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_01(s, seat, decision):
     s[W.OPT] = 0
     s[W.OPT + 1] = 1
@@ -151,13 +151,13 @@ def options_from_stack(s, off):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw(s, stream, n):
     """A uniform integer in [0, n) from one of the game's random streams."""
     return rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, stream, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def die(s):
     return 1 + draw(s, ST_DICE, 6)
 
@@ -173,14 +173,14 @@ def shuffle_stack(s, off, stream):
         s[off + 1 + j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gain_pearls(s, seat, n):
     if n > 0:
         s[K.pbase(seat) + S.P_PEARLS] += n
         s[S.PEARLS_FROM] += n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pay_treasury(s, seat, n):
     b = K.pbase(seat)
     n = min(n, s[b + S.P_PEARLS])
@@ -215,7 +215,7 @@ def trigger_end(s, reason):
         s[S.END_REASON] = reason
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def council_stack(r):
     return S.COUNCIL + r * S.COUNCIL_STRIDE
 
@@ -444,9 +444,10 @@ def use_once_per_turn_powers(s, seat):
 def affordable_lords(s, seat, row):
     """s[row:] = the Court's Lords the seat can pay for, in Court order; returns their number."""
     n = 0
+    extra, diplomat = K.cost_terms(s, seat)
     for i in range(s[S.COURT]):
         lord = s[S.COURT + 1 + i]
-        if K.can_afford(s, seat, lord):
+        if K.can_afford_with(s, seat, lord, extra, diplomat):
             s[row + n] = lord
             n += 1
     return n
@@ -1518,7 +1519,8 @@ def play_chunk(
     n_games = out_games.shape[0]
     n_lanes = min(LANES, n_games)
     for lane in prange(n_lanes):
-        s = template.copy()
+        owned = template.copy()
+        s = borrow(owned)  # `owned` lives as long as the lane
         for i in range(lane, n_games, n_lanes):
             game = np.int64(first_game + i)
             for seat in range(n_players):
@@ -1530,3 +1532,4 @@ def play_chunk(
             new_game(s, seed, game, n_players)
             play(s)
             record_results(s, out_seats[i], out_games[i])
+        owned[0] = owned[0]  # keep the lane's workspace alive to here

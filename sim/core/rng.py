@@ -27,7 +27,7 @@ _S32 = np.uint64(32)
 N_STREAMS = 16
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mix64(z):
     """SplitMix64 finaliser: a bijective avalanche of a uint64."""
     z = (z ^ (z >> _S30)) * _M1
@@ -100,7 +100,7 @@ _TWO32 = 4294967296
 _TWO31 = 2147483648
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _u64_at(w, i):
     """The uint64 stored as (low, high) int32 halves at w[i], w[i + 1]."""
     lo = np.uint64(np.int64(w[i])) & _MASK32
@@ -108,7 +108,7 @@ def _u64_at(w, i):
     return lo | (hi << _S32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put_u64(w, i, x):
     lo = np.int64(x & _MASK32)
     hi = np.int64(x >> _S32)

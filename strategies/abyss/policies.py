@@ -57,13 +57,13 @@ def choose(s, seat, decision, n):
     return s[W.OPT + rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, POLICY_STREAM, n)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def param(s, seat, k):
     """Parameter k of the strategy of `seat`."""
     return s[W.POLICY_PARAMS + seat * W.N_PARAMS + k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has(s, n, option):
     for i in range(n):
         if s[W.OPT + i] == option:
@@ -71,12 +71,12 @@ def has(s, n, option):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def last_track_card(s):
     return s[S.TRACK + s[S.TRACK]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def council_size(s, r):
     return s[S.COUNCIL + r * S.COUNCIL_STRIDE]
 
