@@ -11,6 +11,8 @@ order of the reference engine's Python list. Lists of results are written at an 
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss.constants import MONSTER, Guild, LocationRule, Power, Race
@@ -226,8 +228,23 @@ def popcount(x):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, required):
+    # inlined: casts the arguments so that the body compiles once
+    return _payment_feasible(
+        s,
+        np.int64(hand_off),
+        np.int64(used_off),
+        np.int64(extra),
+        np.int64(pearls),
+        np.int64(cost),
+        np.int64(n_races),
+        np.int64(required),
+    )
+
+
+@njit(cache=True)
+def _payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, required):
     """`rules.payment_feasible(hand, used + [extra], pearls, rule)`; extra = -1 for none, and
     used_off = -1 for no Allies used yet.
 
@@ -392,8 +409,14 @@ def can_afford(s, seat, lord):
 
 
 # ---------------------------------------------------------------------------- scoring
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def location_formula(s, seat, loc):
+    # inlined: casts the arguments so that the body compiles once
+    return _location_formula(s, np.int64(seat), np.int64(loc))
+
+
+@njit(cache=True)
+def _location_formula(s, seat, loc):
     """`rules.location_formula`: final IP of Location `loc` for `seat` (Lords: every owned)."""
     rule = s[T.LOC_RULE + loc]
     base, mult, arg = s[T.LOC_BASE + loc], s[T.LOC_MULT + loc], s[T.LOC_ARG + loc]
@@ -521,8 +544,16 @@ def border_count(s):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pearls_to_spend(s, leviathan, life, power, pearls):
+    # inlined: casts the arguments so that the body compiles once
+    return _pearls_to_spend(
+        s, np.int64(leviathan), np.int64(life), np.int64(power), np.int64(pearls)
+    )
+
+
+@njit(cache=True)
+def _pearls_to_spend(s, leviathan, life, power, pearls):
     """The fewest Pearls (0..pearls) that remove the most Life Points reachable."""
     best = life_points_removed(s, leviathan, life, power + pearls)
     for spend in range(pearls + 1):

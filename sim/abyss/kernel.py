@@ -118,9 +118,17 @@ OP_GAIN, OP_REFILL, OP_CHECK_SEVENTH = 0, 1, 2  # steps of gain_lord's explicit 
 
 
 # ----------------------------------------------------------------------------- helpers
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(s, seat, decision, n):
-    """Ask the seat's policy among the n options at s[W.OPT:]; a single option is not asked."""
+    """Ask the seat's policy among the n options at s[W.OPT:]; a single option is not asked.
+
+    (Inlined; the arguments are cast so that `ask` compiles once, whatever integer types and
+    literals the call sites use.)"""
+    return ask(s, np.int64(seat), np.int64(decision), np.int64(n))
+
+
+@njit(cache=True)
+def ask(s, seat, decision, n):
     if n == 1:
         return s[W.OPT]
     option = P.choose(s, seat, decision, n)
@@ -154,7 +162,7 @@ def options_from_stack(s, off):
 @njit(cache=True, inline="always")
 def draw(s, stream, n):
     """A uniform integer in [0, n) from one of the game's random streams."""
-    return rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, stream, n)
+    return rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, np.int64(stream), np.int64(n))
 
 
 @njit(cache=True, inline="always")
@@ -162,8 +170,14 @@ def die(s):
     return 1 + draw(s, ST_DICE, 6)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shuffle_stack(s, off, stream):
+    # inlined: casts the arguments so that the body compiles once
+    return _shuffle_stack(s, np.int64(off), np.int64(stream))
+
+
+@njit(cache=True)
+def _shuffle_stack(s, off, stream):
     """Fisher-Yates shuffle of a stack, as `sim.core.rng.shuffle` does to an array."""
     n = s[off]
     for i in range(n - 1, 0, -1):
@@ -197,14 +211,26 @@ def gain_keys(s, seat, n):
         s[K.pbase(seat) + S.P_KEYS] += n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_ally_from_hand(s, seat, ally):
+    # inlined: casts the arguments so that the body compiles once
+    return _discard_ally_from_hand(s, np.int64(seat), np.int64(ally))
+
+
+@njit(cache=True)
+def _discard_ally_from_hand(s, seat, ally):
     K.remove(s, K.pbase(seat) + S.P_HAND, ally)
     K.push(s, S.EXP_DISCARD, ally)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_discard(s, seat):
+    # inlined: casts the arguments so that the body compiles once
+    return _choose_discard(s, np.int64(seat))
+
+
+@njit(cache=True)
+def _choose_discard(s, seat):
     n = K.distinct_allies(s, K.pbase(seat) + S.P_HAND, W.OPT, 0)
     discard_ally_from_hand(s, seat, choose(s, seat, P.D_DISCARD_ALLY, n))
 
@@ -231,8 +257,14 @@ def council_options(s):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def free_lords_options(s, seat, exclude):
+    # inlined: casts the arguments so that the body compiles once
+    return _free_lords_options(s, np.int64(seat), np.int64(exclude))
+
+
+@njit(cache=True)
+def _free_lords_options(s, seat, exclude):
     """W.OPT = the seat's free Lords (not under a Location) other than `exclude`, in order."""
     off = K.pbase(seat) + S.P_LORDS
     n = 0
@@ -549,8 +581,14 @@ def take_from_track(s, seat):
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fight_monster(s, seat, bonus_pearl):
+    # inlined: casts the arguments so that the body compiles once
+    return _fight_monster(s, np.int64(seat), np.int64(bonus_pearl))
+
+
+@njit(cache=True)
+def _fight_monster(s, seat, bonus_pearl):
     space = s[S.THREAT]
     tamed = False
     for i in range(1, s[S.N_PLAYERS]):
@@ -904,8 +942,14 @@ def schemer(s, seat, schemer_lord):
     return 2 * K.pop(s, S.LORD_DECK)  # gain the top Lord of the deck
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_lord(s, seat, lord):
+    # inlined: casts the arguments so that the body compiles once
+    return _discard_lord(s, np.int64(seat), np.int64(lord))
+
+
+@njit(cache=True)
+def _discard_lord(s, seat, lord):
     K.remove(s, K.pbase(seat) + S.P_LORDS, lord)
     s[S.LORD_DISABLED + lord] = 0
     K.push(s, S.LORD_DISCARD, lord)
@@ -984,8 +1028,14 @@ def spend_keys(s, seat):
     return n_lords
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def key_lord_unused(s, lord, n_lords):
+    # inlined: casts the arguments so that the body compiles once
+    return _key_lord_unused(s, np.int64(lord), np.int64(n_lords))
+
+
+@njit(cache=True)
+def _key_lord_unused(s, lord, n_lords):
     """A free, working Lord with Keys, not yet among the s[W.ROW2 + :n_lords] spent."""
     if s[S.LORD_UNDER + lord] or s[S.LORD_DISABLED + lord] or s[T.LORD_KEYS + lord] <= 0:
         return False
@@ -1013,8 +1063,14 @@ def take_location(s, seat, n_lords):
     place_location(s, seat, location, n_lords)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_location(s, seat, location, n_lords):
+    # inlined: casts the arguments so that the body compiles once
+    return _place_location(s, np.int64(seat), np.int64(location), np.int64(n_lords))
+
+
+@njit(cache=True)
+def _place_location(s, seat, location, n_lords):
     """Take `location` with the Lords s[W.ROW2 + :n_lords] slid under it."""
     if s[T.LOC_RULE + location] == LR_BLACK_SMOKERS and s[S.LOC_DECK] > 0:
         s[W.OPT + 0] = DECLINE
@@ -1144,8 +1200,14 @@ def game_results(s: np.ndarray) -> list[int]:
 
 
 # ------------------------------------------------------------------------------ Leviathan
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_leviathan(s, seat):
+    # inlined: casts the arguments so that the body compiles once
+    return _add_leviathan(s, np.int64(seat))
+
+
+@njit(cache=True)
+def _add_leviathan(s, seat):
     """A new Leviathan lands on the zone of a 2d6 roll; a resident attacks `seat` (-1: nobody)."""
     if s[S.LEV_DECK] == 0:
         return
@@ -1162,8 +1224,14 @@ def add_leviathan(s, seat):
     s[S.LIFE + zone] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def leviathan_attack(s, seat, leviathan):
+    # inlined: casts the arguments so that the body compiles once
+    return _leviathan_attack(s, np.int64(seat), np.int64(leviathan))
+
+
+@njit(cache=True)
+def _leviathan_attack(s, seat, leviathan):
     b = K.pbase(seat)
     kind = s[T.LEV_PENALTY + leviathan]
     n = s[T.LEV_PENALTY_N + leviathan]
@@ -1290,8 +1358,14 @@ def attack(s, seat, zone, ally):
     return remove_life(s, seat, zone, removed)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_life(s, seat, zone, n):
+    # inlined: casts the arguments so that the body compiles once
+    return _remove_life(s, np.int64(seat), np.int64(zone), np.int64(n))
+
+
+@njit(cache=True)
+def _remove_life(s, seat, zone, n):
     leviathan = s[S.BORDER + zone]
     for _ in range(n):
         space = s[S.LIFE + zone]

@@ -13,6 +13,8 @@ identically by construction.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.abyss import kcore as K
 from sim.abyss import ktables as T
 from sim.abyss import state as S
@@ -54,7 +56,7 @@ def choose(s, seat, decision, n):
     """The option the strategy of `seat` picks among the n options at s[OPT:]."""
     if s[W.POLICY_KIND + seat] == GREEDY:
         return greedy(s, seat, decision, n)
-    return s[W.OPT + rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, POLICY_STREAM, n)]
+    return s[W.OPT + rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
 
 
 @njit(cache=True, inline="always")
@@ -82,8 +84,14 @@ def council_size(s, r):
 
 
 # ---------------------------------------------------------------------------- greedy
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_key(s, seat, decision, o):
+    # inlined: casts the arguments so that the body compiles once
+    return _greedy_key(s, np.int64(seat), np.int64(decision), np.int64(o))
+
+
+@njit(cache=True)
+def _greedy_key(s, seat, decision, o):
     """The score greedy maximises for option `o` of `decision` (first best option wins)."""
     if decision == D_THREAT_REWARD:
         base = T.THREAT_OPTIONS + (s[S.PENDING_REWARD_SPACE] * T.MAX_THREAT_OPTIONS + o) * 3
@@ -204,8 +212,14 @@ def location_source(s, seat, n):
 
 
 # --------------------------------------------------------------------------- Leviathan
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ally_chance(s, seat, zone, ally):
+    # inlined: casts the arguments so that the body compiles once
+    return _ally_chance(s, np.int64(seat), np.int64(zone), np.int64(ally))
+
+
+@njit(cache=True)
+def _ally_chance(s, seat, zone, ally):
     """36 x P(attacking the Leviathan in `zone` with `ally` removes a Life Point)."""
     effect = s[T.ALLY_EFFECT + ally]
     pearls = s[K.pbase(seat) + S.P_PEARLS] if effect == ADD_PEARLS else 0
@@ -213,8 +227,14 @@ def ally_chance(s, seat, zone, ally):
     return K.damage_chance_36(s, lev, life, K.value(s, ally), effect, pearls)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def zone_chance(s, seat, zone):
+    # inlined: casts the arguments so that the body compiles once
+    return _zone_chance(s, np.int64(seat), np.int64(zone))
+
+
+@njit(cache=True)
+def _zone_chance(s, seat, zone):
     """36 x the best chance of damage against the Leviathan in `zone` (0: no eligible Ally)."""
     lev = s[S.BORDER + zone]
     if lev < 0:
@@ -228,8 +248,14 @@ def zone_chance(s, seat, zone):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_chance(s, seat):
+    # inlined: casts the arguments so that the body compiles once
+    return _best_chance(s, np.int64(seat))
+
+
+@njit(cache=True)
+def _best_chance(s, seat):
     """36 x the best chance of damage against any Leviathan the player may attack now."""
     fz = s[S.FIGHT_ZONE]
     if fz >= 0 and s[S.BORDER + fz] >= 0:
