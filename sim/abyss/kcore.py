@@ -262,12 +262,15 @@ def _payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, requi
     if extra >= 0:
         chosen |= 1 << s[T.ALLY_RACE + extra]
         paid += s[T.ALLY_VALUE + extra]
-    need = n_races - popcount(chosen)
-    if need < 0:
-        return False
-    # Value held per race (the rest of the hand) and the races held at all.
+    r0, r1, r2, r3, r4, held = hand_values(s, hand_off, extra)
+    return payment_reaches(chosen, paid, r0, r1, r2, r3, r4, held | chosen, cost, n_races, required)
+
+
+@njit(cache=True)
+def hand_values(s, hand_off, extra):
+    """Value held per race in a hand (Ally `extra` left out) and the mask of races held."""
     r0 = r1 = r2 = r3 = r4 = 0
-    held = chosen
+    held = 0
     for i in range(s[hand_off]):
         a = s[hand_off + 1 + i]
         if a == extra:
@@ -285,8 +288,17 @@ def _payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, requi
             r3 += v
         else:
             r4 += v
-    # The best set of races is the chosen ones (and the required one), plus the `need` races
-    # of the rest of the hand worth most: feasible iff that set reaches the cost.
+    return r0, r1, r2, r3, r4, held
+
+
+@njit(cache=True)
+def payment_reaches(chosen, paid, r0, r1, r2, r3, r4, held, cost, n_races, required):
+    """Whether the best set of exactly n_races held races (containing the `chosen` ones and the
+    required one) pays `cost`: the chosen races, the required one, then the races of the rest of
+    the hand worth most. `paid` counts the Allies already chosen and the Pearls."""
+    need = n_races - popcount(chosen)
+    if need < 0:
+        return False
     total = paid
     must = chosen
     if required >= 0 and not (chosen >> required) & 1:
@@ -373,39 +385,6 @@ def cost_terms(s, seat):
     if has_power(s, seat, P_TREASURER):
         extra -= 2
     return extra, has_power(s, seat, P_DIPLOMAT)
-
-
-@njit(cache=True)
-def can_afford_with(s, seat, lord, extra, diplomat):
-    """`can_afford` with the seat's `cost_terms` computed once for the whole Court."""
-    b = pbase(seat)
-    guild = s[T.LORD_GUILD + lord]
-    required = -1 if guild == G_AMBASSADOR or diplomat else guild
-    return payment_feasible(
-        s,
-        b + S.P_HAND,
-        -1,
-        -1,
-        s[b + S.P_PEARLS],
-        max(0, s[T.LORD_COST + lord] + extra),
-        s[T.LORD_RACES + lord],
-        required,
-    )
-
-
-@njit(cache=True)
-def can_afford(s, seat, lord):
-    b = pbase(seat)
-    return payment_feasible(
-        s,
-        b + S.P_HAND,
-        -1,  # nothing used yet
-        -1,
-        s[b + S.P_PEARLS],
-        lord_cost(s, seat, lord),
-        s[T.LORD_RACES + lord],
-        required_race(s, seat, lord),
-    )
 
 
 # ---------------------------------------------------------------------------- scoring

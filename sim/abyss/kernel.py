@@ -477,9 +477,15 @@ def affordable_lords(s, seat, row):
     """s[row:] = the Court's Lords the seat can pay for, in Court order; returns their number."""
     n = 0
     extra, diplomat = K.cost_terms(s, seat)
+    r0, r1, r2, r3, r4, held = K.hand_values(s, K.pbase(seat) + S.P_HAND, -1)
+    pearls = s[K.pbase(seat) + S.P_PEARLS]
     for i in range(s[S.COURT]):
         lord = s[S.COURT + 1 + i]
-        if K.can_afford_with(s, seat, lord, extra, diplomat):
+        guild = s[T.LORD_GUILD + lord]
+        required = -1 if guild == K.G_AMBASSADOR or diplomat else guild
+        cost = max(0, s[T.LORD_COST + lord] + extra)
+        n_races = s[T.LORD_RACES + lord]
+        if K.payment_reaches(0, pearls, r0, r1, r2, r3, r4, held, cost, n_races, required):
             s[row + n] = lord
             n += 1
     return n
@@ -678,10 +684,30 @@ def recruit(s, seat):
         if K.payment_complete(s, S.PENDING_USED, pearls, cost, n_races, required):
             s[W.OPT + 0] = DECLINE  # FINISH
             n = 1
+        # payment_feasible(hand, used + [a]) for each candidate a, from one scan of the hand.
+        chosen, paid = 0, pearls
+        for i in range(s[S.PENDING_USED]):
+            a = s[S.PENDING_USED + 1 + i]
+            chosen |= 1 << K.race(s, a)
+            paid += K.value(s, a)
+        r0, r1, r2, r3, r4, held = K.hand_values(s, hand, -1)
         m = K.distinct_allies(s, hand, W.ROW1, 0)
         for i in range(m):
             a = s[W.ROW1 + i]
-            if K.payment_feasible(s, hand, S.PENDING_USED, a, pearls, cost, n_races, required):
+            ra, va = K.race(s, a), K.value(s, a)
+            if K.payment_reaches(
+                chosen | (1 << ra),
+                paid + va,
+                r0 - va if ra == 0 else r0,
+                r1 - va if ra == 1 else r1,
+                r2 - va if ra == 2 else r2,
+                r3 - va if ra == 3 else r3,
+                r4 - va if ra == 4 else r4,
+                held | chosen,
+                cost,
+                n_races,
+                required,
+            ):
                 s[W.OPT + n] = a
                 n += 1
         ally = choose(s, seat, P.D_PAY_ALLY, n)
