@@ -28,6 +28,7 @@ from strategies.abyss import make_policies
 
 LINEUPS = (["random"], ["greedy"], ["greedy", "random"])
 CONFIGS = [((), n) for n in (2, 3, 4)] + [(("leviathan",), n) for n in (2, 3, 4, 5)]
+CONFIG_IDS = [f"{'leviathan' if exp else 'base'}-{n}p" for exp, n in CONFIGS]
 TRACE_CAP = 20_000
 
 
@@ -80,7 +81,7 @@ def cycled(lineup: list[str], n: int) -> list[str]:
     return [lineup[i % len(lineup)] for i in range(n)]
 
 
-@pytest.mark.parametrize(("expansions", "n_players"), CONFIGS)
+@pytest.mark.parametrize(("expansions", "n_players"), CONFIGS, ids=CONFIG_IDS)
 @pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "greedy", "greedy-random"])
 def test_parity_ci(all_tables, expansions, n_players, lineup):
     t = all_tables[expansions]
@@ -90,7 +91,7 @@ def test_parity_ci(all_tables, expansions, n_players, lineup):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("expansions", "n_players"), CONFIGS)
+@pytest.mark.parametrize(("expansions", "n_players"), CONFIGS, ids=CONFIG_IDS)
 @pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "greedy", "greedy-random"])
 def test_parity_5000_seeds(all_tables, expansions, n_players, lineup):
     t = all_tables[expansions]

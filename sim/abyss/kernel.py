@@ -500,7 +500,8 @@ def take_action(s, seat):
     if K.council_any(s):
         s[W.OPT + n] = P.A_REQUEST_SUPPORT
         n += 1
-    if affordable_lords(s, seat, W.ROW1) > 0:
+    n_affordable = affordable_lords(s, seat, W.ROW1)
+    if n_affordable > 0:
         s[W.OPT + n] = P.A_RECRUIT
         n += 1
     if n == 0:
@@ -511,7 +512,7 @@ def take_action(s, seat):
     elif action == P.A_REQUEST_SUPPORT:
         request_support(s, seat)
     else:
-        recruit(s, seat)
+        recruit(s, seat, n_affordable)
 
 
 @njit(cache=True)
@@ -668,10 +669,12 @@ def take_council_stack(s, seat, race):
 
 # ------------------------------------------------------------------------------- recruit
 @njit(cache=True)
-def recruit(s, seat):
+def recruit(s, seat, n_affordable):
+    """Recruit one of the n_affordable Lords listed in W.ROW1 by `take_action`."""
     b = K.pbase(seat)
-    n = affordable_lords(s, seat, W.OPT)
-    lord = choose(s, seat, P.D_RECRUIT_LORD, n)
+    for i in range(n_affordable):
+        s[W.OPT + i] = s[W.ROW1 + i]
+    lord = choose(s, seat, P.D_RECRUIT_LORD, n_affordable)
     cost = K.lord_cost(s, seat, lord)
     n_races = s[T.LORD_RACES + lord]
     required = K.required_race(s, seat, lord)
