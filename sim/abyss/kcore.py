@@ -15,6 +15,7 @@ import numpy as np
 
 from sim.abyss import ktables as T
 from sim.abyss import state as S
+from sim.abyss import workspace as W
 from sim.abyss.constants import MONSTER, Guild, LocationRule, Power, Race
 from sim.core.jit import njit
 
@@ -198,10 +199,25 @@ def add_distinct(s, out, start, n_out, a):
 @njit(cache=True)
 def distinct_allies(s, off, out, n_out):
     """Append to out[n_out:] one Ally of the stack `off` per (race, value, effect), the lowest
-    id, ascending (`rules.distinct_allies`). Returns the new length."""
+    id, ascending (`rules.distinct_allies`). Returns the new length.
+
+    Kinds already met are found through stamped per-kind slots of the workspace, so one pass
+    over the stack suffices."""
+    stamp = s[W.KIND_STAMP] + 1
+    s[W.KIND_STAMP] = stamp
     start = n_out
     for i in range(s[off]):
-        n_out = add_distinct(s, out, start, n_out, s[off + 1 + i])
+        a = s[off + 1 + i]
+        kind = (s[T.ALLY_RACE + a] * 16 + s[T.ALLY_VALUE + a]) * 3 + s[T.ALLY_EFFECT + a]
+        if s[W.KIND_SEEN + kind] != stamp:
+            s[W.KIND_SEEN + kind] = stamp
+            s[W.KIND_LOWEST + kind] = a
+            s[out + n_out] = kind
+            n_out += 1
+        elif a < s[W.KIND_LOWEST + kind]:
+            s[W.KIND_LOWEST + kind] = a
+    for j in range(start, n_out):
+        s[out + j] = s[W.KIND_LOWEST + s[out + j]]
     sort_range(s, out + start, out + n_out)
     return n_out
 

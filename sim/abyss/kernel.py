@@ -1542,6 +1542,8 @@ def new_game(s, seed, game, n_players):
     s[: S.STATE_SIZE] = 0
     s[W.RNG_COUNTERS : W.RNG_COUNTERS + 2 * N_STREAMS] = 0
     s[W.TRACE] = 0
+    s[W.KIND_STAMP] = 0
+    s[W.KIND_SEEN : W.KIND_SEEN + W.N_ALLY_KINDS] = 0
     stream_keys_in(s, W.RNG_KEYS, seed, game, N_STREAMS)
     s[S.N_PLAYERS] = n_players
     s[S.LEVIATHAN] = s[T.LEVIATHAN_ON]

@@ -109,6 +109,8 @@ def pack(t) -> np.ndarray:
     v[LEV_END_TRIGGER] = int(t.rules.leviathan_end_trigger)
     v[LEVIATHAN_ON] = int(lev)
     n = t.n_allies
+    if n and (int(t.ally_value.max()) > 15 or int(t.ally_value.min()) < 0):
+        raise UserError("the fast path holds Ally values 0-15; the card data has others")
     v[ALLY_RACE : ALLY_RACE + n] = t.ally_race
     v[ALLY_VALUE : ALLY_VALUE + n] = t.ally_value
     v[ALLY_EFFECT : ALLY_EFFECT + n] = t.ally_effect

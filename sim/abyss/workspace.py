@@ -30,6 +30,10 @@ POLICY_KIND = _w.block(MAX_PLAYERS)  # strategy kind of each seat
 POLICY_PARAMS = _w.block(MAX_PLAYERS * N_PARAMS)  # parameter vector of each seat
 RNG_KEYS = _w.block(2 * N_STREAMS)  # uint64 key of each stream, as (low, high) int32 halves
 RNG_COUNTERS = _w.block(2 * N_STREAMS)  # int64 counter of each stream, as (low, high) halves
+N_ALLY_KINDS = 5 * 16 * 3  # (race, value < 16, effect) of an Exploration card
+KIND_STAMP = _w.block(1)  # stamp of the current `distinct_allies` call
+KIND_SEEN = _w.block(N_ALLY_KINDS)  # stamp of the last call that met each kind of Ally
+KIND_LOWEST = _w.block(N_ALLY_KINDS)  # the lowest Ally id of each kind met in that call
 TRACE = _w.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
 WORKSPACE_BASE = _w.size
 del _w
