@@ -480,3 +480,17 @@ def test_real_replay() -> None:
     result = invoke("replay", "--players", "2", "--game", "1")
     assert result.exit_code == 0, (result.output, result.exception)
     assert result.stdout.strip()
+
+
+def test_interval_formulas_match_scipy_stats() -> None:
+    """The summary's light-weight quantiles agree with scipy.stats' binomtest and t."""
+    from scipy import stats
+
+    from reports.summary import mean_halfwidth
+
+    for wins, n in ((0, 10), (3, 10), (50, 100), (999, 1000), (1000, 1000), (7, 2000)):
+        ci = stats.binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")
+        assert wilson_interval(wins, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
+    values = np.array([3.0, 7.0, 1.0, 9.0, 4.0, 4.0])
+    expected = stats.t.ppf(0.975, len(values) - 1) * stats.sem(values)
+    assert mean_halfwidth(values) == pytest.approx(expected, rel=1e-12)
