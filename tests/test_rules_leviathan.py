@@ -1496,3 +1496,22 @@ def test_attack_outcome_distribution_is_exact(number, life, ally, pearls):
     for k in ks:
         assert abs(counts[k] / n - float(exact[k])) < 0.02
     assert audit(g) == []
+
+
+def test_exploration_of_only_monsters_in_the_last_turns_ends():
+    """ "... each opponent has one last turn, during which Monsters that are revealed during
+    Exploration are discarded without effect." With only Monsters left in the deck and the discard
+    pile, a discarded Monster would come back at the next reshuffle for ever: once every card left
+    has been revealed in this exploration, it ends as if the explorer had stopped (rules-notes)."""
+    g = new_game(5, seed=1645, t=lev_tables())
+    g.end_reason = "leviathan_deck_empty"
+    monsters = [a for a in range(g.t.n_allies) if g.t.ally_race[a] == MONSTER]
+    others = [a for a in g.exploration_deck + g.exploration_discard if a not in monsters]
+    g.exploration_deck = [a for a in g.exploration_deck if a in monsters]
+    g.exploration_discard = [a for a in g.exploration_discard if a in monsters]
+    g.council[0].extend(others)  # the Allies are elsewhere
+    hand = list(g.players[0].hand)
+    g.explore(g.players[0])  # without the rule, this never returns
+    assert g.track == [] and g.players[0].hand == hand
+    assert sorted(g.exploration_deck + g.exploration_discard) == sorted(monsters)
+    assert audit(g) == []

@@ -532,7 +532,11 @@ def explore(s, seat):
     purchases = 0
     taken = -1
     lev = s[S.LEVIATHAN] == 1
+    reshuffled = False
     while True:
+        if s[S.EXP_DECK] == 0 and reshuffled:
+            break  # every card left was revealed in this exploration
+        reshuffled = reshuffled or s[S.EXP_DECK] == 0
         card = reveal(s)
         if card < 0:
             break

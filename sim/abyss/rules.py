@@ -457,7 +457,14 @@ class Game(LeviathanMixin):
         """Rulebook, Explore the Depths."""
         purchases = 0
         taken: int | None = None
+        reshuffled = False
         while True:
+            if not self.exploration_deck and reshuffled:
+                # Every card left has been revealed in this exploration (only Monsters discarded
+                # without effect remain): it ends as if the explorer had stopped.
+                self.log("deck_exhausted")
+                break
+            reshuffled = reshuffled or not self.exploration_deck
             card = self.reveal()
             if card is None:
                 self.log("deck_exhausted")
