@@ -102,12 +102,6 @@ def _rate(wins: int, n: int) -> str:
     return f"{wins / n:6.1%} [{low:.1%}, {high:.1%}]"
 
 
-def _mean(values: pd.Series) -> str:
-    half = mean_halfwidth(values)
-    mean = float(np.mean(values))
-    return f"{mean:.1f}" if math.isnan(half) else f"{mean:.1f} ± {half:.1f}"
-
-
 def _mean_from_sums(n: int, total: float, squares: float, confidence: float = 0.95) -> str:
     """Mean ± Student t half-width from a count, a sum and a sum of squares."""
     if n == 0:

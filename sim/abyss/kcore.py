@@ -16,11 +16,10 @@ import numpy as np
 from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
-from sim.abyss.constants import MONSTER, Guild, LocationRule, Power, Race
+from sim.abyss.constants import Guild, LocationRule, Power, Race
 from sim.core.jit import njit
 
 RACE_CRAB = int(Race.CRAB)
-NO_RACE = MONSTER
 P_SHAMAN = int(Power.SHAMAN)
 P_METAMORPH = int(Power.METAMORPH)
 G_AMBASSADOR = int(Guild.AMBASSADOR)
@@ -244,44 +243,6 @@ def popcount(x):
     return n
 
 
-@njit(cache=True, inline="always")
-def payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, required):
-    # inlined: casts the arguments so that the body compiles once
-    return _payment_feasible(
-        s,
-        np.int64(hand_off),
-        np.int64(used_off),
-        np.int64(extra),
-        np.int64(pearls),
-        np.int64(cost),
-        np.int64(n_races),
-        np.int64(required),
-    )
-
-
-@njit(cache=True)
-def _payment_feasible(s, hand_off, used_off, extra, pearls, cost, n_races, required):
-    """`rules.payment_feasible(hand, used + [extra], pearls, rule)`; extra = -1 for none, and
-    used_off = -1 for no Allies used yet.
-
-    The Allies in `used` (and `extra`) fix some races; some set of exactly `n_races` races held,
-    containing them and the required race, must reach the cost with all held Allies of those
-    races plus Pearls. Values are never negative, so the best such set decides.
-    """
-    chosen = 0
-    paid = pearls
-    n_used = s[used_off] if used_off >= 0 else 0
-    for i in range(n_used):
-        a = s[used_off + 1 + i]
-        chosen |= 1 << s[T.ALLY_RACE + a]
-        paid += s[T.ALLY_VALUE + a]
-    if extra >= 0:
-        chosen |= 1 << s[T.ALLY_RACE + extra]
-        paid += s[T.ALLY_VALUE + extra]
-    r0, r1, r2, r3, r4, held = hand_values(s, hand_off, extra)
-    return payment_reaches(chosen, paid, r0, r1, r2, r3, r4, held | chosen, cost, n_races, required)
-
-
 @njit(cache=True)
 def hand_values(s, hand_off, extra):
     """Value held per race in a hand (Ally `extra` left out) and the mask of races held."""
@@ -309,9 +270,10 @@ def hand_values(s, hand_off, extra):
 
 @njit(cache=True)
 def payment_reaches(chosen, paid, r0, r1, r2, r3, r4, held, cost, n_races, required):
-    """Whether the best set of exactly n_races held races (containing the `chosen` ones and the
-    required one) pays `cost`: the chosen races, the required one, then the races of the rest of
-    the hand worth most. `paid` counts the Allies already chosen and the Pearls."""
+    """`rules.payment_feasible` from a hand's `hand_values`: whether the best set of exactly
+    n_races held races (containing the `chosen` ones and the required one) pays `cost`: the
+    chosen races, the required one, then the races of the rest of the hand worth most. `paid`
+    counts the Allies already chosen and the Pearls."""
     need = n_races - popcount(chosen)
     if need < 0:
         return False

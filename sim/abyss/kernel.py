@@ -112,7 +112,6 @@ RACE_CRAB = int(Race.CRAB)
 DECLINE = -1
 LOCATION_DRAW = 1000
 MAX_LOCATION_DRAW = 4
-MAX_TRACE = 4096
 LANES = 64  # independent game slots per chunk (a multiple of any thread count we meet)
 OP_GAIN, OP_REFILL, OP_CHECK_SEVENTH = 0, 1, 2  # steps of gain_lord's explicit stack
 
@@ -1218,18 +1217,6 @@ def score(s, out_seats):
             if better:
                 rank += 1
         out_seats[seat, R_RANK] = rank
-
-
-def game_results(s: np.ndarray) -> list[int]:
-    """Per-game fields (RG_*) of a finished state, in Python (for tests and small runs)."""
-    return [
-        int(s[S.TURN]),
-        int(s[S.END_REASON]),
-        int(s[S.N_FIGHTS]),
-        int(s[S.N_CONTINUES]),
-        int(s[S.N_LEV_ATTACKS]),
-        int(s[S.N_KILLS]),
-    ]
 
 
 # ------------------------------------------------------------------------------ Leviathan

@@ -15,8 +15,6 @@ from sim.abyss.constants import AllyEffect, Power, Race, Stream
 if TYPE_CHECKING:
     from sim.abyss.rules import Player
 
-NO_RACE = -1  # Leviathans 17-20: "Crab only"
-
 
 class LevDecision(IntEnum):
     """Decisions added by the expansion (numbered after the base game's `Decision`)."""

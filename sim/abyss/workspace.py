@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss.ktables import TABLE_END, pack
-from sim.abyss.state import MAX_PLAYERS, STATE_SIZE, Layout
+from sim.abyss.state import MAX_PLAYERS, Layout
 from sim.core.rng import N_STREAMS
 
 ROW_WIDTH = 512  # longest option list (Pearls added to an attack included)
@@ -62,7 +62,3 @@ def put_rng(w: np.ndarray, keys: np.ndarray, counters: np.ndarray) -> None:
 def get_counters(w: np.ndarray) -> np.ndarray:
     """The stream counters (int64) stored in a workspace."""
     return w[RNG_COUNTERS : RNG_COUNTERS + 2 * N_STREAMS].copy().view(np.int64)
-
-
-def state_of(w: np.ndarray) -> np.ndarray:
-    return w[:STATE_SIZE]
