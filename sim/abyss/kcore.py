@@ -17,7 +17,7 @@ from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
 from sim.abyss.constants import Guild, LocationRule, Power, Race
-from sim.core.jit import njit
+from sim.core.jit import lowest_bit, njit
 
 RACE_CRAB = int(Race.CRAB)
 P_SHAMAN = int(Power.SHAMAN)
@@ -166,8 +166,9 @@ def n_keys(s, seat):
     off = b + S.P_LORDS
     for i in range(s[off]):
         lord = s[off + 1 + i]
-        if s[S.LORD_UNDER + lord] == 0 and s[S.LORD_DISABLED + lord] == 0:
-            n += s[T.LORD_KEYS + lord]
+        keys = s[T.LORD_KEYS + lord]
+        if keys != 0 and s[S.LORD_UNDER + lord] == 0 and s[S.LORD_DISABLED + lord] == 0:
+            n += keys
     return n
 
 
@@ -181,44 +182,45 @@ def council_any(s):
 
 # --------------------------------------------------------------------- distinct Allies
 @njit(cache=True, inline="always")
-def add_distinct(s, out, start, n_out, a):
-    """Add Ally `a` to out[start:n_out] unless a card of its (race, value, effect) is there; the
-    lowest id represents them. Returns the new length."""
-    r, v, e = s[T.ALLY_RACE + a], s[T.ALLY_VALUE + a], s[T.ALLY_EFFECT + a]
-    for k in range(start, n_out):
-        b = s[out + k]
-        if s[T.ALLY_RACE + b] == r and s[T.ALLY_VALUE + b] == v and s[T.ALLY_EFFECT + b] == e:
-            if a < b:
-                s[out + k] = a
-            return n_out
-    s[out + n_out] = a
-    return n_out + 1
+def id_bit(a):
+    """Ally `a` as a bit of a two-word set of Ally ids (ids < 128): (word, bit)."""
+    return a >> 6, np.uint64(1) << np.uint64(a & 63)
+
+
+@njit(cache=True)
+def distinct_in_order(s, lo, hi, out, n_out):
+    """Append to out[n_out:] the Allies of the id set (lo, hi), one per (race, value, effect):
+    ascending ids, so the first met of a kind is its lowest id. Returns the new length.
+
+    Kinds met are marked with a fresh stamp in per-kind slots of the workspace, which saves both
+    the pairwise comparisons and a sort."""
+    stamp = s[W.KIND_STAMP] + 1
+    s[W.KIND_STAMP] = stamp
+    for word in range(2):
+        m = lo if word == 0 else hi
+        while m != 0:
+            a = word * 64 + lowest_bit(m)
+            m &= m - np.uint64(1)
+            kind = (s[T.ALLY_RACE + a] * 16 + s[T.ALLY_VALUE + a]) * 3 + s[T.ALLY_EFFECT + a]
+            if s[W.KIND_SEEN + kind] != stamp:
+                s[W.KIND_SEEN + kind] = stamp
+                s[out + n_out] = a
+                n_out += 1
+    return n_out
 
 
 @njit(cache=True)
 def distinct_allies(s, off, out, n_out):
     """Append to out[n_out:] one Ally of the stack `off` per (race, value, effect), the lowest
-    id, ascending (`rules.distinct_allies`). Returns the new length.
-
-    Kinds already met are found through stamped per-kind slots of the workspace, so one pass
-    over the stack suffices."""
-    stamp = s[W.KIND_STAMP] + 1
-    s[W.KIND_STAMP] = stamp
-    start = n_out
+    id, ascending (`rules.distinct_allies`). Returns the new length."""
+    lo = hi = np.uint64(0)
     for i in range(s[off]):
-        a = s[off + 1 + i]
-        kind = (s[T.ALLY_RACE + a] * 16 + s[T.ALLY_VALUE + a]) * 3 + s[T.ALLY_EFFECT + a]
-        if s[W.KIND_SEEN + kind] != stamp:
-            s[W.KIND_SEEN + kind] = stamp
-            s[W.KIND_LOWEST + kind] = a
-            s[out + n_out] = kind
-            n_out += 1
-        elif a < s[W.KIND_LOWEST + kind]:
-            s[W.KIND_LOWEST + kind] = a
-    for j in range(start, n_out):
-        s[out + j] = s[W.KIND_LOWEST + s[out + j]]
-    sort_range(s, out + start, out + n_out)
-    return n_out
+        word, bit = id_bit(s[off + 1 + i])
+        if word == 0:
+            lo |= bit
+        else:
+            hi |= bit
+    return distinct_in_order(s, lo, hi, out, n_out)
 
 
 @njit(cache=True)
@@ -255,16 +257,12 @@ def hand_values(s, hand_off, extra):
         r = s[T.ALLY_RACE + a]
         v = s[T.ALLY_VALUE + a]
         held |= 1 << r
-        if r == 0:
-            r0 += v
-        elif r == 1:
-            r1 += v
-        elif r == 2:
-            r2 += v
-        elif r == 3:
-            r3 += v
-        else:
-            r4 += v
+        # branch-free: the race of the next card is unpredictable
+        r0 += v * (r == 0)
+        r1 += v * (r == 1)
+        r2 += v * (r == 2)
+        r3 += v * (r == 3)
+        r4 += v * (r == 4)
     return r0, r1, r2, r3, r4, held
 
 
@@ -315,54 +313,61 @@ def race_value(r, r0, r1, r2, r3, r4):
     return r4
 
 
-@njit(cache=True)
-def payment_complete(s, used_off, pearls, cost, n_races, required):
-    races = 0
-    total = pearls
-    for i in range(s[used_off]):
-        a = s[used_off + 1 + i]
-        races |= 1 << s[T.ALLY_RACE + a]
-        total += s[T.ALLY_VALUE + a]
-    if popcount(races) != n_races:
+@njit(cache=True, inline="always")
+def payment_done(chosen, paid, cost, n_races, required):
+    """`rules.payment_complete` from the mask of races chosen and the value paid (Pearls too)."""
+    if popcount(chosen) != n_races:
         return False
-    if required >= 0 and not (races >> required) & 1:
+    if required >= 0 and not (chosen >> required) & 1:
         return False
-    return total >= cost
+    return paid >= cost
 
 
-@njit(cache=True)
-def lord_cost(s, seat, lord):
-    """Printed cost, +2 per opponent's working Recruiter, -2 for your Treasurer, at least 0."""
-    return max(0, s[T.LORD_COST + lord] + cost_terms(s, seat)[0])
+@njit(cache=True, inline="always")
+def lord_cost(s, lord, extra):
+    """`rules.Game.lord_cost`: the printed cost changed by `cost_terms`' extra, at least 0."""
+    return max(0, s[T.LORD_COST + lord] + extra)
 
 
-@njit(cache=True)
-def required_race(s, seat, lord):
+@njit(cache=True, inline="always")
+def required_race(s, lord, diplomat):
+    """The required race of `rules.Game.payment_rule`: the Lord's guild's, none (-1) for an
+    Ambassador or with the Diplomat."""
     guild = s[T.LORD_GUILD + lord]
-    if guild == G_AMBASSADOR or has_power(s, seat, P_DIPLOMAT):
-        return -1
-    return guild
+    return -1 if guild == G_AMBASSADOR or diplomat else guild
 
 
 @njit(cache=True)
 def cost_terms(s, seat):
     """What changes the cost of every Lord for `seat`: the opponents' working Recruiters (unless
-    the Shaman protects), the seat's Treasurer and Diplomat (see `lord_cost`, `required_race`)."""
-    extra = 0
-    if not protected(s, seat):
-        for i in range(1, s[S.N_PLAYERS]):
-            off = pbase(opponent(s, seat, i)) + S.P_LORDS
-            for k in range(s[off]):
-                lord = s[off + 1 + k]
-                if (
-                    s[S.LORD_UNDER + lord] == 0
-                    and s[T.LORD_POWER + lord] == P_RECRUITER
-                    and s[S.LORD_DISABLED + lord] == 0
-                ):
-                    extra += 2
-    if has_power(s, seat, P_TREASURER):
+    the Shaman protects), the seat's Treasurer and Diplomat (see `lord_cost`, `required_race`).
+
+    One pass over every seat's Lords (this runs on every turn)."""
+    recruiters = 0
+    shaman = treasurer = diplomat = False
+    for q in range(s[S.N_PLAYERS]):
+        off = pbase(q) + S.P_LORDS
+        for k in range(s[off]):
+            lord = s[off + 1 + k]
+            power = s[T.LORD_POWER + lord]
+            if power != P_RECRUITER and power != P_SHAMAN and power != P_TREASURER:
+                if power != P_DIPLOMAT:
+                    continue  # most Lords: one look at the power, none at the Lord's state
+            if s[S.LORD_UNDER + lord] != 0 or s[S.LORD_DISABLED + lord] != 0:
+                continue
+            if q != seat:
+                if power == P_RECRUITER:
+                    recruiters += 1
+            elif power == P_SHAMAN:
+                shaman = True
+            elif power == P_TREASURER:
+                treasurer = True
+            elif power == P_DIPLOMAT:
+                diplomat = True
+    extra = 0 if shaman else 2 * recruiters
+    if treasurer:
         extra -= 2
-    return extra, has_power(s, seat, P_DIPLOMAT)
+    return extra, diplomat
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -450,30 +455,41 @@ def life_points_removed(s, leviathan, life, power):
 @njit(cache=True, inline="always")
 def can_attack_with(s, seat, ally, leviathan):
     """A Crab always fights; the Leviathan's race; any race with the Metamorph."""
+    return attacks(s, ally, leviathan, has_power(s, seat, P_METAMORPH))
+
+
+@njit(cache=True, inline="always")
+def attacks(s, ally, leviathan, metamorph):
+    """`can_attack_with`, the seat's Metamorph looked up once by the caller."""
     r = s[T.ALLY_RACE + ally]
     if r < 0:
         return False
-    return r == RACE_CRAB or r == s[T.LEV_RACE + leviathan] or has_power(s, seat, P_METAMORPH)
+    return r == RACE_CRAB or r == s[T.LEV_RACE + leviathan] or metamorph
 
 
 @njit(cache=True)
 def attack_allies(s, seat, leviathan, out, n_out):
     """Append eligible Allies, one per distinct (race, value, effect), lowest id, ascending."""
     off = pbase(seat) + S.P_HAND
-    start = n_out
+    metamorph = has_power(s, seat, P_METAMORPH)
+    lo = hi = np.uint64(0)
     for i in range(s[off]):
         a = s[off + 1 + i]
-        if can_attack_with(s, seat, a, leviathan):
-            n_out = add_distinct(s, out, start, n_out, a)
-    sort_range(s, out + start, out + n_out)
-    return n_out
+        if attacks(s, a, leviathan, metamorph):
+            word, bit = id_bit(a)
+            if word == 0:
+                lo |= bit
+            else:
+                hi |= bit
+    return distinct_in_order(s, lo, hi, out, n_out)
 
 
 @njit(cache=True)
 def has_attack_ally(s, seat, leviathan):
     off = pbase(seat) + S.P_HAND
+    metamorph = has_power(s, seat, P_METAMORPH)
     for i in range(s[off]):
-        if can_attack_with(s, seat, s[off + 1 + i], leviathan):
+        if attacks(s, s[off + 1 + i], leviathan, metamorph):
             return True
     return False
 

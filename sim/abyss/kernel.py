@@ -427,9 +427,10 @@ def once_per_turn_options(s, seat):
     used = s[K.pbase(seat) + S.P_USED_POWERS]
     s[W.OPT + 0] = 0
     n = 1
+    held = once_per_turn_held(s, seat)
     for k in range(3):
         power = PW_SLAVER if k == 0 else (PW_ORACLE if k == 1 else PW_OPPORTUNIST)
-        if (used >> k) & 1 or not K.has_power(s, seat, power):
+        if (used >> k) & 1 or not (held >> k) & 1:
             continue
         if power == PW_SLAVER and s[K.pbase(seat) + S.P_HAND] == 0:
             continue
@@ -440,6 +441,28 @@ def once_per_turn_options(s, seat):
         s[W.OPT + n] = power
         n += 1
     return n
+
+
+@njit(cache=True)
+def once_per_turn_held(s, seat):
+    """Bit k set: the seat has the working once-per-turn power k (Slaver, Oracle, Opportunist);
+    one scan of its Lords instead of a `has_power` scan per power."""
+    held = 0
+    off = K.pbase(seat) + S.P_LORDS
+    for i in range(s[off]):
+        lord = s[off + 1 + i]
+        power = s[T.LORD_POWER + lord]
+        if power != PW_SLAVER and power != PW_ORACLE and power != PW_OPPORTUNIST:
+            continue
+        if s[S.LORD_UNDER + lord] != 0 or s[S.LORD_DISABLED + lord] != 0:
+            continue
+        if power == PW_SLAVER:
+            held |= 1
+        elif power == PW_ORACLE:
+            held |= 2
+        elif power == PW_OPPORTUNIST:
+            held |= 4
+    return held
 
 
 @njit(cache=True)
@@ -475,15 +498,19 @@ def use_once_per_turn_powers(s, seat):
 def affordable_lords(s, seat, row):
     """s[row:] = the Court's Lords the seat can pay for, in Court order; returns their number."""
     n = 0
+    if s[S.COURT] == 0:
+        return 0
     extra, diplomat = K.cost_terms(s, seat)
     r0, r1, r2, r3, r4, held = K.hand_values(s, K.pbase(seat) + S.P_HAND, -1)
     pearls = s[K.pbase(seat) + S.P_PEARLS]
+    wealth = pearls + r0 + r1 + r2 + r3 + r4
     for i in range(s[S.COURT]):
         lord = s[S.COURT + 1 + i]
-        guild = s[T.LORD_GUILD + lord]
-        required = -1 if guild == K.G_AMBASSADOR or diplomat else guild
-        cost = max(0, s[T.LORD_COST + lord] + extra)
+        required = K.required_race(s, lord, diplomat)
+        cost = K.lord_cost(s, lord, extra)
         n_races = s[T.LORD_RACES + lord]
+        if wealth < cost:
+            continue  # the whole hand and every Pearl fall short
         if K.payment_reaches(0, pearls, r0, r1, r2, r3, r4, held, cost, n_races, required):
             s[row + n] = lord
             n += 1
@@ -678,42 +705,47 @@ def recruit(s, seat, n_affordable):
     for i in range(n_affordable):
         s[W.OPT + i] = s[W.ROW1 + i]
     lord = choose(s, seat, P.D_RECRUIT_LORD, n_affordable)
-    cost = K.lord_cost(s, seat, lord)
+    extra, diplomat = K.cost_terms(s, seat)
+    cost = K.lord_cost(s, lord, extra)
     n_races = s[T.LORD_RACES + lord]
-    required = K.required_race(s, seat, lord)
+    required = K.required_race(s, lord, diplomat)
     K.clear(s, S.PENDING_USED)
     s[S.PENDING_COST] = cost
     hand = b + S.P_HAND
+    pearls = s[b + S.P_PEARLS]
+    # payment_feasible(hand, used + [a]) for each candidate a, from the hand's values per race,
+    # kept up to date as Allies move from the hand to the payment.
+    chosen, paid = 0, pearls
+    r0, r1, r2, r3, r4, held = K.hand_values(s, hand, -1)
     while True:
-        pearls = s[b + S.P_PEARLS]
         n = 0
-        if K.payment_complete(s, S.PENDING_USED, pearls, cost, n_races, required):
+        if K.payment_done(chosen, paid, cost, n_races, required):
             s[W.OPT + 0] = DECLINE  # FINISH
             n = 1
-        # payment_feasible(hand, used + [a]) for each candidate a, from one scan of the hand.
-        chosen, paid = 0, pearls
-        for i in range(s[S.PENDING_USED]):
-            a = s[S.PENDING_USED + 1 + i]
-            chosen |= 1 << K.race(s, a)
-            paid += K.value(s, a)
-        r0, r1, r2, r3, r4, held = K.hand_values(s, hand, -1)
         m = K.distinct_allies(s, hand, W.ROW1, 0)
+        # Moving an Ally from the hand to the payment keeps the total, so whether it keeps the
+        # payment feasible depends only on its race: one `payment_reaches` per race.
+        asked = reaches = 0
         for i in range(m):
             a = s[W.ROW1 + i]
             ra, va = K.race(s, a), K.value(s, a)
-            if K.payment_reaches(
-                chosen | (1 << ra),
-                paid + va,
-                r0 - va if ra == 0 else r0,
-                r1 - va if ra == 1 else r1,
-                r2 - va if ra == 2 else r2,
-                r3 - va if ra == 3 else r3,
-                r4 - va if ra == 4 else r4,
-                held | chosen,
-                cost,
-                n_races,
-                required,
-            ):
+            if not (asked >> ra) & 1:
+                asked |= 1 << ra
+                if K.payment_reaches(
+                    chosen | (1 << ra),
+                    paid + va,
+                    r0 - va if ra == 0 else r0,
+                    r1 - va if ra == 1 else r1,
+                    r2 - va if ra == 2 else r2,
+                    r3 - va if ra == 3 else r3,
+                    r4 - va if ra == 4 else r4,
+                    held | chosen,
+                    cost,
+                    n_races,
+                    required,
+                ):
+                    reaches |= 1 << ra
+            if (reaches >> ra) & 1:
                 s[W.OPT + n] = a
                 n += 1
         ally = choose(s, seat, P.D_PAY_ALLY, n)
@@ -721,6 +753,20 @@ def recruit(s, seat, n_affordable):
             break
         K.push(s, S.PENDING_USED, ally)
         K.remove(s, hand, ally)
+        ra, va = K.race(s, ally), K.value(s, ally)
+        chosen |= 1 << ra
+        paid += va
+        # The race's bit in `held` may go stale: payment_reaches only reads it with `chosen`'s.
+        if ra == 0:
+            r0 -= va
+        elif ra == 1:
+            r1 -= va
+        elif ra == 2:
+            r2 -= va
+        elif ra == 3:
+            r3 -= va
+        else:
+            r4 -= va
     paid = 0
     for i in range(s[S.PENDING_USED]):
         paid += K.value(s, s[S.PENDING_USED + 1 + i])
@@ -742,12 +788,16 @@ def affiliate(s, seat):
         low = 1 << 20
         for i in range(s[used]):
             low = min(low, K.value(s, s[used + 1 + i]))
-        n = 0
+        lo = hi = np.uint64(0)
         for i in range(s[used]):
             a = s[used + 1 + i]
             if K.value(s, a) == low:
-                n = K.add_distinct(s, W.OPT, 0, n, a)
-        K.sort_range(s, W.OPT, W.OPT + n)
+                word, bit = K.id_bit(a)
+                if word == 0:
+                    lo |= bit
+                else:
+                    hi |= bit
+        n = K.distinct_in_order(s, lo, hi, W.OPT, 0)
     keep = choose(s, seat, P.D_AFFILIATE, n)
     K.push(s, K.pbase(seat) + S.P_AFFILIATED, keep)
     for i in range(s[used]):
@@ -893,6 +943,8 @@ def discard_to_limit(s, seat, limit):
 
 @njit(cache=True)
 def enforce_commander(s, seat):
+    if s[K.pbase(seat) + S.P_HAND] <= 6:
+        return  # nothing to discard: skip the scans of the Lords
     if K.protected(s, seat):
         return
     for i in range(1, s[S.N_PLAYERS]):

@@ -33,7 +33,6 @@ RNG_COUNTERS = _w.block(2 * N_STREAMS)  # int64 counter of each stream, as (low,
 N_ALLY_KINDS = 5 * 16 * 3  # (race, value < 16, effect) of an Exploration card
 KIND_STAMP = _w.block(1)  # stamp of the current `distinct_allies` call
 KIND_SEEN = _w.block(N_ALLY_KINDS)  # stamp of the last call that met each kind of Ally
-KIND_LOWEST = _w.block(N_ALLY_KINDS)  # the lowest Ally id of each kind met in that call
 TRACE = _w.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
 WORKSPACE_BASE = _w.size
 del _w

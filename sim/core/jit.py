@@ -69,3 +69,15 @@ def borrow(arr):
     while the view is in use.
     """
     return carray(_int32_pointer(arr.ctypes.data), arr.shape)
+
+
+# --- bit tricks ---------------------------------------------------------------------------------
+if numba.config.DISABLE_JIT:
+
+    def lowest_bit(x):
+        """The index of the lowest set bit of the non-zero integer x."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros as lowest_bit  # noqa: E402, F401

@@ -241,10 +241,15 @@ def _zone_chance(s, seat, zone):
         return 0
     best = 0
     off = K.pbase(seat) + S.P_HAND
+    metamorph = K.has_power(s, seat, K.P_METAMORPH)
+    seen = 0  # (value, effect) pairs already weighed: their chance is the same
     for i in range(s[off]):
         a = s[off + 1 + i]
-        if K.can_attack_with(s, seat, a, lev):
-            best = max(best, ally_chance(s, seat, zone, a))
+        if K.attacks(s, a, lev, metamorph):
+            bit = 1 << (K.value(s, a) * 3 + s[T.ALLY_EFFECT + a])
+            if not seen & bit:
+                seen |= bit
+                best = max(best, ally_chance(s, seat, zone, a))
     return best
 
 
