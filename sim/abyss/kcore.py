@@ -26,6 +26,15 @@ G_AMBASSADOR = int(Guild.AMBASSADOR)
 P_RECRUITER = int(Power.RECRUITER)
 P_TREASURER = int(Power.TREASURER)
 P_DIPLOMAT = int(Power.DIPLOMAT)
+P_SLAVER = int(Power.SLAVER)
+P_ORACLE = int(Power.ORACLE)
+P_OPPORTUNIST = int(Power.OPPORTUNIST)
+P_COMMANDER = int(Power.COMMANDER)
+P_LANDLORD = int(Power.LANDLORD)
+# Slots of the per-seat cache of working powers (W.SEAT_POWERS): how many free, enabled Lords of
+# the seat have each of these powers, and the Keys they carry.
+C_RECRUITER, C_SHAMAN, C_TREASURER, C_DIPLOMAT, C_SLAVER = 0, 1, 2, 3, 4
+C_ORACLE, C_OPPORTUNIST, C_COMMANDER, C_METAMORPH, C_LANDLORD, C_KEYS = 5, 6, 7, 8, 9, 10
 LR_GUILD_LORDS = int(LocationRule.GUILD_LORDS)
 LR_AFFILIATED_RACE = int(LocationRule.AFFILIATED_RACE)
 LR_DISTINCT_GUILDS = int(LocationRule.DISTINCT_GUILDS)
@@ -155,21 +164,67 @@ def has_power(s, seat, power):
 
 @njit(cache=True, inline="always")
 def protected(s, seat):
-    return has_power(s, seat, P_SHAMAN)
+    return working(s, seat, C_SHAMAN) > 0
+
+
+# ------------------------------------------------------------------- working powers cache
+# The powers checked on every turn (costs, once-per-turn powers, the Commander, Keys, ...) are
+# counted per seat once, when the seat's Lords change, instead of scanning its Lords at each
+# check. `refresh_powers` must follow every change of a seat's Lords, of a Lord's "under a
+# Location" or "disabled" mark, and the loading of a state.
+@njit(cache=True, inline="always")
+def working(s, seat, slot):
+    """The cached count of slot `slot` (C_*) for `seat`."""
+    return s[W.SEAT_POWERS + seat * W.N_CACHED + slot]
+
+
+@njit(cache=True)
+def refresh_powers(s, seat):
+    base = W.SEAT_POWERS + seat * W.N_CACHED
+    for k in range(W.N_CACHED):
+        s[base + k] = 0
+    off = pbase(seat) + S.P_LORDS
+    for i in range(s[off]):
+        lord = s[off + 1 + i]
+        if s[S.LORD_UNDER + lord] != 0 or s[S.LORD_DISABLED + lord] != 0:
+            continue
+        s[base + C_KEYS] += s[T.LORD_KEYS + lord]
+        power = s[T.LORD_POWER + lord]
+        slot = -1
+        if power == P_RECRUITER:
+            slot = C_RECRUITER
+        elif power == P_SHAMAN:
+            slot = C_SHAMAN
+        elif power == P_TREASURER:
+            slot = C_TREASURER
+        elif power == P_DIPLOMAT:
+            slot = C_DIPLOMAT
+        elif power == P_SLAVER:
+            slot = C_SLAVER
+        elif power == P_ORACLE:
+            slot = C_ORACLE
+        elif power == P_OPPORTUNIST:
+            slot = C_OPPORTUNIST
+        elif power == P_COMMANDER:
+            slot = C_COMMANDER
+        elif power == P_METAMORPH:
+            slot = C_METAMORPH
+        elif power == P_LANDLORD:
+            slot = C_LANDLORD
+        if slot >= 0:
+            s[base + slot] += 1
+
+
+@njit(cache=True)
+def refresh_all_powers(s):
+    for seat in range(s[S.N_PLAYERS]):
+        refresh_powers(s, seat)
 
 
 @njit(cache=True)
 def n_keys(s, seat):
     """Key tokens plus the Keys of free, working Lords."""
-    b = pbase(seat)
-    n = s[b + S.P_KEYS]
-    off = b + S.P_LORDS
-    for i in range(s[off]):
-        lord = s[off + 1 + i]
-        keys = s[T.LORD_KEYS + lord]
-        if keys != 0 and s[S.LORD_UNDER + lord] == 0 and s[S.LORD_DISABLED + lord] == 0:
-            n += keys
-    return n
+    return s[pbase(seat) + S.P_KEYS] + working(s, seat, C_KEYS)
 
 
 @njit(cache=True)
@@ -340,34 +395,14 @@ def required_race(s, lord, diplomat):
 @njit(cache=True)
 def cost_terms(s, seat):
     """What changes the cost of every Lord for `seat`: the opponents' working Recruiters (unless
-    the Shaman protects), the seat's Treasurer and Diplomat (see `lord_cost`, `required_race`).
-
-    One pass over every seat's Lords (this runs on every turn)."""
-    recruiters = 0
-    shaman = treasurer = diplomat = False
-    for q in range(s[S.N_PLAYERS]):
-        off = pbase(q) + S.P_LORDS
-        for k in range(s[off]):
-            lord = s[off + 1 + k]
-            power = s[T.LORD_POWER + lord]
-            if power != P_RECRUITER and power != P_SHAMAN and power != P_TREASURER:
-                if power != P_DIPLOMAT:
-                    continue  # most Lords: one look at the power, none at the Lord's state
-            if s[S.LORD_UNDER + lord] != 0 or s[S.LORD_DISABLED + lord] != 0:
-                continue
-            if q != seat:
-                if power == P_RECRUITER:
-                    recruiters += 1
-            elif power == P_SHAMAN:
-                shaman = True
-            elif power == P_TREASURER:
-                treasurer = True
-            elif power == P_DIPLOMAT:
-                diplomat = True
-    extra = 0 if shaman else 2 * recruiters
-    if treasurer:
+    the Shaman protects), the seat's Treasurer and Diplomat (see `lord_cost`, `required_race`)."""
+    extra = 0
+    if not protected(s, seat):
+        for i in range(1, s[S.N_PLAYERS]):
+            extra += 2 * working(s, opponent(s, seat, i), C_RECRUITER)
+    if working(s, seat, C_TREASURER) > 0:
         extra -= 2
-    return extra, diplomat
+    return extra, working(s, seat, C_DIPLOMAT) > 0
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -455,7 +490,7 @@ def life_points_removed(s, leviathan, life, power):
 @njit(cache=True, inline="always")
 def can_attack_with(s, seat, ally, leviathan):
     """A Crab always fights; the Leviathan's race; any race with the Metamorph."""
-    return attacks(s, ally, leviathan, has_power(s, seat, P_METAMORPH))
+    return attacks(s, ally, leviathan, working(s, seat, C_METAMORPH) > 0)
 
 
 @njit(cache=True, inline="always")
@@ -471,7 +506,7 @@ def attacks(s, ally, leviathan, metamorph):
 def attack_allies(s, seat, leviathan, out, n_out):
     """Append eligible Allies, one per distinct (race, value, effect), lowest id, ascending."""
     off = pbase(seat) + S.P_HAND
-    metamorph = has_power(s, seat, P_METAMORPH)
+    metamorph = working(s, seat, C_METAMORPH) > 0
     lo = hi = np.uint64(0)
     for i in range(s[off]):
         a = s[off + 1 + i]
@@ -487,7 +522,7 @@ def attack_allies(s, seat, leviathan, out, n_out):
 @njit(cache=True)
 def has_attack_ally(s, seat, leviathan):
     off = pbase(seat) + S.P_HAND
-    metamorph = has_power(s, seat, P_METAMORPH)
+    metamorph = working(s, seat, C_METAMORPH) > 0
     for i in range(s[off]):
         if attacks(s, s[off + 1 + i], leviathan, metamorph):
             return True

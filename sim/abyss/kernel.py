@@ -384,12 +384,8 @@ def take_turn(s, seat):
     s[b + S.P_USED_POWERS] = 0
     for q in range(s[S.N_PLAYERS]):
         s[K.pbase(q) + S.P_BOUGHT] = 0
-    off = b + S.P_LORDS
-    for i in range(s[off]):
-        lord = s[off + 1 + i]
-        if s[S.LORD_UNDER + lord] == 0 and K.lord_power(s, lord) == PW_LANDLORD:
-            if s[S.LORD_DISABLED + lord] == 0:
-                gain_pearls(s, seat, 1)
+    for _ in range(K.working(s, seat, K.C_LANDLORD)):
+        gain_pearls(s, seat, 1)
     lev = s[S.LEVIATHAN] == 1
     if lev:
         reveal_held_tokens(s, seat)
@@ -443,25 +439,14 @@ def once_per_turn_options(s, seat):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def once_per_turn_held(s, seat):
-    """Bit k set: the seat has the working once-per-turn power k (Slaver, Oracle, Opportunist);
-    one scan of its Lords instead of a `has_power` scan per power."""
-    held = 0
-    off = K.pbase(seat) + S.P_LORDS
-    for i in range(s[off]):
-        lord = s[off + 1 + i]
-        power = s[T.LORD_POWER + lord]
-        if power != PW_SLAVER and power != PW_ORACLE and power != PW_OPPORTUNIST:
-            continue
-        if s[S.LORD_UNDER + lord] != 0 or s[S.LORD_DISABLED + lord] != 0:
-            continue
-        if power == PW_SLAVER:
-            held |= 1
-        elif power == PW_ORACLE:
-            held |= 2
-        elif power == PW_OPPORTUNIST:
-            held |= 4
+    """Bit k set: the seat has the working once-per-turn power k (Slaver, Oracle, Opportunist)."""
+    held = 1 if K.working(s, seat, K.C_SLAVER) > 0 else 0
+    if K.working(s, seat, K.C_ORACLE) > 0:
+        held |= 2
+    if K.working(s, seat, K.C_OPPORTUNIST) > 0:
+        held |= 4
     return held
 
 
@@ -828,6 +813,7 @@ def gain_lord(s, seat, lord):
                 trigger_end(s, S.END_SEVENTH_LORD)
         else:
             K.push(s, K.pbase(who) + S.P_LORDS, what)
+            K.refresh_powers(s, who)
             follow = apply_recruit_power(s, who, what)
             s[work + top], s[work + top + 1], s[work + top + 2] = OP_CHECK_SEVENTH, who, 0
             top += 3
@@ -889,6 +875,7 @@ def apply_recruit_power(s, seat, lord):
                     n += 1
             if n > 0:
                 s[S.LORD_DISABLED + choose(s, seat, P.D_ASSASSIN_TARGET, n)] = 1
+                K.refresh_all_powers(s)
     elif power == PW_COMMANDER:
         for k in range(military_targets(s, seat, targets)):
             discard_to_limit(s, s[targets + k], 6)
@@ -944,11 +931,11 @@ def discard_to_limit(s, seat, limit):
 @njit(cache=True)
 def enforce_commander(s, seat):
     if s[K.pbase(seat) + S.P_HAND] <= 6:
-        return  # nothing to discard: skip the scans of the Lords
+        return  # nothing to discard
     if K.protected(s, seat):
         return
     for i in range(1, s[S.N_PLAYERS]):
-        if K.has_power(s, K.opponent(s, seat, i), PW_COMMANDER):
+        if K.working(s, K.opponent(s, seat, i), K.C_COMMANDER) > 0:
             discard_to_limit(s, seat, 6)
             return
 
@@ -1037,6 +1024,7 @@ def _discard_lord(s, seat, lord):
     K.remove(s, K.pbase(seat) + S.P_LORDS, lord)
     s[S.LORD_DISABLED + lord] = 0
     K.push(s, S.LORD_DISCARD, lord)
+    K.refresh_powers(s, seat)
 
 
 @njit(cache=True)
@@ -1175,6 +1163,7 @@ def _place_location(s, seat, location, n_lords):
     for i in range(n_lords):
         K.push(s, off, s[W.ROW2 + i])
         s[S.LORD_UNDER + s[W.ROW2 + i]] = 1
+    K.refresh_powers(s, seat)
 
 
 # ------------------------------------------------------------------------------- scoring
@@ -1591,6 +1580,7 @@ def new_game(s, seed, game, n_players):
     s[S.N_PLAYERS] = n_players
     s[S.LEVIATHAN] = s[T.LEVIATHAN_ON]
     setup(s)
+    K.refresh_all_powers(s)
 
 
 def new_workspace(tables_or_template, lineup_kinds, lineup_params, trace_cap: int = 0):
@@ -1621,6 +1611,7 @@ def load_state(s, state, counters, seed, game) -> None:
     s[: S.STATE_SIZE] = state
     W.put_rng(s, keys, counters)
     s[W.TRACE] = 0
+    K.refresh_all_powers(s)
 
 
 def trace_of(s) -> list[tuple[int, int, int, int]]:

@@ -33,6 +33,8 @@ RNG_COUNTERS = _w.block(2 * N_STREAMS)  # int64 counter of each stream, as (low,
 N_ALLY_KINDS = 5 * 16 * 3  # (race, value < 16, effect) of an Exploration card
 KIND_STAMP = _w.block(1)  # stamp of the current `distinct_allies` call
 KIND_SEEN = _w.block(N_ALLY_KINDS)  # stamp of the last call that met each kind of Ally
+N_CACHED = 11  # per seat: working Lords of 10 often-checked powers, and their Keys (kcore)
+SEAT_POWERS = _w.block(MAX_PLAYERS * N_CACHED)  # kept by kcore.refresh_powers
 TRACE = _w.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
 WORKSPACE_BASE = _w.size
 del _w

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.abyss import kcore as K
 from strategies.abyss import policies as P
 
 _WORKSPACES: dict[int, tuple[object, np.ndarray]] = {}
@@ -50,6 +51,7 @@ class CompiledPolicy:
 
         w = workspace_for(game.t)
         w[:STATE_SIZE] = encode(game)[0]
+        K.refresh_all_powers(w)  # the kernel's cache of working powers, for the new state
         n = len(options)
         w[W.OPT : W.OPT + n] = options
         params = getattr(self, "_params", None)

@@ -241,7 +241,7 @@ def _zone_chance(s, seat, zone):
         return 0
     best = 0
     off = K.pbase(seat) + S.P_HAND
-    metamorph = K.has_power(s, seat, K.P_METAMORPH)
+    metamorph = K.working(s, seat, K.C_METAMORPH) > 0
     seen = 0  # (value, effect) pairs already weighed: their chance is the same
     for i in range(s[off]):
         a = s[off + 1 + i]

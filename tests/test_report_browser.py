@@ -1,0 +1,141 @@
+"""The HTML report in a real browser: headless Chromium (Debian's ``chromium`` and
+``chromium-driver`` packages, which .ci/run installs) driven by selenium.
+
+Opens a report full of hostile strings from a file:// URL and checks that every image loads,
+the console has no errors, and the hostile strings are shown as text, never run.
+
+Without Chromium this test FAILS, so that CI cannot pass by skipping it. Developers without
+Chromium can skip it with ``ABYSS_SKIP_BROWSER=1``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from report_helpers import GENERATED, HOSTILE, sample_report
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+INSTALL_HINT = (
+    "install Debian's packages (apt-get install chromium chromium-driver, as .ci/run does) "
+    "or set ABYSS_SKIP_BROWSER=1 to skip the browser test"
+)
+
+if os.environ.get("ABYSS_SKIP_BROWSER") == "1":
+    pytest.skip("ABYSS_SKIP_BROWSER=1: browser test skipped", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
+    if missing:
+        pytest.fail(f"{' and '.join(missing)} not found: {INSTALL_HINT}", pytrace=False)
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.fail("selenium is not installed: pip install -e '.[test]'", pytrace=False)
+
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1200,900",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # an explicit driver path: selenium must not try to download one (there is no network)
+    service = Service(str(CHROMEDRIVER), log_output=str(profile / "chromedriver.log"))
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_report_opens_in_chromium(browser, tmp_path):
+    from selenium.common.exceptions import NoAlertPresentException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    report, frame = sample_report()
+    paths = report.write(tmp_path, generated=GENERATED)
+    browser.get(paths["html"].resolve().as_uri())
+    WebDriverWait(browser, 30).until(
+        lambda d: d.execute_script(
+            "return document.readyState === 'complete' && "
+            "Array.from(document.images).every(i => i.complete)"
+        )
+    )
+
+    # every image decoded, none broken
+    images = browser.execute_script(
+        "return Array.from(document.images).map(i => "
+        "({complete: i.complete, width: i.naturalWidth, height: i.naturalHeight, "
+        "  src: i.getAttribute('src').slice(0, 22)}))"
+    )
+    assert len(images) == 2, images
+    for img in images:
+        assert img["complete"] and img["width"] > 0 and img["height"] > 0, img
+        assert img["src"] == "data:image/png;base64,", img
+
+    # nothing ran and nothing was injected
+    with pytest.raises(NoAlertPresentException):
+        browser.switch_to.alert  # noqa: B018 (the property raises when there is no alert)
+    assert browser.execute_script("return document.querySelectorAll('script').length") == 0
+    assert browser.execute_script("return typeof window.__pwned") == "undefined"
+    assert (
+        browser.execute_script(
+            "return Array.from(document.querySelectorAll('*')).flatMap(e => "
+            "Array.from(e.attributes).map(a => a.name)).filter(n => n.startsWith('on'))"
+        )
+        == []
+    )
+
+    # the hostile strings are shown as text: in the title, headings, table and captions
+    assert browser.title == f"Report {HOSTILE['script']}"
+    body = browser.find_element("tag name", "body").text
+    for key, value in HOSTILE.items():
+        if key != "newline":
+            assert value in body, key
+    headers = browser.execute_script(
+        "return Array.from(document.querySelectorAll('thead th')).map(th => th.textContent)"
+    )
+    assert headers == [HOSTILE["pipe"], "win rate", "games", HOSTILE["script"]]
+    cells = browser.execute_script(
+        "return Array.from(document.querySelectorAll('tbody tr')).map(tr => "
+        "tr.lastElementChild.textContent)"
+    )
+    assert cells == list(frame.iloc[:, 2])  # newline included, verbatim
+    alts = browser.execute_script("return Array.from(document.images).map(i => i.alt)")
+    assert alts == [HOSTILE["img"], "Seat effects"]
+
+    # the table of contents links to the sections
+    targets = browser.execute_script(
+        "return Array.from(document.querySelectorAll('nav a')).map(a => "
+        "document.getElementById(a.getAttribute('href').slice(1)) !== null)"
+    )
+    assert targets == [True, True]
+
+    # no network: the page loaded nothing but itself (data: URIs are not fetched)
+    fetched = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)"
+    )
+    assert [u for u in fetched if not u.startswith("data:")] == []
+
+    # no console errors (CSP violations, failed loads, parse errors are SEVERE)
+    errors = [e for e in browser.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
+    assert errors == []

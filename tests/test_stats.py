@@ -1,0 +1,477 @@
+"""Tests of `reports.stats` against known answers: synthetic tournaments with known win
+probabilities, scores and Plackett-Luce strengths, hand-computed Holm adjustments, and simulated
+coverage of the fixed-n intervals and of the anytime-valid confidence sequences."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports import stats
+from reports.summary import wilson_interval
+
+NAMES = ("A", "B", "C", "D")
+COLUMNS = ["block", "table", "seat", "strategy", "win", "ip", "rank"]
+
+
+def tournament(
+    rng: np.random.Generator,
+    probs=(0.4, 0.3, 0.2, 0.1),
+    n_blocks: int = 40,
+    tables: int = 4,
+    concentration: float | None = None,
+    ip_means=(60, 55, 50, 45),
+    ip_block_sd: float = 0.0,
+) -> pd.DataFrame:
+    """A 4-player CRN tournament with known answers.
+
+    Every table seats all four strategies, rotated by the table index. In block b each table's
+    winner is strategy i with probability q_b[i], where q_b = probs, or, with `concentration` c,
+    q_b ~ Dirichlet(c * probs): E[q_b] = probs, and a small c makes the tables of one block strongly
+    correlated (a deal that suits one strategy suits it at every table). So E[win of i] = probs[i]
+    exactly. The losers get ranks 2-4 in random order. Scores are ip_means[i] plus a block effect
+    N(0, ip_block_sd) shared by all seats of the block and N(0, 5) noise, rounded (symmetric noise,
+    integer means: E[ip of i] = ip_means[i]).
+    """
+    k = len(NAMES)
+    probs = np.asarray(probs, dtype=float)
+    if concentration is None:
+        q = np.broadcast_to(probs, (n_blocks, k))
+    else:
+        q = rng.dirichlet(concentration * probs, size=n_blocks)
+    cum = np.cumsum(q, axis=1)
+    cum[:, -1] = 1.0
+    u = rng.random((n_blocks, tables))
+    winner = (u[:, :, None] >= cum[:, None, :]).sum(axis=2)  # strategy index per table
+    seat = np.arange(k)
+    strat = (seat[None, :] + np.arange(tables)[:, None]) % k  # [table, seat] -> strategy index
+    strat = np.broadcast_to(strat, (n_blocks, tables, k))
+    win = (strat == winner[:, :, None]).astype(float)
+    key = rng.random((n_blocks, tables, k))
+    key[win == 1] = -1.0
+    rank = key.argsort(axis=2).argsort(axis=2) + 1
+    block_effect = rng.normal(0.0, ip_block_sd, size=(n_blocks, 1, 1)) if ip_block_sd else 0.0
+    ip = np.asarray(ip_means)[strat] + block_effect + rng.normal(0.0, 5.0, strat.shape)
+    b, t, s = np.meshgrid(np.arange(n_blocks), np.arange(tables), seat, indexing="ij")
+    return pd.DataFrame(
+        {
+            "block": b.ravel(),
+            "table": t.ravel(),
+            "seat": s.ravel(),
+            "strategy": np.asarray(NAMES)[strat.ravel()],
+            "win": win.ravel(),
+            "ip": np.rint(ip).astype(int).ravel(),
+            "rank": rank.ravel(),
+        }
+    )
+
+
+def pl_tournament(rng, theta, n_blocks, tables=1, seats=None):
+    """Tables whose finishing order is a Plackett-Luce draw with log-strengths `theta` (Gumbel
+    trick: sorting theta + Gumbel noise gives a PL ranking). Each table seats `seats` strategies
+    (all by default) drawn at random without replacement."""
+    theta = np.asarray(theta, dtype=float)
+    k = len(theta)
+    seats = seats or k
+    rows = []
+    for b in range(n_blocks):
+        for t in range(tables):
+            who = rng.permutation(k)[:seats]
+            g = theta[who] + rng.gumbel(size=seats)
+            rank = (-g).argsort().argsort() + 1
+            for seat in range(seats):
+                rows.append(
+                    (b, t, seat, f"s{who[seat]}", float(rank[seat] == 1), 0, int(rank[seat]))
+                )
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+# --- strategy_summary --------------------------------------------------------------------------
+
+
+def test_rigged_tournament_recovers_the_win_probability():
+    p = 0.55
+    rng = np.random.default_rng(11)
+    rest = (1 - p) / 3
+    df = tournament(rng, probs=(p, rest, rest, rest), n_blocks=500, tables=4)
+    s = stats.strategy_summary(df)
+    assert list(s.index)[0] == "A"
+    a = s.loc["A"]
+    assert a["games"] == 2000 and a["blocks"] == 500
+    assert a["win_rate"] == pytest.approx(p, abs=0.03)
+    assert a["win_lo"] < p < a["win_hi"]
+    assert a["win_hi"] - a["win_lo"] < 0.06
+    # balanced design: the mean of block means is the pooled rate
+    assert a["win_rate"] == pytest.approx(df.loc[df.strategy == "A", "win"].mean())
+    assert s["win_rate"].sum() == pytest.approx(1.0)  # one win per table, one seat each
+    assert a["mean_ip"] == pytest.approx(60, abs=0.5)
+    assert a["ip_lo"] < 60 < a["ip_hi"]
+
+
+def test_one_game_per_block_is_the_ordinary_t_interval_over_games():
+    from scipy import stats as st
+
+    rng = np.random.default_rng(3)
+    df = tournament(rng, n_blocks=80, tables=1)
+    s = stats.strategy_summary(df, conf=0.9)
+    for name in NAMES:
+        x = df.loc[df.strategy == name].sort_values("block")
+        for col, lo, hi, mean in (
+            ("win", "win_lo", "win_hi", "win_rate"),
+            ("ip", "ip_lo", "ip_hi", "mean_ip"),
+        ):
+            v = x[col].to_numpy(dtype=float)
+            ref = st.t.interval(0.9, len(v) - 1, loc=v.mean(), scale=st.sem(v))
+            assert s.loc[name, mean] == pytest.approx(v.mean())
+            assert (s.loc[name, lo], s.loc[name, hi]) == pytest.approx(ref)
+
+
+def test_summary_handles_unbalanced_and_tiny_inputs():
+    df = pd.DataFrame(
+        [
+            (0, 0, 0, "A", 1.0, 10, 1),
+            (0, 0, 1, "A", 0.0, 5, 2),  # a mirror seat: two seat-games of A in one block
+            (0, 0, 2, "B", 0.0, 4, 3),
+            (1, 0, 0, "A", 0.5, 8, 1),
+            (1, 0, 1, "B", 0.5, 8, 1),
+        ],
+        columns=COLUMNS,
+    )
+    s = stats.strategy_summary(df)
+    assert s.loc["A", "games"] == 3 and s.loc["A", "blocks"] == 2
+    assert s.loc["A", "win_rate"] == pytest.approx((0.5 + 0.5) / 2)  # block means 0.5, 0.5
+    assert s.loc["A", "win_lo"] == pytest.approx(0.5)  # no variance between blocks
+    assert s.loc["B", "win_rate"] == pytest.approx(0.25)
+    one = stats.strategy_summary(df[df.block == 0])
+    assert math.isnan(one.loc["A", "win_lo"])
+    with pytest.raises(ValueError, match="missing column"):
+        stats.strategy_summary(df.drop(columns="ip"))
+
+
+def _coverage(n_sims, seed, **kwargs):
+    """Coverage over simulated tournaments of: A's block win interval, A's naive Wilson interval
+    on seat-games, A's score interval, and the pairwise A - B interval."""
+    rng = np.random.default_rng(seed)
+    probs = kwargs.setdefault("probs", (0.4, 0.3, 0.2, 0.1))
+    hits = np.zeros(4)
+    for _ in range(n_sims):
+        df = tournament(rng, **kwargs)
+        s = stats.strategy_summary(df).loc["A"]
+        hits[0] += s["win_lo"] <= probs[0] <= s["win_hi"]
+        a = df.loc[df.strategy == "A", "win"]
+        lo, hi = wilson_interval(int(a.sum()), len(a))
+        hits[1] += lo <= probs[0] <= hi
+        hits[2] += s["ip_lo"] <= 60 <= s["ip_hi"]
+        means = stats.block_means(df, "win")
+        d = stats.block_differences(df)[("A", "B")]
+        assert np.allclose(d, means["A"] - means["B"])
+        row = stats._paired_test(d, 0.95)
+        hits[3] += row[1] <= probs[0] - probs[1] <= row[2]
+    return hits / n_sims
+
+
+def test_block_intervals_cover_without_correlation():
+    cover_block, cover_wilson, cover_ip, cover_diff = _coverage(400, seed=5, n_blocks=30, tables=4)
+    assert 0.92 <= cover_block <= 0.98
+    assert 0.92 <= cover_wilson <= 0.98  # no correlation: the naive interval is fine too
+    assert 0.92 <= cover_ip <= 0.98
+    assert 0.92 <= cover_diff <= 0.98
+
+
+def test_block_intervals_cover_under_strong_within_block_correlation():
+    # Dirichlet(2 p) deals: intra-block correlation ~1/3 over 12 tables -> design effect ~4.7
+    cover_block, cover_wilson, cover_ip, cover_diff = _coverage(
+        400, seed=6, n_blocks=30, tables=12, concentration=2.0, ip_block_sd=10.0
+    )
+    assert 0.92 <= cover_block <= 0.98
+    assert cover_wilson < 0.8  # seat-games treated as independent: badly under-covers
+    assert 0.92 <= cover_ip <= 0.98
+    assert 0.92 <= cover_diff <= 0.98
+
+
+# --- pairwise ----------------------------------------------------------------------------------
+
+
+def test_holm_against_a_hand_computed_example():
+    p = [0.01, 0.04, 0.03, 0.005]
+    # sorted: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06, 0.04*1 = 0.04 -> max so far 0.06
+    assert stats.adjust_pvalues(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert stats.adjust_pvalues([0.2, np.nan, 0.4]) == pytest.approx(
+        [0.4, np.nan, 0.4], nan_ok=True
+    )
+    assert stats.adjust_pvalues([0.3, 0.6], method="bonferroni") == pytest.approx([0.6, 1.0])
+    assert stats.adjust_pvalues([0.3, 0.6], method="none") == pytest.approx([0.3, 0.6])
+
+
+def test_pairwise_is_the_paired_t_test_over_block_means():
+    from scipy import stats as st
+
+    rng = np.random.default_rng(8)
+    df = tournament(rng, n_blocks=60, tables=4, concentration=5.0)
+    pairs = stats.pairwise(df)
+    assert list(zip(pairs.a, pairs.b, strict=True)) == [
+        ("A", "B"),
+        ("A", "C"),
+        ("A", "D"),
+        ("B", "C"),
+        ("B", "D"),
+        ("C", "D"),
+    ]
+    means = stats.block_means(df)
+    for row in pairs.itertuples():
+        d = means[row.a] - means[row.b]
+        assert row.diff == pytest.approx(d.mean())
+        assert row.p == pytest.approx(st.ttest_rel(means[row.a], means[row.b]).pvalue)
+        lo, hi = st.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=st.sem(d))
+        assert (row.lo, row.hi) == pytest.approx((lo, hi))
+        assert row.n_blocks == 60
+    # Holm by hand: sort, multiply by m, m-1, ..., running maximum, cap at 1
+    order = np.argsort(pairs.p.to_numpy())
+    adj = np.minimum(1, np.maximum.accumulate(pairs.p.to_numpy()[order] * np.arange(6, 0, -1)))
+    assert pairs.p_adj.to_numpy()[order] == pytest.approx(adj)
+    assert (pairs.significant == (pairs.p_adj < 0.05)).all()
+    assert pairs.set_index(["a", "b"]).loc[("A", "D"), "significant"]
+
+
+def test_pairwise_only_uses_blocks_where_both_play_and_handles_no_variance():
+    df = pd.DataFrame(
+        [
+            (0, 0, 0, "A", 1.0, 9, 1),
+            (0, 0, 1, "B", 0.0, 3, 2),
+            (1, 0, 0, "A", 1.0, 9, 1),
+            (1, 0, 1, "B", 0.0, 3, 2),
+            (2, 0, 0, "A", 0.0, 1, 2),
+            (2, 0, 1, "C", 1.0, 5, 1),
+        ],
+        columns=COLUMNS,
+    )
+    pairs = stats.pairwise(df, metric="ip").set_index(["a", "b"])
+    assert pairs.loc[("A", "B"), "n_blocks"] == 2
+    assert pairs.loc[("A", "B"), "diff"] == 6.0
+    assert pairs.loc[("A", "B"), "p"] == 0.0  # constant non-zero difference
+    assert math.isnan(pairs.loc[("A", "C"), "p"])  # one block only
+    assert math.isnan(pairs.loc[("A", "C"), "p_adj"])
+    assert not pairs.loc[("A", "C"), "significant"]
+    assert pairs.loc[("B", "C"), "n_blocks"] == 0
+
+
+def test_pairwise_matrix_is_antisymmetric():
+    rng = np.random.default_rng(9)
+    pairs = stats.pairwise(tournament(rng, n_blocks=50))
+    diff = stats.pairwise_matrix(pairs, "diff")
+    assert list(diff.index) == list(NAMES) == list(diff.columns)
+    assert np.allclose(diff.to_numpy(), -diff.to_numpy().T)
+    assert diff.loc["A", "D"] == pytest.approx(pairs.set_index(["a", "b"]).loc[("A", "D"), "diff"])
+    lo, hi = stats.pairwise_matrix(pairs, "lo"), stats.pairwise_matrix(pairs, "hi")
+    assert (lo.to_numpy() <= diff.to_numpy() + 1e-12).all()
+    assert (diff.to_numpy() <= hi.to_numpy() + 1e-12).all()
+    assert np.allclose(lo.to_numpy(), -hi.to_numpy().T)
+    p = stats.pairwise_matrix(pairs, "p_adj")
+    assert np.allclose(p.to_numpy(), p.to_numpy().T, equal_nan=True)
+    assert np.isnan(np.diag(p.to_numpy())).all()
+
+
+def test_crn_variance_ratio_is_small_when_blocks_dominate():
+    rng = np.random.default_rng(10)
+    df = tournament(rng, n_blocks=200, tables=4, ip_block_sd=20.0)
+    assert stats.crn_variance_ratio(df, "A", "B", "ip") < 0.3
+    df = tournament(rng, n_blocks=200, tables=4, ip_block_sd=0.0)
+    assert stats.crn_variance_ratio(df, "A", "B", "ip") == pytest.approx(1.0, abs=0.3)
+
+
+# --- Plackett-Luce -----------------------------------------------------------------------------
+
+
+def test_plackett_luce_recovers_known_strengths():
+    theta = np.array([0.8, 0.3, -0.2, -0.9])
+    rng = np.random.default_rng(12)
+    df = pl_tournament(rng, theta, n_blocks=150, tables=2)
+    r = stats.plackett_luce(df, n_boot=100, seed=1, conf=0.99)
+    assert list(r.index) == ["s0", "s1", "s2", "s3"]
+    assert r["strength"].sum() == pytest.approx(0.0, abs=1e-9)
+    assert r["tables"].tolist() == [300] * 4
+    truth = theta - theta.mean()
+    assert np.abs(r["strength"].to_numpy() - truth).max() < 0.25
+    # 99% intervals: all four cover the truth jointly in ~95% of seeds (checked over 40)
+    assert ((r["lo"] <= truth) & (truth <= r["hi"])).all()
+    assert ((r["lo"] < r["strength"]) & (r["strength"] < r["hi"])).all()
+    assert r["elo"].to_numpy() == pytest.approx(r["strength"].to_numpy() * 400 / math.log(10))
+
+
+def test_plackett_luce_without_ties_is_choix_on_the_full_rankings():
+    import choix
+
+    rng = np.random.default_rng(13)
+    df = pl_tournament(rng, [0.5, 0.0, -0.5, 0.2, 0.1], n_blocks=80, seats=3)
+    r = stats.plackett_luce(df, n_boot=0)
+    order = df.sort_values(["block", "table", "rank"])
+    rankings = [
+        tuple(int(s[1:]) for s in g["strategy"]) for _, g in order.groupby(["block", "table"])
+    ]
+    ref = choix.ilsr_rankings(5, rankings, alpha=0.01)
+    ref -= ref.mean()
+    assert r.sort_index()["strength"].to_numpy() == pytest.approx(ref, abs=1e-6)
+    assert r["lo"].isna().all()
+
+
+def test_plackett_luce_ties_are_symmetric_and_ignore_seat_order():
+    rows = []
+    for b in range(30):
+        # A and B tie for first ahead of C; then C wins once every 3 blocks, with A, B tied second
+        ranks = {"A": 1, "B": 1, "C": 3} if b % 3 else {"C": 1, "A": 2, "B": 2}
+        seats = ["A", "B", "C"] if b % 2 else ["C", "B", "A"]
+        for seat, name in enumerate(seats):
+            rows.append((b, 0, seat, name, float(ranks[name] == 1) / 2, 0, ranks[name]))
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    r = stats.plackett_luce(df, n_boot=20)
+    assert r.loc["A", "strength"] == pytest.approx(r.loc["B", "strength"], abs=1e-8)
+    assert r.loc["A", "strength"] > r.loc["C", "strength"]
+    swapped = df.assign(seat=df["seat"].map({0: 2, 1: 1, 2: 0}))
+    r2 = stats.plackett_luce(swapped, n_boot=0)
+    assert r2["strength"].to_numpy() == pytest.approx(r["strength"].to_numpy(), abs=1e-10)
+
+
+def test_plackett_luce_breslow_events():
+    df = pd.DataFrame(
+        [(0, 0, 0, "a", 0.5, 0, 1), (0, 0, 1, "b", 0.5, 0, 1), (0, 0, 2, "c", 0, 0, 3)]
+        + [(0, 0, 3, "d", 0, 0, 4), (1, 0, 0, "d", 1, 0, 1), (1, 0, 1, "c", 0, 0, 2)],
+        columns=COLUMNS,
+    )
+    events, blocks, offsets = stats._choice_events(df, {"a": 0, "b": 1, "c": 2, "d": 3})
+    assert events == [(0, (1, 2, 3)), (1, (0, 2, 3)), (2, (3,)), (3, (2,))]
+    assert blocks.tolist() == [0, 1] and offsets.tolist() == [0, 3, 4]
+
+
+# --- confidence sequences ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["eb", "normal-mixture"])
+@pytest.mark.parametrize("mean", [0.0, 0.2])
+def test_confidence_sequence_rarely_ever_misses_the_mean(method, mean):
+    """Over 2000 steps, the fraction of runs whose interval EVER excludes the true mean is at most
+    alpha (the running intersection makes the final interval record every exclusion)."""
+    alpha, runs, steps = 0.1, 300, 2000
+    rng = np.random.default_rng(21)
+    # paired win-share differences: +1, 0, -1 with P(+1) - P(-1) = mean
+    p_up = 0.25 + mean / 2
+    misses = 0
+    for _ in range(runs):
+        x = rng.choice([1.0, 0.0, -1.0], size=steps, p=[p_up, 0.5, 0.5 - p_up])
+        cs = stats.ConfidenceSequence(alpha, -1, 1, method=method).update(x)
+        misses += cs.decided(null=mean)
+    assert misses / runs <= alpha + 3 * math.sqrt(alpha * (1 - alpha) / runs)
+
+
+def test_repeatedly_checked_fixed_n_intervals_do_not_keep_their_level():
+    """The reason for confidence sequences: a 90% t interval checked after every step of 2000
+    excludes a true mean of 0 at some step in far more than 10% of runs."""
+    rng = np.random.default_rng(22)
+    x = rng.choice([1.0, 0.0, -1.0], size=(300, 2000), p=[0.25, 0.5, 0.25])
+    n = np.arange(1, 2001)
+    z = np.cumsum(x, axis=1) / np.sqrt(0.5 * n)
+    ever = (np.abs(z[:, 9:]) > 1.645).any(axis=1).mean()
+    assert ever > 0.3
+
+
+def test_confidence_sequence_decides_quickly_with_a_real_difference():
+    rng = np.random.default_rng(23)
+    x = rng.choice([1.0, 0.0, -1.0], size=5000, p=[0.4, 0.4, 0.2])  # mean 0.2
+    decided_at = {}
+    for method in ("eb", "normal-mixture"):
+        cs = stats.ConfidenceSequence(0.05, -1, 1, method=method)
+        for start in range(0, len(x), 10):
+            cs.update(x[start : start + 10])
+            if cs.decided():
+                break
+        assert cs.decided() and cs.interval()[0] > 0
+        decided_at[method] = cs.n
+    assert decided_at["eb"] <= 400
+    # low-variance differences (averages over many tables): empirical Bernstein adapts
+    y = np.clip(rng.normal(0.05, 0.1, size=5000), -1, 1)
+    n = {}
+    for method in ("eb", "normal-mixture"):
+        cs = stats.ConfidenceSequence(0.05, -1, 1, method=method)
+        n[method] = next(k for k in range(10, 5001, 10) if cs.update(y[k - 10 : k]).decided())
+    assert n["eb"] * 5 < n["normal-mixture"]
+
+
+def test_confidence_sequence_width_shrinks():
+    rng = np.random.default_rng(24)
+    x = rng.uniform(-1, 1, size=20000)
+    cs = stats.ConfidenceSequence(0.05, -1, 1)
+    widths = []
+    for n in (100, 1000, 10000, 20000):
+        cs.update(x[cs.n : n])
+        lo, hi = cs.interval()
+        assert lo <= 0 <= hi
+        widths.append(hi - lo)
+    assert widths == sorted(widths, reverse=True)
+    assert 2.0 < widths[1] / widths[2] < 4.5  # about sqrt(10), up to the log factor
+    t_width = 2 * 1.96 * x.std() / math.sqrt(20000)
+    assert t_width < widths[3] < 3 * t_width  # the price of anytime validity
+
+
+def test_confidence_sequence_is_chunking_invariant_and_checks_input():
+    rng = np.random.default_rng(25)
+    x = rng.uniform(0, 10, size=500)
+    for method in ("eb", "normal-mixture"):
+        whole = stats.ConfidenceSequence(0.05, 0, 10, method=method).update(x)
+        parts = stats.ConfidenceSequence(0.05, 0, 10, method=method)
+        for chunk in np.array_split(x, 7):
+            parts.update(chunk)
+        parts.update([])
+        assert parts.interval() == pytest.approx(whole.interval())
+        assert parts.mean == pytest.approx(x.mean())
+        assert parts.n == 500
+    fresh = stats.ConfidenceSequence(0.05, -1, 1)
+    assert fresh.interval() == (-1.0, 1.0) and not fresh.decided() and math.isnan(fresh.mean)
+    with pytest.raises(ValueError):
+        fresh.update([0.5, 1.5])
+    with pytest.raises(ValueError):
+        stats.ConfidenceSequence(0.05, method="t")
+
+
+def test_sequential_comparison_decides_every_pair_correctly():
+    rng = np.random.default_rng(26)
+    sc = stats.SequentialComparison(NAMES, alpha=0.05)
+    assert sc.pair_alpha == pytest.approx(0.05 / 6)
+    block = 0
+    while not sc.all_decided() and block < 20000:
+        chunk = tournament(rng, probs=(0.45, 0.3, 0.17, 0.08), n_blocks=100, tables=4)
+        chunk["block"] += block
+        block += 100
+        sc.update(chunk)
+    assert sc.all_decided()
+    status = sc.status().set_index(["a", "b"])
+    assert (status["better"] == status.index.get_level_values("a")).all()
+    assert (status["n_blocks"] == block).all()
+    assert len(sc.decided_pairs()) == 6
+
+
+def test_sequential_comparison_family_wise_error_under_the_null():
+    """Three equal strategies: with Bonferroni across the three pairs, the fraction of runs in
+    which ANY pair is EVER decided stays below alpha."""
+    alpha, runs = 0.1, 200
+    rng = np.random.default_rng(27)
+    wrong = 0
+    for _ in range(runs):
+        sc = stats.SequentialComparison(["x", "y", "z"], alpha=alpha)
+        # one table per block, each strategy wins with probability 1/3
+        winner = rng.integers(0, 3, size=1500)
+        win = np.eye(3)[winner]
+        for start in range(0, 1500, 500):
+            w = win[start : start + 500]
+            sc.update_differences(
+                {
+                    ("x", "y"): w[:, 0] - w[:, 1],
+                    ("z", "x"): w[:, 2] - w[:, 0],
+                    ("y", "z"): w[:, 1] - w[:, 2],
+                }
+            )
+        wrong += bool(sc.decided_pairs())
+    assert wrong / runs <= alpha + 3 * math.sqrt(alpha * (1 - alpha) / runs)
+    with pytest.raises(KeyError):
+        sc.update_differences({("x", "w"): [0.0]})
