@@ -1,4 +1,5 @@
-"""The ``abyss-mc`` command line: ``cards``, ``simulate``, ``replay``.
+"""The ``abyss-mc`` command line: ``cards``, ``strategies``, ``simulate``, ``tournament``,
+``report``, ``replay``, ``bench``.
 
 Start-up must stay instant (``abyss-mc --help``), so this module imports only typer and the
 standard library at the top; numpy, pandas, numba and the engine (``sim.abyss.*``) are imported
@@ -86,6 +87,21 @@ StrategiesOption = Annotated[
     ),
 ]
 
+PresetsOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--presets",
+        metavar="FILE",
+        help="A TOML file of strategy presets to add to the built-in ones (format: "
+        "strategies/abyss/presets.toml).",
+    ),
+]
+#: The tournament of the README's quick start: every built-in strategy and the random policy.
+DEFAULT_TOURNAMENT = (
+    "greedy,lord_rusher,key_hunter,council_hoarder,auction_buyer,pearl_economist,"
+    "leviathan_hunter,cautious_explorer,farmer,random"
+)
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -143,6 +159,12 @@ def parse_lineup(text: str, n_players: int) -> list[str]:
     if len(names) > n_players:
         raise UserError(f"--strategies lists {len(names)} strategies for {n_players} players")
     return list(itertools.islice(itertools.cycle(names), n_players))
+
+
+def use_presets(presets: Path | None) -> None:
+    from strategies.abyss import use_presets as use
+
+    use(presets)
 
 
 def load_tables(
@@ -249,9 +271,11 @@ def simulate(
             "always written).",
         ),
     ] = True,
+    presets: PresetsOption = None,
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
     t_start = time.perf_counter()
+    use_presets(presets)
     exp = parse_expansions(expansions)
     check_players(players, exp)
     if games < 1:
@@ -313,6 +337,7 @@ def simulate(
                 "per_game": per_game,
                 "cards": str(cards) if cards is not None else None,
                 "set": list(set_ or []),
+                "presets": str(presets) if presets is not None else None,
                 "out": str(out_dir),
             },
             card_digest=card_digest(tables, cards, set_),
@@ -344,8 +369,10 @@ def replay(
     cards: CardsOption = None,
     set_: SetOption = None,
     expansions: ExpansionsOption = "",
+    presets: PresetsOption = None,
 ) -> None:
     """Replay one game of a run move by move (same --seed/--players/--strategies/... as the run)."""
+    use_presets(presets)
     exp = parse_expansions(expansions)
     check_players(players, exp)
     check_seed(seed)
@@ -396,8 +423,10 @@ def bench(
     seed: SeedOption = 1,
     cards: CardsOption = None,
     set_: SetOption = None,
+    presets: PresetsOption = None,
 ) -> None:
     """Measure both engines' speed in one run: games/s, threads, start-up, memory."""
+    use_presets(presets)
     exp = parse_expansions(expansions)
     check_players(players, exp)
     check_seed(seed)
@@ -431,6 +460,190 @@ def bench(
         from sim.core.runs import atomic_write_text
 
         atomic_write_text(markdown, text)
+
+
+@app.command("strategies")
+@user_errors
+def strategies_(presets: PresetsOption = None) -> None:
+    """List the strategies (policies and presets), what they do, and their parameters."""
+    use_presets(presets)
+    from strategies.abyss import describe, strategy_names
+
+    for name in strategy_names():
+        text, values = describe(name)
+        typer.echo(f"{name}: {text}")
+        if values:
+            typer.echo("    " + ", ".join(f"{k}={v}" for k, v in values.items()))
+
+
+@app.command()
+@user_errors
+def tournament(
+    strategies: Annotated[
+        str,
+        typer.Option(
+            "--strategies",
+            metavar="A,B,...",
+            help="The strategies to compare (at least two, each once), with optional "
+            "parameters: name:param=value.",
+        ),
+    ] = DEFAULT_TOURNAMENT,
+    players: PlayersOption = 4,
+    blocks: Annotated[
+        int,
+        typer.Option(
+            "--blocks",
+            help="Deals to play; every table of the design plays each deal (common random "
+            "numbers). Games = blocks x tables.",
+        ),
+    ] = 2500,
+    design: Annotated[
+        str,
+        typer.Option(
+            "--design",
+            metavar="balanced|all",
+            help="Line-ups when there are more strategies than seats: a balanced cyclic subset "
+            "or every combination. Each line-up plays in every rotation of its seats.",
+        ),
+    ] = "balanced",
+    crn: Annotated[
+        str,
+        typer.Option(
+            "--crn",
+            metavar="block|lineup|none",
+            help="Common random numbers: every table of a block plays the same deal (block, "
+            "default), or only the rotations of each line-up (lineup), or every table its own "
+            "deal (none). See docs/tournament.md for what each buys.",
+        ),
+    ] = "block",
+    sequential: Annotated[
+        float | None,
+        typer.Option(
+            "--sequential",
+            metavar="ALPHA",
+            help="Stop as soon as every pair of strategies is told apart, with family-wise "
+            "error rate ALPHA at any stopping time; --blocks is then the budget.",
+        ),
+    ] = None,
+    seed: SeedOption = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help="New directory for the results (must not "
+            "exist). Default: a new runs/<UTC time>-seed<seed>.",
+        ),
+    ] = None,
+    report: Annotated[
+        bool, typer.Option("--report/--no-report", help="Also write the balance report.")
+    ] = False,
+    expansions: ExpansionsOption = "leviathan",
+    cards: CardsOption = None,
+    set_: SetOption = None,
+    threads: ThreadsOption = None,
+    presets: PresetsOption = None,
+) -> None:
+    """Compare strategies with seat rotation and common random numbers; print the ranking."""
+    t_start = time.perf_counter()
+    use_presets(presets)
+    exp = parse_expansions(expansions)
+    check_players(players, exp)
+    check_seed(seed)
+    if blocks < 1:
+        raise UserError(f"--blocks must be at least 1; got {blocks}")
+    if sequential is not None and not 0 < sequential < 1:
+        raise UserError(f"--sequential must be between 0 and 1; got {sequential}")
+    names = [p.strip() for p in strategies.split(",") if p.strip()]
+    from reports.tournament import crn_mode
+
+    crn = crn_mode(crn)
+    from strategies.abyss import make_policy
+
+    for name in names:
+        make_policy(name)  # unknown names and parameters fail before any work
+    from reports.tournament import make_design
+
+    plan = make_design(names, players, design)
+
+    from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
+
+    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+    with create_run_dir(out_dir) as staging:
+        tables = load_tables(cards, set_, exp)
+        from reports.tournament import run_tournament, tournament_text
+
+        result = run_tournament(
+            tables,
+            names,
+            n_players=players,
+            n_blocks=blocks,
+            seed=seed,
+            design=design,
+            crn=crn,
+            threads=threads,
+            progress=sys.stderr.isatty(),
+            sequential_alpha=sequential,
+        )
+        write_parquet(result.seats, staging.dir / "seats.parquet")
+        write_parquet(result.games, staging.dir / "games.parquet")
+        result.aggregates.save(staging.dir / "aggregates.npz")
+        text = tournament_text(result)
+        from sim.core.runs import atomic_write_text
+
+        atomic_write_text(staging.dir / "summary.txt", text)
+        write_manifest(
+            staging.dir,
+            command=["abyss-mc", *sys.argv[1:]],
+            seed=seed,
+            config={
+                "command": "tournament",
+                "n_players": players,
+                "strategies": names,
+                "blocks": result.n_blocks,
+                "blocks_budget": blocks,
+                "tables": plan.n_tables,
+                "n_games": int(len(result.games)),
+                "design": design,
+                "crn": crn,
+                "sequential": sequential,
+                "stopped_early": result.stopped_early,
+                "seed": seed,
+                "expansions": list(exp),
+                "cards": str(cards) if cards is not None else None,
+                "set": list(set_ or []),
+                "presets": str(presets) if presets is not None else None,
+                "out": str(out_dir),
+            },
+            card_digest=card_digest(tables, cards, set_),
+            timings={"total": time.perf_counter() - t_start, "runner": result.timings},
+        )
+        if report:
+            from reports.balance import write_report
+
+            write_report(staging.dir, staging.dir / "report")
+        staging.commit()
+    typer.echo(text, nl=False)
+    typer.echo(f"results: {out_dir}")
+    if report:
+        typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
+
+
+@app.command("report")
+@user_errors
+def report_(
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A run directory.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="DIR", help="Where to write (default: RUN_DIR/report)."),
+    ] = None,
+) -> None:
+    """Write the balance report of a run: report.html (self-contained), report.md, PNGs."""
+    from reports.balance import write_report
+
+    paths = write_report(run_dir, out)
+    typer.echo(f"report: {paths['html']}")
+    typer.echo(f"markdown: {paths['markdown']}")
 
 
 def _json_default(value: Any) -> Any:

@@ -38,7 +38,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from reports.summary import mean_halfwidth
+from reports.summary import mean_halfwidth, wilson_interval
 
 __all__ = [
     "ConfidenceSequence",
@@ -116,16 +116,26 @@ def strategy_summary(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
 
     Returns a DataFrame indexed by strategy, sorted by decreasing win rate, with columns ``games``
     (seat-games), ``blocks``, ``win_rate``, ``win_lo``, ``win_hi``, ``mean_ip``, ``ip_lo``,
-    ``ip_hi``. Intervals are NaN for a strategy seen in fewer than two blocks, and have zero width
-    if its per-block means never vary.
+    ``ip_hi``. Intervals are NaN for a strategy seen in fewer than two blocks. Win-rate intervals
+    are clipped to [0, 1] and are never narrower than the Wilson interval of the seat-games (the
+    t interval has zero width when the per-block means never vary); score intervals have zero
+    width in that case.
     """
     _check_columns(df, REQUIRED_COLUMNS)
     win = block_means(df, "win")
     ip = block_means(df, "ip")
     games = df.groupby("strategy")["win"].size()
     rows = []
+    wins = df.groupby("strategy")["win"].sum()
     for strategy in win.columns:
         w, w_lo, w_hi = _t_interval(win[strategy].to_numpy(), conf)
+        # A rate's interval stays within [0, 1], and is never narrower than the Wilson interval
+        # of the seat-games: with no variation between blocks (a strategy that always or never
+        # wins) the t interval would have zero width.
+        k, m = float(wins[strategy]), int(games[strategy])
+        wl, wh = wilson_interval(int(round(k)), m, conf)
+        if not math.isnan(w_lo):
+            w_lo, w_hi = max(0.0, min(w_lo, wl)), min(1.0, max(w_hi, wh))
         s, s_lo, s_hi = _t_interval(ip[strategy].to_numpy(), conf)
         rows.append(
             {

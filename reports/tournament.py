@@ -9,11 +9,16 @@ seat equally often (seat rotation).
 - k strategies, n players, k <= n: one line-up, the strategies cycled over the seats
   (A, B, A, B for two strategies at four players), in its distinct rotations.
 - k > n: a balanced subset of line-ups (`design="balanced"`): line-up i holds strategies
-  i, i+1, ..., i+n-1 (mod k), so each strategy plays in n line-ups, once in each position, and
-  meets every other strategy; or every combination of n strategies (`design="all"`).
+  i, i+1, ..., i+n-1 (mod k), so each strategy plays in n line-ups, once in each position (with
+  k > 2n - 1 some pairs never share a table; they are still compared on the same blocks); or
+  every combination of n strategies (`design="all"`), where every pair meets.
 
-Without CRN (`crn=False`, for measuring what CRN buys) each table of each block gets a game
-index of its own.
+`crn="lineup"` shares a deal only among the rotations of one line-up (each line-up of a block
+gets its own deal); without CRN (`crn="none"` or False) each table gets a deal of its own. What
+each buys is measured in docs/tournament.md: in a two-strategy tournament (one line-up, its
+rotations: a duplicate design) block CRN narrows the intervals a little; with many strategies in
+the balanced design it widens them, because a deal that suits one strategy shows up in all of
+its seat-games of the block. The intervals are valid in every mode (the block is the unit).
 
 The results are long-form, one row per (block, table, seat), ready for `reports.stats`.
 """
@@ -28,6 +33,19 @@ import numpy as np
 from sim.core.errors import UserError
 
 DESIGNS = ("balanced", "all")
+#: Which tables of a block share a deal: all of them, the rotations of each line-up, or none.
+CRN_MODES = ("block", "lineup", "none")
+
+
+def crn_mode(crn) -> str:
+    """`True`/`False` (block/none) or one of CRN_MODES."""
+    if crn is True:
+        return "block"
+    if crn is False:
+        return "none"
+    if crn not in CRN_MODES:
+        raise UserError(f"--crn must be one of {', '.join(CRN_MODES)}; got {crn!r}")
+    return crn
 
 
 @dataclass
@@ -38,6 +56,7 @@ class Design:
     n_players: int
     seating: np.ndarray
     lineups: list[tuple[int, ...]] = field(default_factory=list)
+    lineup_of_table: np.ndarray = field(default=None)  # index into lineups, per table
 
     @property
     def n_tables(self) -> int:
@@ -60,14 +79,22 @@ def make_design(strategies: list[str], n_players: int, design: str = "balanced")
     else:
         lineups = [tuple((i + j) % k for j in range(n_players)) for i in range(k)]
     rows: list[tuple[int, ...]] = []
-    for lineup in lineups:
+    owner: list[int] = []
+    for i, lineup in enumerate(lineups):
         seen = set()
         for r in range(n_players):
             seating = tuple(lineup[(seat + r) % n_players] for seat in range(n_players))
             if seating not in seen:
                 seen.add(seating)
                 rows.append(seating)
-    return Design(list(strategies), n_players, np.array(rows, dtype=np.int64), lineups)
+                owner.append(i)
+    return Design(
+        list(strategies),
+        n_players,
+        np.array(rows, dtype=np.int64),
+        lineups,
+        np.array(owner, dtype=np.int64),
+    )
 
 
 def block_games(design: Design, first_block: int, n_blocks: int, crn: bool = True):
@@ -76,7 +103,13 @@ def block_games(design: Design, first_block: int, n_blocks: int, crn: bool = Tru
     t = design.n_tables
     blocks = np.repeat(np.arange(first_block, first_block + n_blocks, dtype=np.int64), t)
     tables = np.tile(np.arange(t, dtype=np.int64), n_blocks)
-    games = blocks.copy() if crn else blocks * t + tables
+    mode = crn_mode(crn)
+    if mode == "block":
+        games = blocks.copy()
+    elif mode == "lineup":
+        games = blocks * len(design.lineups) + design.lineup_of_table[tables]
+    else:
+        games = blocks * t + tables
     seatings = design.seating[tables]
     return blocks, tables, games, seatings
 
@@ -85,3 +118,163 @@ def win_shares(ranks: np.ndarray) -> np.ndarray:
     """A seat's share of the win: 1/k when k seats share the first rank, else 0 (rows = games)."""
     first = ranks == 1
     return first / first.sum(axis=1, keepdims=True)
+
+
+@dataclass
+class TournamentResult:
+    design: Design
+    seats: object  # pandas DataFrame, one row per (block, table, seat)
+    games: object  # pandas DataFrame, one row per (block, table)
+    aggregates: object  # sim.abyss.aggregate.Aggregates over every table
+    n_blocks: int
+    crn: str
+    stopped_early: bool = False
+    sequential: object = None  # reports.stats.SequentialComparison, in sequential mode
+    timings: dict = field(default_factory=dict)
+
+
+def run_tournament(
+    tables,
+    strategies: list[str],
+    *,
+    n_players: int,
+    n_blocks: int,
+    seed: int,
+    design: str = "balanced",
+    crn: bool = True,
+    threads: int | None = None,
+    progress: bool = False,
+    sequential_alpha: float | None = None,
+    min_blocks: int = 100,
+) -> TournamentResult:
+    """Play `n_blocks` blocks of the design on the fast path.
+
+    With `sequential_alpha`, stop as soon as every pair of strategies is decided (its
+    anytime-valid confidence sequence for the difference in win share excludes 0, with the
+    family-wise error rate held at `sequential_alpha`; `reports.stats.SequentialComparison`),
+    checking after each chunk of blocks once `min_blocks` are played; `n_blocks` is then the
+    budget.
+    """
+    import pandas as pd
+
+    from sim.abyss.fast import run_tables
+    from sim.core.batch import run_chunks
+
+    plan = make_design(strategies, n_players, design)
+    crn_mode(crn)
+    seat_parts: list = []
+    game_parts: list = []
+    agg = None
+    seq = None
+    if sequential_alpha is not None:
+        from reports.stats import SequentialComparison
+
+        seq = SequentialComparison(list(strategies), alpha=sequential_alpha)
+    state = {"blocks": 0, "stopped": False}
+
+    def play(first: int, n: int) -> bool:
+        nonlocal agg
+        blocks, tables_, games, seatings = block_games(plan, first, n, crn)
+        seats, games_cols, chunk_agg = run_tables(
+            tables, seed=seed, games=games, seatings=seatings, strategies=plan.strategies
+        )
+        seats_df = pd.DataFrame(seats)
+        seats_df.insert(0, "block", np.repeat(blocks, n_players))
+        seats_df.insert(1, "table", np.repeat(tables_, n_players))
+        games_df = pd.DataFrame(games_cols)
+        games_df.insert(0, "block", blocks)
+        games_df.insert(1, "table", tables_)
+        seat_parts.append(seats_df)
+        game_parts.append(games_df)
+        agg = chunk_agg if agg is None else agg.merge(chunk_agg)
+        state["blocks"] = first + n
+        if seq is not None:
+            seq.update(seats_df)
+            if state["blocks"] >= min_blocks and seq.all_decided():
+                state["stopped"] = True
+                return True
+        return False
+
+    from sim.core.batch import set_threads
+
+    threads = set_threads(threads)
+    elapsed = run_chunks(n_blocks, play, progress=progress, label="blocks")
+    seats_df = pd.concat(seat_parts, ignore_index=True)
+    games_df = pd.concat(game_parts, ignore_index=True)
+    n_games = len(games_df)
+    return TournamentResult(
+        plan,
+        seats_df,
+        games_df,
+        agg,
+        state["blocks"],
+        crn_mode(crn),
+        state["stopped"],
+        seq,
+        {
+            "seconds": elapsed,
+            "games_per_second": n_games / elapsed if elapsed else 0.0,
+            "threads": threads,
+        },
+    )
+
+
+def tournament_frame(result: TournamentResult):
+    """The long-form frame `reports.stats` reads: block, table, seat, strategy, win, ip, rank."""
+    df = result.seats[["block", "table", "seat", "strategy", "win", "score", "rank"]]
+    df = df.rename(columns={"score": "ip"})
+    df["strategy"] = df["strategy"].astype(str)
+    return df
+
+
+def tournament_text(result: TournamentResult) -> str:
+    """The ranking printed at the end of `abyss-mc tournament`."""
+    import io
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from reports import stats
+
+    df = tournament_frame(result)
+    summary = stats.strategy_summary(df)
+    pairs = stats.pairwise(df, metric="win", correction="holm")
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None, force_terminal=False)
+    d = result.design
+    n_games = len(result.games)
+    head = (
+        f"{result.n_blocks:,} blocks x {d.n_tables} tables = {n_games:,} games, "
+        f"{d.n_players} players, "
+        + {
+            "block": "common random numbers (every table of a block plays the same deal)",
+            "lineup": "common random numbers within each line-up's rotations",
+            "none": "independent deals",
+        }[result.crn]
+    )
+    if result.sequential is not None:
+        head += (
+            "; stopped early: every pair decided"
+            if result.stopped_early
+            else ("; sequential: budget reached before every pair was decided")
+        )
+    console.print(head, highlight=False)
+    table = Table(box=box.SIMPLE_HEAD, title="strategies (95% intervals over blocks)")
+    for column in ("strategy", "win rate", "mean IP"):
+        table.add_column(column, justify="left" if column == "strategy" else "right")
+    for name, row in summary.iterrows():
+        table.add_row(
+            str(name),
+            f"{row.win_rate:.1%} [{row.win_lo:.1%}, {row.win_hi:.1%}]",
+            f"{row.mean_ip:.1f} [{row.ip_lo:.1f}, {row.ip_hi:.1f}]",
+        )
+    console.print(table)
+    significant = pairs[pairs["significant"]]
+    console.print(
+        f"{len(significant)} of {len(pairs)} pairwise win-rate differences are significant "
+        "(paired over blocks, Holm-corrected, 5%).",
+        highlight=False,
+    )
+    text = out.getvalue()
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from reports.cli import app
 from reports.summary import summarize, wilson_interval
-from sim.core.schema import GAME_COLUMNS, SEAT_COLUMNS, games_frame, seats_frame
+from sim.core.schema import GAME_COLUMNS, SCHEMA_VERSION, SEAT_COLUMNS, games_frame, seats_frame
 
 HEAVY_MODULES = ("numpy", "pandas", "numba", "scipy", "matplotlib", "pyarrow")
 
@@ -85,6 +85,8 @@ def fake_results(tables, *, n_players, n_games, seed, strategies, expansions, pr
                     wounds=0,
                     rank=rank,
                     winner=rank == 1,
+                    lord_set=0b1111111 << s,
+                    location_set=1 << s,
                 )
             )
         game_rows.append(
@@ -317,7 +319,7 @@ def test_simulate_writes_complete_run(fake_engine, tmp_run_root: Path) -> None:
     assert manifest["card_digest"] == "fake-digest"
     assert manifest["config"]["strategies"] == ["greedy", "random", "greedy"]
     assert manifest["config"]["set"] == ["game.court_size=5"]
-    assert manifest["schema_version"] == 1
+    assert manifest["schema_version"] == SCHEMA_VERSION
     assert manifest["timings"]["runner"] == {"play": 0.01}
     assert "By strategy" in result.stdout and "By seat" in result.stdout
     assert result.stdout.rstrip().endswith(f"results: {out}")

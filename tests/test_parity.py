@@ -7,7 +7,7 @@ streams' positions are checked) and the same scores.
 
 CI runs a few seeds per configuration; the `slow` tier runs 5,000 seeds for each configuration
 (base game 2-4 players, Leviathan 2-5 players) and line-up (random, greedy, greedy against
-random).
+random, and two line-ups of the named presets, so every built-in strategy is covered).
 """
 
 from __future__ import annotations
@@ -26,7 +26,10 @@ from sim.abyss.workspace import template
 from sim.core.schema import games_frame, seats_frame
 from strategies.abyss import make_policies
 
-LINEUPS = (["random"], ["greedy"], ["greedy", "random"])
+PRESETS_A = ["lord_rusher", "key_hunter", "council_hoarder", "auction_buyer", "farmer"]
+PRESETS_B = ["pearl_economist", "leviathan_hunter", "cautious_explorer", "farmer", "greedy"]
+LINEUPS = (["random"], ["greedy"], ["greedy", "random"], PRESETS_A, PRESETS_B)
+LINEUP_IDS = ["random", "greedy", "greedy-random", "presets-a", "presets-b"]
 CONFIGS = [((), n) for n in (2, 3, 4)] + [(("leviathan",), n) for n in (2, 3, 4, 5)]
 CONFIG_IDS = [f"{'leviathan' if exp else 'base'}-{n}p" for exp, n in CONFIGS]
 TRACE_CAP = 20_000
@@ -82,7 +85,7 @@ def cycled(lineup: list[str], n: int) -> list[str]:
 
 
 @pytest.mark.parametrize(("expansions", "n_players"), CONFIGS, ids=CONFIG_IDS)
-@pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "greedy", "greedy-random"])
+@pytest.mark.parametrize("lineup", LINEUPS, ids=LINEUP_IDS)
 def test_parity_ci(all_tables, expansions, n_players, lineup):
     t = all_tables[expansions]
     base = template(t)
@@ -92,7 +95,7 @@ def test_parity_ci(all_tables, expansions, n_players, lineup):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("expansions", "n_players"), CONFIGS, ids=CONFIG_IDS)
-@pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "greedy", "greedy-random"])
+@pytest.mark.parametrize("lineup", LINEUPS, ids=LINEUP_IDS)
 def test_parity_5000_seeds(all_tables, expansions, n_players, lineup):
     t = all_tables[expansions]
     base = template(t)

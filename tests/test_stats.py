@@ -126,7 +126,14 @@ def test_one_game_per_block_is_the_ordinary_t_interval_over_games():
             v = x[col].to_numpy(dtype=float)
             ref = st.t.interval(0.9, len(v) - 1, loc=v.mean(), scale=st.sem(v))
             assert s.loc[name, mean] == pytest.approx(v.mean())
-            assert (s.loc[name, lo], s.loc[name, hi]) == pytest.approx(ref)
+            if col == "ip":
+                assert (s.loc[name, lo], s.loc[name, hi]) == pytest.approx(ref)
+            else:
+                # a win rate's interval: the wider of this t interval and the Wilson interval
+                # of the seat-games, within [0, 1]
+                wl, wh = wilson_interval(int(round(v.sum())), len(v), 0.9)
+                assert s.loc[name, lo] == pytest.approx(max(0.0, min(ref[0], wl)))
+                assert s.loc[name, hi] == pytest.approx(min(1.0, max(ref[1], wh)))
 
 
 def test_summary_handles_unbalanced_and_tiny_inputs():
@@ -143,7 +150,10 @@ def test_summary_handles_unbalanced_and_tiny_inputs():
     s = stats.strategy_summary(df)
     assert s.loc["A", "games"] == 3 and s.loc["A", "blocks"] == 2
     assert s.loc["A", "win_rate"] == pytest.approx((0.5 + 0.5) / 2)  # block means 0.5, 0.5
-    assert s.loc["A", "win_lo"] == pytest.approx(0.5)  # no variance between blocks
+    # no variance between blocks: the t interval has zero width, so the Wilson interval of the
+    # seat-games (about 2 wins in 3) sets it
+    assert s.loc["A", "win_lo"] == pytest.approx(min(0.5, wilson_interval(2, 3)[0]))
+    assert s.loc["A", "win_hi"] == pytest.approx(max(0.5, wilson_interval(2, 3)[1]))
     assert s.loc["B", "win_rate"] == pytest.approx(0.25)
     one = stats.strategy_summary(df[df.block == 0])
     assert math.isnan(one.loc["A", "win_lo"])

@@ -36,6 +36,8 @@ GAME_VALUES = (
     ("n_kills", KN.RG_KILLS),
 )
 MAX_TURNS = 10_001
+#: Card indices the held/won counts cover (the state's capacities).
+N_LORD_SLOTS, N_LOCATION_SLOTS = 64, 32
 #: End reasons in the aggregates' order (the state's codes; "none" never ends a game).
 END_REASONS = STATE_END_REASONS
 
@@ -55,6 +57,10 @@ class Aggregates:
     game_squares: np.ndarray = field(default=None)
     turns_histogram: np.ndarray = field(default=None)  # [turns]
     end_reasons: np.ndarray = field(default=None)  # [END_REASONS index]
+    lords_held: np.ndarray = field(default=None)  # [strategy, lord] seat-games ending with it
+    lords_won: np.ndarray = field(default=None)  # [strategy, lord] ... and ranked first
+    locations_held: np.ndarray = field(default=None)  # [strategy, location]
+    locations_won: np.ndarray = field(default=None)  # [strategy, location]
 
     def __post_init__(self) -> None:
         k, n, v = len(self.strategies), self.n_players, len(VALUES)
@@ -67,6 +73,10 @@ class Aggregates:
             "game_squares": (len(GAME_VALUES),),
             "turns_histogram": (MAX_TURNS,),
             "end_reasons": (len(END_REASONS),),
+            "lords_held": (k, N_LORD_SLOTS),
+            "lords_won": (k, N_LORD_SLOTS),
+            "locations_held": (k, N_LOCATION_SLOTS),
+            "locations_won": (k, N_LOCATION_SLOTS),
         }
         for name, shape in zeros.items():
             if getattr(self, name) is None:
@@ -91,6 +101,16 @@ class Aggregates:
         turns = np.minimum(out_games[:, KN.RG_TURNS], MAX_TURNS - 1)
         self.turns_histogram += np.bincount(turns, minlength=MAX_TURNS)
         self.end_reasons += np.bincount(out_games[:, KN.RG_END], minlength=len(END_REASONS))
+        won = out_seats[:, :n, KN.R_RANK].ravel() == 1
+        for held, wins, words in (
+            (self.lords_held, self.lords_won, (KN.R_LORDS_LO, KN.R_LORDS_HI)),
+            (self.locations_held, self.locations_won, (KN.R_LOCATION_SET,)),
+        ):
+            bits = _unpack(out_seats[:, :n, list(words)].reshape(-1, len(words)))
+            for k in np.unique(flat_s):  # a few strategies: row sums beat np.add.at
+                mine = flat_s == k
+                held[k] += bits[mine].sum(axis=0)
+                wins[k] += bits[mine & won].sum(axis=0)
         self.n_games += len(out_games)
 
     def merge(self, other: Aggregates) -> Aggregates:
@@ -128,7 +148,7 @@ class Aggregates:
                 [str(x) for x in f["strategies"]],
                 int(f["n_players"]),
                 int(f["n_games"]),
-                **{name: f[name] for name in ARRAYS},
+                **{name: f[name] for name in ARRAYS if name in f},
             )
 
     # ------------------------------------------------------------ from tables
@@ -147,6 +167,12 @@ class Aggregates:
         for column, index in VALUES:
             out_seats[:, :, index] = seats_df[column].to_numpy().reshape(n_games, n_players)
         out_seats[:, :, KN.R_RANK] = seats_df["rank"].to_numpy().reshape(n_games, n_players)
+        if "lord_set" in seats_df and "location_set" in seats_df:
+            lords = seats_df["lord_set"].to_numpy(dtype=np.int64).reshape(n_games, n_players)
+            out_seats[:, :, KN.R_LORDS_LO] = lords & 0xFFFFFFFF
+            out_seats[:, :, KN.R_LORDS_HI] = (lords >> 32) & 0xFFFFFFFF
+            locations = seats_df["location_set"].to_numpy(dtype=np.int64)
+            out_seats[:, :, KN.R_LOCATION_SET] = locations.reshape(n_games, n_players)
         lookup = {name: i for i, name in enumerate(agg.strategies)}
         strategy_of = np.array(
             [lookup[str(x)] for x in seats_df["strategy"]], dtype=np.int64
@@ -168,4 +194,14 @@ ARRAYS = (
     "game_squares",
     "turns_histogram",
     "end_reasons",
+    "lords_held",
+    "lords_won",
+    "locations_held",
+    "locations_won",
 )
+
+
+def _unpack(words: np.ndarray) -> np.ndarray:
+    """Rows of 32-bit words (int32 or int64 holding 32 bits) -> rows of 0/1 per bit, low first."""
+    as_bytes = np.ascontiguousarray(words.astype("<u4")).view(np.uint8).reshape(len(words), -1)
+    return np.unpackbits(as_bytes, axis=1, bitorder="little").astype(np.int64)

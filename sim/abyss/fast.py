@@ -11,7 +11,7 @@ import numpy as np
 from sim.abyss import kernel as KN
 from sim.abyss.aggregate import Aggregates
 from sim.abyss.state import END_REASONS
-from sim.abyss.workspace import template
+from sim.abyss.workspace import cached_template, template
 from sim.core.batch import run_chunks, set_threads
 from strategies.abyss import make_policies
 from strategies.abyss.policies import N_PARAMS
@@ -57,28 +57,18 @@ def run_fast(
     game_parts: list[dict] = []
 
     def play(first: int, n: int) -> None:
+        games = np.arange(first, first + n, dtype=np.int64)
+        seatings = rotated_seatings(games, n_players, rotate)
         out_seats = np.zeros((n, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
         out_games = np.zeros((n, KN.N_GAME_FIELDS), dtype=np.int32)
-        out_lineup = np.zeros((n, n_players), dtype=np.int64)
-        KN.play_chunk(
-            base,
-            np.int64(seed),
-            np.int64(first),
-            np.int64(n_players),
-            kinds,
-            params,
-            rotate,
-            out_seats,
-            out_games,
-            out_lineup,
-        )
-        agg.add(out_seats, out_games, name_of_entry[out_lineup])
+        KN.play_tables(base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games)
+        agg.add(out_seats, out_games, name_of_entry[seatings])
         if per_game:
-            seats, games = chunk_columns(
-                out_seats, out_games, out_lineup, strategies, first, seed, n_players
+            seats, game_cols = chunk_columns(
+                out_seats, out_games, seatings, strategies, games, seed, n_players
             )
             seat_parts.append(seats)
-            game_parts.append(games)
+            game_parts.append(game_cols)
 
     elapsed = run_chunks(n_games, play, chunk_size=chunk_size, progress=progress)
     timings = {
@@ -91,19 +81,56 @@ def run_fast(
     return _concat(seat_parts), _concat(game_parts), agg, timings
 
 
-def chunk_columns(out_seats, out_games, out_lineup, strategies, first, seed, n_players):
+def rotated_seatings(games: np.ndarray, n_players: int, rotate: bool = True) -> np.ndarray:
+    """Line-up entry of every seat of every game: seat s of game g plays entry (s + g) mod n
+    when rotating (`sim.abyss.runner.rotated`), else entry s."""
+    seats = np.arange(n_players, dtype=np.int64)
+    if not rotate:
+        return np.broadcast_to(seats, (len(games), n_players)).copy()
+    return (seats[None, :] + games[:, None]) % n_players
+
+
+def run_tables(tables, *, seed: int, games, seatings, strategies: list[str]):
+    """Play game games[i] with seat s taken by strategies[seatings[i, s]], for every i, on the
+    threads set by `set_threads` (one chunk, no progress bar: the caller chunks).
+
+    Returns (seat columns, game columns, aggregates) in the results schema, the seat columns
+    with a `win` column added: the seat's share of the win (1/k among k tied winners).
+    """
+    seatings = np.ascontiguousarray(seatings, dtype=np.int64)
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    n_tasks, n_players = seatings.shape
+    kinds, params = lineup_arrays(strategies)
+    out_seats = np.zeros((n_tasks, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
+    out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
+    base = cached_template(tables)
+    KN.play_tables(base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games)
+    agg = Aggregates(list(strategies), n_players)
+    agg.add(out_seats, out_games, seatings)
+    seats, game_cols = chunk_columns(
+        out_seats, out_games, seatings, strategies, games, seed, n_players
+    )
+    first = (seats["rank"] == 1).reshape(n_tasks, n_players)
+    seats["win"] = (first / first.sum(axis=1, keepdims=True)).ravel()
+    return seats, game_cols, agg
+
+
+def chunk_columns(out_seats, out_games, seatings, strategies, games, seed, n_players):
     """Column dicts (results schema) of one chunk's seats and games."""
     n = len(out_games)
-    games = np.arange(first, first + n, dtype=np.int64)
     names = np.array(strategies, dtype=object)
     seats = {
         "game": np.repeat(games, n_players),
         "seat": np.tile(np.arange(n_players), n),
-        "strategy": names[out_lineup.ravel()],
+        "strategy": names[seatings.ravel()],
     }
     for column, index in SEAT_FIELDS.items():
         seats[column] = out_seats[:, :, index].ravel()
     seats["winner"] = seats["rank"] == 1
+    lords = out_seats[:, :, KN.R_LORDS_LO].astype(np.uint32).astype(np.int64)
+    lords |= out_seats[:, :, KN.R_LORDS_HI].astype(np.uint32).astype(np.int64) << 32
+    seats["lord_set"] = lords.ravel()
+    seats["location_set"] = out_seats[:, :, KN.R_LOCATION_SET].astype(np.uint32).ravel()
     reasons = np.array(END_REASONS, dtype=object)
     game_cols = {
         "game": games,

@@ -28,8 +28,11 @@ from sim.abyss.state import (  # noqa: F401  (result fields, re-exported)
     R_ALLIES,
     R_KEYS,
     R_KILLED,
+    R_LOCATION_SET,
     R_LOCATIONS,
     R_LORDS,
+    R_LORDS_HI,
+    R_LORDS_LO,
     R_MONSTERS,
     R_N_AFFILIATED,
     R_N_LOCATIONS,
@@ -1245,6 +1248,20 @@ def score(s, out_seats):
         row[R_N_LORDS], row[R_N_LOCATIONS] = s[b + S.P_LORDS], s[b + S.P_LOCATIONS]
         row[R_N_AFFILIATED], row[R_N_TOKENS] = s[b + S.P_AFFILIATED], s[b + S.P_TOKENS]
         row[R_KILLED], row[R_WOUNDS] = s[b + S.P_KILLED], s[b + S.P_WOUNDS]
+        lo = hi = 0
+        off = b + S.P_LORDS
+        for i in range(s[off]):
+            lord = s[off + 1 + i]
+            if lord < 32:
+                lo |= 1 << lord
+            else:
+                hi |= 1 << (lord - 32)
+        row[R_LORDS_LO], row[R_LORDS_HI] = as_int32(lo), as_int32(hi)
+        held = 0
+        off = b + S.P_LOCATIONS
+        for i in range(s[off]):
+            held |= 1 << s[off + 1 + i]
+        row[R_LOCATION_SET] = as_int32(held)
     # Ties are broken by the most Pearls, then by the highest value Lord; still tied: same rank.
     for seat in range(n_players):
         rank = 1
@@ -1258,6 +1275,12 @@ def score(s, out_seats):
             if better:
                 rank += 1
         out_seats[seat, R_RANK] = rank
+
+
+@njit(cache=True, inline="always")
+def as_int32(bits):
+    """32 bits (0 <= bits < 2**32) as the int32 with the same bit pattern."""
+    return bits - (1 << 32) if bits >= (1 << 31) else bits
 
 
 # ------------------------------------------------------------------------------ Leviathan
@@ -1636,39 +1659,37 @@ def record_results(s, out_seats, out_game):
 
 
 @njit(cache=True, parallel=True)
-def play_chunk(
+def play_tables(
     template,
     seed,
-    first_game,
-    n_players,
+    games,
+    seatings,
     lineup_kinds,
     lineup_params,
-    rotate,
     out_seats,
     out_games,
-    out_lineup,
 ):
-    """Play games first_game .. first_game + len(out_games) - 1 on all threads.
+    """Play game games[i] of `seed` with seat s taken by line-up entry seatings[i, s], for every
+    i, on all threads (`sim.abyss.fast`: consecutive games in rotation; `reports.tournament`:
+    every table of a block on the same game, for common random numbers).
 
-    Seat s of game g plays line-up entry (s + g) mod n when rotating (as the reference runner);
-    out_lineup[i, s] records which. The games are dealt to LANES lanes, each with its own
-    workspace (a copy of `template`, which holds the card tables) reused game after game; a game
-    depends only on (seed, game), never on its lane.
+    The games are dealt to LANES lanes, each with its own workspace (a copy of `template`, which
+    holds the card tables) reused game after game; a game depends only on (seed, game index,
+    seating), never on its lane.
     """
-    n_games = out_games.shape[0]
-    n_lanes = min(LANES, n_games)
+    n_tasks = out_games.shape[0]
+    n_players = seatings.shape[1]
+    n_lanes = min(LANES, n_tasks)
     for lane in prange(n_lanes):
         owned = template.copy()
         s = borrow(owned)  # `owned` lives as long as the lane
-        for i in range(lane, n_games, n_lanes):
-            game = np.int64(first_game + i)
+        for i in range(lane, n_tasks, n_lanes):
             for seat in range(n_players):
-                j = (seat + game) % n_players if rotate else seat
-                out_lineup[i, seat] = j
+                j = seatings[i, seat]
                 s[W.POLICY_KIND + seat] = lineup_kinds[j]
                 for k in range(W.N_PARAMS):
                     s[W.POLICY_PARAMS + seat * W.N_PARAMS + k] = lineup_params[j, k]
-            new_game(s, seed, game, n_players)
+            new_game(s, seed, games[i], n_players)
             play(s)
             record_results(s, out_seats[i], out_games[i])
         owned[0] = owned[0]  # keep the lane's workspace alive to here

@@ -1132,9 +1132,19 @@ def seat_rows(g: Game, strategies: list[str]) -> list[dict]:
                 "wounds": p.wounds,
                 "rank": rank,
                 "winner": rank == 1,
+                "lord_set": card_set(p.lords),
+                "location_set": card_set(p.locations),
             }
         )
     return rows
+
+
+def card_set(cards) -> int:
+    """Card indices as a bit set (bit i = card i), as the results tables store them."""
+    bits = 0
+    for c in cards:
+        bits |= 1 << int(c)
+    return bits
 
 
 def game_row(g: Game) -> dict:

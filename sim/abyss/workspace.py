@@ -17,7 +17,7 @@ from sim.abyss.state import MAX_PLAYERS, Layout
 from sim.core.rng import N_STREAMS
 
 ROW_WIDTH = 512  # longest option list (Pearls added to an attack included)
-N_PARAMS = 8  # parameters of a strategy (int32; probabilities in thousandths)
+N_PARAMS = 16  # parameters of a strategy (int32; probabilities in thousandths)
 
 _w = Layout()
 _w.size = TABLE_END
@@ -45,6 +45,18 @@ def template(tables) -> np.ndarray:
     w = np.zeros(WORKSPACE_BASE, dtype=np.int32)
     w[:TABLE_END] = pack(tables)
     return w
+
+
+_TEMPLATES: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def cached_template(tables) -> np.ndarray:
+    """`template(tables)`, built once per tables object. Do not write to it: copy it."""
+    hit = _TEMPLATES.get(id(tables))
+    if hit is None or hit[0] is not tables:
+        hit = (tables, template(tables))
+        _TEMPLATES[id(tables)] = hit
+    return hit[1]
 
 
 def with_trace(base: np.ndarray, trace_cap: int) -> np.ndarray:

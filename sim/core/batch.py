@@ -48,6 +48,7 @@ def run_chunks(
     """Call `play(first, n)` over consecutive chunks covering games 0 .. n_games - 1.
 
     `chunk_size` fixes the chunk length; by default chunks are sized to take about a second.
+    A `play` that returns True stops the run after its chunk (sequential stopping).
     With `progress`, a bar with games/s and the time left appears when the run is expected to
     last more than a couple of seconds. Returns the elapsed seconds.
     """
@@ -59,7 +60,7 @@ def run_chunks(
         while done < n_games:
             n = min(size, n_games - done)
             t0 = time.perf_counter()
-            play(done, n)
+            stop = play(done, n)
             done += n
             elapsed = time.perf_counter() - start
             rate = done / elapsed if elapsed > 0 else float("inf")
@@ -70,6 +71,8 @@ def run_chunks(
                 bar = _ProgressBar(n_games, label)
             if bar is not None:
                 bar.update(done, rate)
+            if stop is True:
+                break
     finally:
         if bar is not None:
             bar.close()

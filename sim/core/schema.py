@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 #: Bumped whenever a column is renamed, removed or changes meaning (adding columns is fine).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Why a game ended. Rulebook (base): a player recruits a 7th Lord, or a Lord is recruited and the
 #: Court cannot be refilled to 6. Leviathan adds: at the end of a turn the Leviathan deck or a
@@ -60,6 +60,12 @@ SEAT_COLUMNS: dict[str, tuple[Any, str]] = {
         "highest-IP Lord); seats still tied share the rank (1, 1, 3, ...).",
     ),
     "winner": ("bool", "True if rank == 1 (several seats win a game that stays tied)."),
+    "lord_set": (
+        "int64",
+        "Lords held at the end (free or under a Location) as a bit set: bit i = the Lord of "
+        "index i in the card data (`abyss-mc cards` lists them in order).",
+    ),
+    "location_set": ("int64", "Locations controlled at the end, as a bit set like `lord_set`."),
 }
 
 #: name -> (dtype, description), in column order.

@@ -1,4 +1,5 @@
-"""The two baseline strategies: uniformly random, and a simple greedy player.
+"""The built-in policies: uniformly random, a simple greedy player, and the parametrised
+heuristic behind the named presets (`presets.toml`).
 
 The decision logic lives in compiled form in `strategies.abyss.policies`, shared by both engines.
 The classes here are the reference engine's side: they hold the documented parameters and, when
@@ -16,6 +17,9 @@ import numpy as np
 from sim.abyss import kcore as K
 from strategies.abyss import policies as P
 
+#: Values of HeuristicPolicy.guild: "none", then the guilds in the order of `Guild`.
+GUILD_NAMES = ("none", "mage", "soldier", "farmer", "merchant", "politician", "ambassador")
+
 _WORKSPACES: dict[int, tuple[object, np.ndarray]] = {}
 
 
@@ -23,9 +27,9 @@ def workspace_for(t) -> np.ndarray:
     """A kernel workspace holding the card tables `t` (one per tables object, reused)."""
     hit = _WORKSPACES.get(id(t))
     if hit is None or hit[0] is not t:
-        from sim.abyss.workspace import template
+        from sim.abyss.workspace import cached_template
 
-        hit = (t, template(t))
+        hit = (t, cached_template(t).copy())
         _WORKSPACES[id(t)] = hit
     return hit[1]
 
@@ -35,15 +39,25 @@ class CompiledPolicy:
 
     kind: int = P.RANDOM
 
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, float) and not 0.0 <= value <= 1.0:
+                raise ValueError(f"{f.name} is a probability, between 0 and 1; got {value}")
+            if isinstance(value, int) and not 0 <= value <= 999:
+                raise ValueError(f"{f.name} must be between 0 and 999; got {value}")
+
     def params(self) -> np.ndarray:
-        """The int32 parameter vector, in field order (see `policies.G_*`); probabilities (float
-        fields) in thousandths."""
+        """The int32 parameter vector, in field order (see `policies.G_*`, `policies.H_*`)."""
         vec = np.zeros(P.N_PARAMS, dtype=np.int32)
         fields = [f for f in dataclasses.fields(self) if f.name != "name"]
         for i, f in enumerate(fields):
-            value = getattr(self, f.name)
-            vec[i] = round(value * 1000) if isinstance(value, float) else int(value)
+            vec[i] = self.param_value(f.name, getattr(self, f.name))
         return vec
+
+    def param_value(self, name: str, value) -> int:
+        """A parameter as the compiled policy reads it: probabilities in thousandths."""
+        return round(value * 1000) if isinstance(value, float) else int(value)
 
     def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
         from sim.abyss import workspace as W
@@ -101,3 +115,45 @@ class GreedyPolicy(CompiledPolicy):
     pearl_shortfall: int = 1
     fight_p: float = 0.5
     kind = P.GREEDY
+
+
+@dataclass
+class HeuristicPolicy(GreedyPolicy):
+    """The parametrised heuristic behind the named presets (`strategies/abyss/presets.toml`).
+
+    Parameters (the first seven are greedy's):
+        buy_min, take_min, take_slot, fight_threat, council_min, pearl_shortfall, fight_p: as
+            `GreedyPolicy`.
+        recruit_min: recruit only when an affordable Lord is worth at least this (see
+            key_weight, guild); 0 recruits at every chance.
+        key_weight: IP a Key on a Lord is worth to this player.
+        guild: the favoured guild ("none", "mage", "soldier", "farmer", "merchant",
+            "politician", "ambassador").
+        guild_bonus: IP added to the worth of a Lord of the favoured guild.
+        plot_pearls: plot at Court (1 Pearl) whenever holding at least this many Pearls
+            (99: never).
+        explore_risk: Leviathan expansion: highest accepted chance that a new Leviathan lands
+            on an occupied zone; above it, request support rather than explore, and fight
+            rather than continue past a Monster.
+        location_min: take a face-up Location worth at least this many IP rather than draw.
+    """
+
+    name: str = "heuristic"
+    recruit_min: int = 0
+    key_weight: int = 1
+    guild: str = "none"
+    guild_bonus: int = 0
+    plot_pearls: int = 99
+    explore_risk: float = 1.0
+    location_min: int = 8
+    kind = P.HEURISTIC
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.guild not in GUILD_NAMES:
+            raise ValueError(f"guild must be one of {', '.join(GUILD_NAMES)}; got {self.guild!r}")
+
+    def param_value(self, name: str, value):
+        if name == "guild":
+            return GUILD_NAMES.index(value) - 1  # "none" is -1, then the Guild numbers
+        return super().param_value(name, value)

@@ -26,6 +26,7 @@ from sim.core.rng import rand_below_in
 # strategy kinds (index into `KINDS` of strategies.abyss)
 RANDOM = 0
 GREEDY = 1
+HEURISTIC = 2
 
 # greedy parameter vector
 G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
@@ -54,8 +55,11 @@ ADD_PEARLS = 1
 @njit(cache=True)
 def choose(s, seat, decision, n):
     """The option the strategy of `seat` picks among the n options at s[OPT:]."""
-    if s[W.POLICY_KIND + seat] == GREEDY:
+    kind = s[W.POLICY_KIND + seat]
+    if kind == GREEDY:
         return greedy(s, seat, decision, n)
+    if kind == HEURISTIC:
+        return heuristic(s, seat, decision, n)
     return s[W.OPT + rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
 
 
@@ -162,7 +166,7 @@ def greedy(s, seat, decision, n):
     if decision == D_KEY_SOURCE and has(s, n, DECLINE):
         return DECLINE  # a Key token first
     if decision == D_LOCATION_SOURCE:
-        return location_source(s, seat, n)
+        return location_source(s, seat, n, np.int64(8))
     if decision == D_POWER:
         return P_SLAVER if has(s, n, P_SLAVER) and s[b + S.P_HAND] >= 8 else 0
     if decision >= D_MONSTER_CHOICE:
@@ -193,9 +197,9 @@ def pay(s, seat, n):
 
 
 @njit(cache=True)
-def location_source(s, seat, n):
-    """The best face-up Location if it is worth 8 or more (or nothing can be drawn); else draw
-    as many as allowed."""
+def location_source(s, seat, n, worth):
+    """The best face-up Location if it is worth `worth` IP or more (or nothing can be drawn);
+    else draw as many as allowed."""
     best, best_score = -1, -(1 << 30)
     last_draw = -1
     for i in range(n):
@@ -206,7 +210,7 @@ def location_source(s, seat, n):
             score = K.location_formula(s, seat, o)
             if best < 0 or score > best_score:
                 best, best_score = o, score
-    if best >= 0 and (last_draw < 0 or best_score >= 8):
+    if best >= 0 and (last_draw < 0 or best_score >= worth):
         return best
     return last_draw
 
@@ -316,3 +320,101 @@ def greedy_leviathan(s, seat, decision, n):
     if decision == D_MARTIAL_LAW:
         return 0  # discard the weakest extra Ally rather than pay
     return argmax(s, seat, decision, n)
+
+
+# ------------------------------------------------------------------------- heuristic
+# The parametrised heuristic behind the named presets (strategies/abyss/presets.toml). Slots 0-6
+# are greedy's (same meaning); the rest steer which Lords it wants, when it recruits, plots,
+# requests support, takes Locations, and how much Leviathan risk it accepts when exploring.
+H_RECRUIT_MIN, H_KEY_WEIGHT, H_GUILD, H_GUILD_BONUS = 7, 8, 9, 10
+H_PLOT_PEARLS, H_EXPLORE_RISK, H_LOCATION_MIN = 11, 12, 13
+NO_GUILD = -1
+
+
+@njit(cache=True, inline="always")
+def lord_score(s, seat, lord):
+    # inlined: casts the arguments so that the body compiles once
+    return _lord_score(s, np.int64(seat), np.int64(lord))
+
+
+@njit(cache=True)
+def _lord_score(s, seat, lord):
+    """What a Lord is worth to this heuristic, in IP: its IP, its Keys at `key_weight` IP each,
+    and `guild_bonus` if it belongs to the favoured guild."""
+    score = s[T.LORD_IP + lord] + param(s, seat, H_KEY_WEIGHT) * s[T.LORD_KEYS + lord]
+    if s[T.LORD_GUILD + lord] == param(s, seat, H_GUILD):
+        score += param(s, seat, H_GUILD_BONUS)
+    return score
+
+
+@njit(cache=True)
+def best_affordable_score(s, seat):
+    """The best `lord_score` among the Court's Lords the seat can pay for (-1: none)."""
+    extra, diplomat = K.cost_terms(s, seat)
+    r0, r1, r2, r3, r4, held = K.hand_values(s, K.pbase(seat) + S.P_HAND, -1)
+    pearls = s[K.pbase(seat) + S.P_PEARLS]
+    best = -1
+    for i in range(s[S.COURT]):
+        lord = s[S.COURT + 1 + i]
+        cost = K.lord_cost(s, lord, extra)
+        required = K.required_race(s, lord, diplomat)
+        n_races = s[T.LORD_RACES + lord]
+        if K.payment_reaches(0, pearls, r0, r1, r2, r3, r4, held, cost, n_races, required):
+            best = max(best, lord_score(s, seat, lord))
+    return best
+
+
+@njit(cache=True)
+def arrival_risk(s):
+    """Thousandths of P(a new Leviathan lands on an occupied Border zone): the chance that
+    continuing an Exploration past a Monster brings an attack (0 without the expansion)."""
+    if s[S.LEVIATHAN] == 0:
+        return 0
+    w = 0
+    for z in range(s[T.N_ZONES]):
+        if s[S.BORDER + z] >= 0:
+            w += zone_weight(s, z)
+    return w * 1000 // 36
+
+
+@njit(cache=True)
+def heuristic(s, seat, decision, n):
+    """The parametrised heuristic; decisions it has no opinion on are greedy's."""
+    if decision == D_ACTION:
+        return heuristic_action(s, seat, n)
+    if decision == D_RECRUIT_LORD or decision == D_COURT_LORD:
+        best, best_score = s[W.OPT], -(1 << 30)
+        for i in range(n):
+            o = s[W.OPT + i]
+            score = -(1 << 29) if o == DECLINE else lord_score(s, seat, o)
+            if score > best_score:
+                best, best_score = o, score
+        return best
+    if decision == D_PLOT:
+        return 1 if s[K.pbase(seat) + S.P_PEARLS] >= param(s, seat, H_PLOT_PEARLS) else 0
+    if decision == D_LOCATION_SOURCE:
+        return location_source(s, seat, n, np.int64(param(s, seat, H_LOCATION_MIN)))
+    if decision == D_MONSTER_CHOICE and has(s, n, M_FIGHT) and not has(s, n, M_IGNORE):
+        risky = arrival_risk(s) > param(s, seat, H_EXPLORE_RISK)
+        if risky and best_chance(s, seat) > 0:
+            return M_FIGHT  # any chance beats suffering an arrival's attack
+    return greedy(s, seat, decision, n)
+
+
+@njit(cache=True)
+def heuristic_action(s, seat, n):
+    """Recruit a Lord worth `recruit_min`; else request support from a Council stack of
+    `council_min` cards, or when exploring is too risky; else explore."""
+    if has(s, n, A_RECRUIT) and best_affordable_score(s, seat) >= param(s, seat, H_RECRUIT_MIN):
+        return A_RECRUIT
+    if has(s, n, A_REQUEST_SUPPORT):
+        biggest = 0
+        for r in range(5):
+            biggest = max(biggest, council_size(s, r))
+        if biggest >= param(s, seat, G_COUNCIL_MIN):
+            return A_REQUEST_SUPPORT
+        if arrival_risk(s) > param(s, seat, H_EXPLORE_RISK):
+            return A_REQUEST_SUPPORT
+    if has(s, n, A_EXPLORE):
+        return A_EXPLORE
+    return s[W.OPT]

@@ -1,0 +1,450 @@
+"""`abyss-mc report RUN_DIR`: the balance report of a run, as HTML, Markdown and PNG charts.
+
+Reads what every run writes (`manifest.json`, `aggregates.npz`) and, when present, the per-game
+tables (`seats.parquet`, `games.parquet`; a tournament's carry `block`, `table` and `win`). Every
+section says what it shows and how sure we are of it: intervals are 95%, Wilson for rates and
+Student t for means; a tournament's strategy comparisons treat the block (one deal, every
+seating) as the unit (`reports.stats`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reports.summary import SCORE_SOURCES, wilson_interval
+from sim.core.errors import UserError
+
+SOURCE_LABELS = {
+    "score_lords": "Lords",
+    "score_locations": "Locations",
+    "score_allies": "Allies",
+    "score_monsters": "Monsters",
+    "score_wounds": "Wounds",
+    "score_scourge": "Scourge",
+}
+CONF = 0.95
+#: Blocks the Plackett-Luce rating is fitted on (choix fits about 30,000 tables a second).
+RATING_BLOCKS = 150
+
+
+class RunData:
+    """A run directory, read."""
+
+    def __init__(self, run_dir: Path) -> None:
+        from sim.abyss.aggregate import Aggregates
+
+        run_dir = Path(run_dir)
+        if not run_dir.is_dir():
+            raise UserError(f"run directory {run_dir} does not exist")
+        manifest = run_dir / "manifest.json"
+        aggregates = run_dir / "aggregates.npz"
+        if not manifest.is_file() or not aggregates.is_file():
+            raise UserError(
+                f"{run_dir} is not a run directory (no manifest.json or aggregates.npz); "
+                "give the directory written by `abyss-mc simulate` or `abyss-mc tournament`"
+            )
+        try:
+            self.manifest = json.loads(manifest.read_text())
+            self.agg = Aggregates.load(aggregates)
+        except (ValueError, KeyError, OSError) as exc:
+            raise UserError(f"{run_dir}: unreadable run files ({exc})") from None
+        self.dir = run_dir
+        self.config = self.manifest.get("config", {})
+        self.seats = self._parquet("seats.parquet")
+        self.games = self._parquet("games.parquet")
+
+    def _parquet(self, name: str):
+        path = self.dir / name
+        return pd.read_parquet(path) if path.is_file() else None
+
+    @property
+    def is_tournament(self) -> bool:
+        return self.config.get("command") == "tournament"
+
+    def tables(self):
+        """The card tables the run played with (names of Lords and Locations)."""
+        from sim.abyss.cards import load_cards, parse_set_options
+
+        cards = self.config.get("cards")
+        return load_cards(
+            Path(cards) if cards else None,
+            parse_set_options(list(self.config.get("set") or [])),
+            expansions=tuple(self.config.get("expansions") or ()),
+        )
+
+
+# ------------------------------------------------------------------------------ tables
+def seat_advantage(agg) -> pd.DataFrame:
+    """Win rate of each seat (all strategies together), with Wilson intervals."""
+    rows = []
+    for seat in range(agg.n_players):
+        n, w = int(agg.seats[:, seat].sum()), int(agg.wins[:, seat].sum())
+        lo, hi = wilson_interval(w, n, CONF)
+        rows.append(
+            {"seat": seat + 1, "games": n, "win rate": w / n if n else np.nan, "lo": lo, "hi": hi}
+        )
+    return pd.DataFrame(rows).set_index("seat")
+
+
+def strategy_rates(agg) -> pd.DataFrame:
+    """Win rate (Wilson) and mean IP (t) per strategy, from the aggregates."""
+    from sim.abyss.aggregate import VALUES
+
+    score = [name for name, _ in VALUES].index("score")
+    rows = []
+    for i, name in enumerate(agg.strategies):
+        n, w = int(agg.seats[i].sum()), int(agg.wins[i].sum())
+        lo, hi = wilson_interval(w, n, CONF)
+        total, squares = agg.sums[i, :, score].sum(), agg.squares[i, :, score].sum()
+        mean = total / n if n else np.nan
+        sd = np.sqrt(max(squares / n - mean * mean, 0.0) * n / (n - 1)) if n > 1 else np.nan
+        from reports.summary import t_quantile
+
+        half = t_quantile(CONF, n - 1) * sd / np.sqrt(n) if n > 1 else np.nan
+        rows.append(
+            {
+                "strategy": name,
+                "seat-games": n,
+                "win rate": w / n if n else np.nan,
+                "win lo": lo,
+                "win hi": hi,
+                "mean IP": mean,
+                "IP lo": mean - half,
+                "IP hi": mean + half,
+            }
+        )
+    return pd.DataFrame(rows).set_index("strategy")
+
+
+def points_by_source(agg) -> pd.DataFrame:
+    """Mean IP per seat-game from each source, per strategy."""
+    from sim.abyss.aggregate import VALUES
+
+    names = [name for name, _ in VALUES]
+    out = {}
+    for i, strategy in enumerate(agg.strategies):
+        n = agg.seats[i].sum()
+        out[strategy] = {
+            SOURCE_LABELS[c]: agg.sums[i, :, names.index(c)].sum() / n if n else np.nan
+            for c in SCORE_SOURCES
+        }
+    frame = pd.DataFrame(out).T
+    return frame.loc[:, (frame != 0).any(axis=0)]
+
+
+def card_impact(held: np.ndarray, won: np.ndarray, seat_games: int, names) -> pd.DataFrame:
+    """Pick rate (share of seat-games ending with the card) and win rate of those players."""
+    rows = []
+    for i, name in enumerate(names):
+        h, w = int(held[i]), int(won[i])
+        lo, hi = wilson_interval(w, h, CONF) if h else (np.nan, np.nan)
+        rows.append(
+            {
+                "card": name,
+                "held": h,
+                "pick rate": h / seat_games if seat_games else 0.0,
+                "win rate": w / h if h else np.nan,
+                "lo": lo,
+                "hi": hi,
+            }
+        )
+    return pd.DataFrame(rows).set_index("card")
+
+
+def end_reasons(agg) -> pd.DataFrame:
+    from sim.abyss.aggregate import END_REASONS
+
+    counts = pd.Series(agg.end_reasons, index=list(END_REASONS))
+    counts = counts[counts > 0]
+    return pd.DataFrame({"games": counts, "share": counts / max(agg.n_games, 1)})
+
+
+def game_length(agg) -> pd.DataFrame:
+    hist = agg.turns_histogram
+    n = hist.sum()
+    turns = np.arange(len(hist))
+    mean = (hist * turns).sum() / n if n else np.nan
+    cdf = np.cumsum(hist) / n if n else np.zeros(len(hist))
+    q = {p: int(np.searchsorted(cdf, p)) for p in (0.05, 0.5, 0.95)}
+    rounds = mean / agg.n_players
+    return pd.DataFrame(
+        {"value": [mean, rounds, q[0.05], q[0.5], q[0.95]]},
+        index=["mean turns", "mean rounds", "5% quantile", "median", "95% quantile"],
+    )
+
+
+# ------------------------------------------------------------------------------ charts
+def _err(value, lo, hi) -> np.ndarray:
+    """Error-bar lengths below and above `value` (never negative, NaN as 0)."""
+    value = np.asarray(value, dtype=float)
+    below = np.nan_to_num(value - np.asarray(lo, dtype=float)).clip(0)
+    above = np.nan_to_num(np.asarray(hi, dtype=float) - value).clip(0)
+    return np.vstack([below, above])
+
+
+def _figure(**kw):
+    from reports.render import new_figure
+
+    return new_figure(**kw)
+
+
+def chart_seats(frame: pd.DataFrame, n_players: int):
+    fig = _figure(figsize=(6, 3.5))
+    ax = fig.add_subplot()
+    x = frame.index.to_numpy()
+    y = frame["win rate"].to_numpy()
+    ax.bar(x, y, color="#4C72B0")
+    ax.errorbar(x, y, yerr=_err(y, frame["lo"], frame["hi"]), fmt="none", color="black", capsize=4)
+    ax.axhline(1 / n_players, color="grey", linestyle="--", label=f"fair share 1/{n_players}")
+    ax.set_xlabel("seat (1 = first player)")
+    ax.set_ylabel("win rate")
+    ax.set_xticks(x)
+    ax.legend()
+    return fig
+
+
+def chart_rates(frame: pd.DataFrame, n_players: int):
+    fig = _figure(figsize=(7, 0.5 + 0.45 * len(frame)))
+    ax = fig.add_subplot()
+    frame = frame.sort_values("win rate")
+    y = np.arange(len(frame))
+    v = frame["win rate"].to_numpy()
+    ax.barh(y, v, color="#55A868")
+    ax.errorbar(
+        v, y, xerr=_err(v, frame["win lo"], frame["win hi"]), fmt="none", color="black", capsize=3
+    )
+    ax.axvline(1 / n_players, color="grey", linestyle="--")
+    ax.set_yticks(y, [str(s) for s in frame.index])
+    ax.set_xlabel("win rate (95% interval)")
+    return fig
+
+
+def chart_matrix(matrix: pd.DataFrame, significant: pd.DataFrame | None, title: str):
+    fig = _figure(figsize=(1.5 + 0.8 * len(matrix), 1.2 + 0.7 * len(matrix)))
+    ax = fig.add_subplot()
+    values = matrix.to_numpy(dtype=float)
+    limit = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
+    image = ax.imshow(values, cmap="RdBu", vmin=-limit, vmax=limit)
+    labels = [str(s) for s in matrix.index]
+    ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
+    ax.set_yticks(range(len(labels)), labels)
+    for i in range(len(labels)):
+        for j in range(len(labels)):
+            if i != j and np.isfinite(values[i, j]):
+                star = "*" if significant is not None and bool(significant.iat[i, j]) else ""
+                ax.text(j, i, f"{values[i, j]:+.3f}{star}", ha="center", va="center", fontsize=7)
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    ax.set_title(title, fontsize=9)
+    return fig
+
+
+def chart_sources(frame: pd.DataFrame):
+    fig = _figure(figsize=(7, 0.8 + 0.45 * len(frame)))
+    ax = fig.add_subplot()
+    left_pos = np.zeros(len(frame))
+    left_neg = np.zeros(len(frame))
+    y = np.arange(len(frame))
+    for column in frame.columns:
+        v = frame[column].to_numpy(dtype=float)
+        left = np.where(v >= 0, left_pos, left_neg)
+        ax.barh(y, v, left=left, label=column)
+        left_pos += np.where(v >= 0, v, 0)
+        left_neg += np.where(v < 0, v, 0)
+    ax.set_yticks(y, [str(s) for s in frame.index])
+    ax.set_xlabel("mean IP per player")
+    ax.legend(fontsize=7, ncol=3, loc="lower right")
+    return fig
+
+
+def chart_turns(agg):
+    hist = agg.turns_histogram
+    nz = np.nonzero(hist)[0]
+    fig = _figure(figsize=(6, 3.2))
+    ax = fig.add_subplot()
+    if len(nz):
+        lo, hi = nz[0], nz[-1] + 1
+        ax.bar(np.arange(lo, hi), hist[lo:hi] / hist.sum(), width=1.0, color="#8172B2")
+    ax.set_xlabel("player turns in the game")
+    ax.set_ylabel("share of games")
+    return fig
+
+
+def chart_cards(frame: pd.DataFrame, overall: float, title: str):
+    frame = frame[frame["held"] > 0].sort_values("win rate")
+    fig = _figure(figsize=(7, 0.6 + 0.22 * len(frame)))
+    ax = fig.add_subplot()
+    y = np.arange(len(frame))
+    v = frame["win rate"].to_numpy()
+    ax.errorbar(
+        v,
+        y,
+        xerr=_err(v, frame["lo"], frame["hi"]),
+        fmt="o",
+        color="#C44E52",
+        capsize=2,
+        markersize=3,
+    )
+    ax.axvline(overall, color="grey", linestyle="--", label="all players")
+    ax.set_yticks(y, [str(s) for s in frame.index], fontsize=6)
+    ax.set_xlabel("win rate of the players holding it at the end (95% interval)")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    return fig
+
+
+# ------------------------------------------------------------------------------ report
+def build_report(run: RunData, *, n_boot: int = 50):
+    """The balance report of a run (a `reports.render.Report`)."""
+    from reports.render import Report
+
+    agg, cfg = run.agg, run.config
+    n = agg.n_players
+    kind = "tournament" if run.is_tournament else "simulation"
+    expansions = ", ".join(cfg.get("expansions") or []) or "none"
+    report = Report(
+        f"Abyss balance report: {agg.n_games:,} games",
+        f"{kind}, {n} players, expansions: {expansions}, seed {cfg.get('seed')}",
+    )
+    intro = report.section("About this run")
+    intro.paragraph(
+        f"{agg.n_games:,} games of {n} players with the strategies "
+        + ", ".join(f"`{s}`" for s in agg.strategies)
+        + ". Intervals are 95%: Wilson intervals for rates, Student t intervals for means. "
+        "A player who shares first place counts as a winner."
+    )
+    intro.paragraph("Command: `" + " ".join(run.manifest.get("command") or []) + "`")
+
+    seats = seat_advantage(agg)
+    sec = report.section("Seat advantage")
+    sec.paragraph(
+        f"How often each seat wins, whatever strategy sits there; a fair game gives every "
+        f"seat 1/{n} = {1 / n:.1%}. Strategies rotate through the seats, so the seats differ "
+        "only by their place in turn order."
+    )
+    sec.table(seats, float_format="{:.3f}")
+    sec.figure(chart_seats(seats, n), "seat_advantage", "Win rate by seat")
+
+    if run.seats is not None and "block" in run.seats.columns and len(agg.strategies) > 1:
+        _tournament_sections(report, run, n_boot)
+    else:
+        sec = report.section("Strategies")
+        rates = strategy_rates(agg)
+        sec.paragraph(
+            "Win rate and mean final IP of each strategy over all its seat-games (from the "
+            "run's aggregates; every game is an independent deal)."
+        )
+        sec.table(rates, float_format="{:.3f}")
+        sec.figure(chart_rates(rates, n), "strategy_win_rates", "Win rate per strategy")
+
+    sec = report.section("Where the points come from")
+    sources = points_by_source(agg)
+    sec.paragraph("Mean IP per player from each source, by strategy.")
+    sec.table(sources, float_format="{:.2f}")
+    sec.figure(chart_sources(sources), "points_by_source", "Mean IP by source")
+
+    sec = report.section("Game length")
+    sec.paragraph("Player turns per game (all players' turns together).")
+    sec.table(game_length(agg), float_format="{:.1f}")
+    sec.figure(chart_turns(agg), "game_length", "Distribution of game length")
+
+    _card_sections(report, run)
+
+    sec = report.section("End reasons")
+    sec.paragraph("What ended the games.")
+    sec.table(end_reasons(agg), float_format="{:.3f}")
+    return report
+
+
+def _tournament_sections(report, run: RunData, n_boot: int) -> None:
+    from reports import stats
+
+    df = run.seats.rename(columns={"score": "ip"})
+    df["strategy"] = df["strategy"].astype(str)
+    summary = stats.strategy_summary(df, conf=CONF)
+    pairs = stats.pairwise(df, metric="win", conf=CONF, correction="holm")
+    crn = run.config.get("crn", "block")
+    deal = {
+        "block": "every line-up and seating of a block plays the same deal (common random numbers)",
+        "lineup": "the rotations of each line-up play the same deal (common random numbers "
+        "within line-ups)",
+        "none": "every table plays a deal of its own",
+    }.get(crn, "")
+    sec = report.section("Strategy comparison")
+    sec.paragraph(
+        f"{run.config.get('blocks', summary['blocks'].max()):,} blocks of "
+        f"{run.config.get('tables', '?')} tables; {deal}. Each line-up plays in every rotation "
+        "of its seats. Intervals treat the block as the unit, so they hold whatever the "
+        "correlation between the tables of a block."
+    )
+    sec.table(summary, float_format="{:.3f}")
+    rates = summary.rename(columns={"win_rate": "win rate", "win_lo": "win lo", "win_hi": "win hi"})
+    sec.figure(
+        chart_rates(rates, run.agg.n_players),
+        "strategy_win_rates",
+        "Win rate per strategy (95% intervals over blocks)",
+    )
+    matrix = stats.pairwise_matrix(pairs, "diff")
+    significant = stats.pairwise_matrix(pairs, "significant").fillna(False).astype(bool)
+    sec.paragraph(
+        "Row minus column: the difference in win share per seat-game, paired within blocks. "
+        "A star marks differences significant after Holm's correction for the number of "
+        "comparisons."
+    )
+    sec.figure(
+        chart_matrix(matrix, significant, "win rate difference (row - column)"),
+        "strategy_matrix",
+        "Pairwise win-rate differences",
+    )
+    sec.table(pairs.set_index(["a", "b"]), float_format="{:.4f}")
+    blocks = np.sort(df["block"].unique())
+    rated = df[df["block"].isin(blocks[:RATING_BLOCKS])]
+    try:
+        ratings = stats.plackett_luce(rated, n_boot=n_boot, seed=0, conf=CONF)
+    except Exception as exc:  # a rating needs enough varied finishes
+        sec.note(f"No Plackett-Luce rating: {exc}")
+    else:
+        used = min(len(blocks), RATING_BLOCKS)
+        sec.paragraph(
+            "A Plackett-Luce rating from each table's finishing order, on the Elo scale "
+            f"(centred at 0), with bootstrap intervals over blocks; fitted on {used:,} blocks "
+            f"(the first {RATING_BLOCKS:,} at most: the fit is slow, and the win rates above "
+            "already use every block)."
+        )
+        sec.table(ratings, float_format="{:.2f}")
+
+
+def _card_sections(report, run: RunData) -> None:
+    agg = run.agg
+    if getattr(agg, "lords_held", None) is None or not agg.lords_held.any():
+        return
+    tables = run.tables()
+    seat_games = int(agg.seats.sum())
+    overall = agg.wins.sum() / seat_games
+    for kind, held, won, names in (
+        ("Lords", agg.lords_held, agg.lords_won, tables.lord_name),
+        ("Locations", agg.locations_held, agg.locations_won, tables.location_name),
+    ):
+        frame = card_impact(held.sum(axis=0), won.sum(axis=0), seat_games, names)
+        sec = report.section(f"{kind}: pick rate and win rate")
+        sec.paragraph(
+            f"For each of the {kind}: the share of players holding it at the end of the game, "
+            f"and how often those players won (all players: {overall:.1%}). A high win rate "
+            "shows a card strong players get, or a card that makes players strong; the "
+            "strategy comparison separates the two."
+        )
+        sec.figure(
+            chart_cards(frame, overall, f"{kind}: win rate of holders"),
+            f"{kind.lower()}_impact",
+            f"{kind} held at the end and the win rate of holders",
+        )
+        sec.table(frame.sort_values("win rate", ascending=False), float_format="{:.3f}")
+
+
+def write_report(run_dir: Path, out_dir: Path | None = None, *, n_boot: int = 50) -> dict:
+    run = RunData(run_dir)
+    report = build_report(run, n_boot=n_boot)
+    return report.write(out_dir if out_dir is not None else Path(run_dir) / "report")

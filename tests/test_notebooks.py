@@ -1,0 +1,30 @@
+"""The notebooks run top to bottom (on small counts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbclient
+import nbformat
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+@pytest.mark.parametrize("name", ["strategy_comparison.ipynb"])
+def test_notebook_runs(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ABYSS_NB_BLOCKS", "20")
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    client = nbclient.NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
+    client.execute()
+    errors = [
+        out
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "error"
+    ]
+    assert not errors
