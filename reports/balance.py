@@ -351,6 +351,8 @@ def build_report(run: RunData, *, n_boot: int = 50):
     sec.table(game_length(agg), float_format="{:.1f}")
     sec.figure(chart_turns(agg), "game_length", "Distribution of game length")
 
+    _trajectory_section(report, run)
+
     _card_sections(report, run)
 
     sec = report.section("End reasons")
@@ -415,6 +417,60 @@ def _tournament_sections(report, run: RunData, n_boot: int) -> None:
             "already use every block)."
         )
         sec.table(ratings, float_format="{:.2f}")
+
+
+def trajectories(agg) -> dict[str, pd.DataFrame]:
+    """Mean IP, Pearls and Keys after each round, per strategy (rounds x strategies)."""
+    counts = getattr(agg, "trajectory_counts", None)
+    if counts is None or not counts.any():
+        return {}
+    hist = agg.turns_histogram
+    cdf = np.cumsum(hist) / max(hist.sum(), 1)
+    long_game = int(np.searchsorted(cdf, 0.99))  # turns of all but the longest 1% of games
+    used = min(counts.shape[1], -(-long_game // agg.n_players) + 1)
+    out = {}
+    for i, label in enumerate(("IP", "Pearls", "Keys")):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = agg.trajectory_sums[:, :used, i] / counts[:, :used]
+        frame = pd.DataFrame(means.T, columns=agg.strategies, index=np.arange(1, used + 1))
+        frame.index.name = "round"
+        out[label] = frame
+    return out
+
+
+def chart_trajectories(series: dict[str, pd.DataFrame]):
+    fig = _figure(figsize=(10, 3.4))
+    axes = fig.subplots(1, len(series))
+    for ax, (label, frame) in zip(axes, series.items(), strict=True):
+        for strategy in frame.columns:
+            ax.plot(frame.index, frame[strategy], label=str(strategy), linewidth=1.2)
+        ax.set_xlabel("round")
+        ax.set_title(f"mean {label}", fontsize=9)
+    axes[0].legend(fontsize=6)
+    return fig
+
+
+def _trajectory_section(report, run: RunData) -> None:
+    series = trajectories(run.agg)
+    if not series:
+        return
+    from sim.abyss.fast import TRAJECTORY_EVERY
+
+    sec = report.section("Round by round: IP, Pearls and Keys")
+    games = int(run.agg.trajectory_counts[:, 0].sum() // run.agg.n_players)
+    sec.paragraph(
+        f"Each player's running score (IP as if the game ended then), Pearls and Keys after "
+        f"each of their turns, averaged per strategy over the {games:,} games whose index is a "
+        f"multiple of {TRAJECTORY_EVERY} (a fixed sample). A game that has ended counts with "
+        "its last values, so every round averages over the same games."
+    )
+    sec.figure(chart_trajectories(series), "trajectories", "Mean IP, Pearls and Keys by round")
+    ip = series["IP"]
+    rounds = [r for r in (5, 10, 15, 20, 25) if r in ip.index]
+    if rounds:
+        table = ip.loc[rounds].T
+        table.columns = [f"IP after round {r}" for r in rounds]
+        sec.table(table, float_format="{:.1f}")
 
 
 def _card_sections(report, run: RunData) -> None:

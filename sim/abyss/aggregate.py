@@ -14,6 +14,7 @@ import numpy as np
 
 from sim.abyss import state as KN
 from sim.abyss.state import END_REASONS as STATE_END_REASONS
+from sim.abyss.state import NOT_PLAYED
 
 #: Per (strategy, seat) statistics: a count, wins, and sum / sum of squares of each value.
 VALUES = (
@@ -38,6 +39,8 @@ GAME_VALUES = (
 MAX_TURNS = 10_001
 #: Card indices the held/won counts cover (the state's capacities).
 N_LORD_SLOTS, N_LOCATION_SLOTS = 64, 32
+#: Rounds of the per-round trajectories (sim.abyss.workspace.MAX_ROUNDS).
+N_ROUNDS = 40
 #: End reasons in the aggregates' order (the state's codes; "none" never ends a game).
 END_REASONS = STATE_END_REASONS
 
@@ -61,6 +64,8 @@ class Aggregates:
     lords_won: np.ndarray = field(default=None)  # [strategy, lord] ... and ranked first
     locations_held: np.ndarray = field(default=None)  # [strategy, location]
     locations_won: np.ndarray = field(default=None)  # [strategy, location]
+    trajectory_sums: np.ndarray = field(default=None)  # [strategy, round, (IP, Pearls, Keys)]
+    trajectory_counts: np.ndarray = field(default=None)  # [strategy, round] seat-games recorded
 
     def __post_init__(self) -> None:
         k, n, v = len(self.strategies), self.n_players, len(VALUES)
@@ -77,6 +82,8 @@ class Aggregates:
             "lords_won": (k, N_LORD_SLOTS),
             "locations_held": (k, N_LOCATION_SLOTS),
             "locations_won": (k, N_LOCATION_SLOTS),
+            "trajectory_sums": (k, N_ROUNDS, 3),
+            "trajectory_counts": (k, N_ROUNDS),
         }
         for name, shape in zeros.items():
             if getattr(self, name) is None:
@@ -112,6 +119,25 @@ class Aggregates:
                 held[k] += bits[mine].sum(axis=0)
                 wins[k] += bits[mine & won].sum(axis=0)
         self.n_games += len(out_games)
+
+    def add_trajectories(self, traj: np.ndarray, strategy_of: np.ndarray) -> None:
+        """Fold recorded trajectories, traj[game, round, seat, (IP, Pearls, Keys)]. A seat that
+        had no turn in a round (its game had ended) counts in it with its last values, so every
+        round averages over the same seat-games."""
+        if not len(traj):
+            return
+        n = self.n_players
+        filled = traj.astype(np.int64)
+        # a round the seat did not play (the game had ended) repeats its last values
+        filled[:, 0][filled[:, 0] == NOT_PLAYED] = 0
+        for r in range(1, filled.shape[1]):
+            gap = filled[:, r] == NOT_PLAYED
+            filled[:, r][gap] = filled[:, r - 1][gap]
+        flat = strategy_of.reshape(len(traj), n)
+        for k in np.unique(flat):
+            games_, seats_ = np.nonzero(flat == k)
+            self.trajectory_sums[k] += filled[games_, :, seats_, :].sum(axis=0)
+            self.trajectory_counts[k] += len(games_)
 
     def merge(self, other: Aggregates) -> Aggregates:
         """The sum of two aggregates of the same line-up (e.g. two halves of a run)."""
@@ -198,6 +224,8 @@ ARRAYS = (
     "lords_won",
     "locations_held",
     "locations_won",
+    "trajectory_sums",
+    "trajectory_counts",
 )
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from sim.abyss import kernel as KN
 from sim.abyss.aggregate import Aggregates
 from sim.abyss.state import END_REASONS
-from sim.abyss.workspace import cached_template, template
+from sim.abyss.workspace import MAX_ROUNDS, cached_template, template
 from sim.core.batch import run_chunks, set_threads
 from strategies.abyss import make_policies
 from strategies.abyss.policies import N_PARAMS
@@ -61,8 +61,21 @@ def run_fast(
         seatings = rotated_seatings(games, n_players, rotate)
         out_seats = np.zeros((n, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
         out_games = np.zeros((n, KN.N_GAME_FIELDS), dtype=np.int32)
-        KN.play_tables(base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games)
+        slot, out_traj = trajectory_slots(games, n_players)
+        KN.play_tables(
+            base,
+            np.int64(seed),
+            games,
+            seatings,
+            kinds,
+            params,
+            out_seats,
+            out_games,
+            slot,
+            out_traj,
+        )
         agg.add(out_seats, out_games, name_of_entry[seatings])
+        agg.add_trajectories(out_traj, name_of_entry[seatings][slot >= 0])
         if per_game:
             seats, game_cols = chunk_columns(
                 out_seats, out_games, seatings, strategies, games, seed, n_players
@@ -79,6 +92,19 @@ def run_fast(
     if not per_game:
         return None, None, agg, timings
     return _concat(seat_parts), _concat(game_parts), agg, timings
+
+
+#: Games whose index is a multiple of this record per-round trajectories (a sample that does not
+#: depend on chunking; with common random numbers, whole blocks).
+TRAJECTORY_EVERY = 16
+
+
+def trajectory_slots(games: np.ndarray, n_players: int):
+    """Slot of each game in the trajectory buffer (-1: not recorded), and the buffer."""
+    sampled = games % TRAJECTORY_EVERY == 0
+    slot = np.where(sampled, np.cumsum(sampled) - 1, -1).astype(np.int64)
+    out = np.zeros((int(sampled.sum()), MAX_ROUNDS, n_players, 3), dtype=np.int32)
+    return slot, out
 
 
 def rotated_seatings(games: np.ndarray, n_players: int, rotate: bool = True) -> np.ndarray:
@@ -104,9 +130,13 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list[str]):
     out_seats = np.zeros((n_tasks, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
     out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
     base = cached_template(tables)
-    KN.play_tables(base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games)
+    slot, out_traj = trajectory_slots(games, n_players)
+    KN.play_tables(
+        base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games, slot, out_traj
+    )
     agg = Aggregates(list(strategies), n_players)
     agg.add(out_seats, out_games, seatings)
+    agg.add_trajectories(out_traj, seatings[slot >= 0])
     seats, game_cols = chunk_columns(
         out_seats, out_games, seatings, strategies, games, seed, n_players
     )

@@ -361,6 +361,8 @@ def play(s):
             s[S.END_REASON] = S.END_TURN_LIMIT
             break
         take_turn(s, seat)
+        if s[W.TRAJ_ON] == 1:
+            record_round(s, seat)
         if s[S.EXTRA_TURN] == 1:
             s[S.EXTRA_TURN] = 0
             continue
@@ -377,6 +379,21 @@ def play(s):
             s[S.NEXT_SEAT] = (seat + 1) % n_players
     s[S.OVER] = 1
     final_affiliation(s)
+
+
+@njit(cache=True)
+def record_round(s, seat):
+    """The seat's running IP, Pearls and Keys after its turn, in its round's slot of W.TRAJ (a
+    round: one turn per player, counted from the turn number)."""
+    r = (s[S.TURN] - 1) // s[S.N_PLAYERS]
+    if r >= W.MAX_ROUNDS:
+        return
+    row = s[W.SCORE_ROW : W.SCORE_ROW + N_SEAT_FIELDS]
+    seat_score(s, seat, row)
+    at = W.TRAJ + (r * S.MAX_PLAYERS + seat) * 3
+    s[at] = row[R_SCORE]
+    s[at + 1] = s[K.pbase(seat) + S.P_PEARLS]
+    s[at + 2] = K.n_keys(s, seat)
 
 
 @njit(cache=True)
@@ -1209,59 +1226,67 @@ def location_score(s, seat, loc):
 
 
 @njit(cache=True)
+def seat_score(s, seat, row):
+    """Scores by source and counts of one seat into row[R_*] (its rank aside); returns the IP
+    of its best Lord (the second tie-break). Also the running score during a game."""
+    b = K.pbase(seat)
+    lords = 0
+    best_lord = 0
+    off = b + S.P_LORDS
+    for i in range(s[off]):
+        ip = s[T.LORD_IP + s[off + 1 + i]]
+        lords += ip
+        best_lord = max(best_lord, ip)
+    locations = 0
+    off = b + S.P_LOCATIONS
+    for i in range(s[off]):
+        locations += location_score(s, seat, s[off + 1 + i])
+    allies = 0
+    off = b + S.P_AFFILIATED
+    for r in range(5):
+        strongest = 0
+        for i in range(s[off]):
+            a = s[off + 1 + i]
+            if K.race(s, a) == r:
+                strongest = max(strongest, K.value(s, a))
+        allies += strongest
+    monsters = 0
+    off = b + S.P_TOKENS
+    for i in range(s[off]):
+        monsters += s[T.MONSTER_TOKEN_IP + s[off + 1 + i]]
+    wounds = -s[b + S.P_WOUNDS]
+    scourge = 5 if s[S.LEVIATHAN] == 1 and s[S.SCOURGE] == seat else 0
+    row[R_SCORE] = lords + locations + allies + monsters + wounds + scourge
+    row[R_LORDS], row[R_LOCATIONS], row[R_ALLIES] = lords, locations, allies
+    row[R_MONSTERS], row[R_WOUNDS_IP], row[R_SCOURGE] = monsters, wounds, scourge
+    row[R_PEARLS], row[R_KEYS] = s[b + S.P_PEARLS], s[b + S.P_KEYS]
+    row[R_N_LORDS], row[R_N_LOCATIONS] = s[b + S.P_LORDS], s[b + S.P_LOCATIONS]
+    row[R_N_AFFILIATED], row[R_N_TOKENS] = s[b + S.P_AFFILIATED], s[b + S.P_TOKENS]
+    row[R_KILLED], row[R_WOUNDS] = s[b + S.P_KILLED], s[b + S.P_WOUNDS]
+    lo = hi = 0
+    off = b + S.P_LORDS
+    for i in range(s[off]):
+        lord = s[off + 1 + i]
+        if lord < 32:
+            lo |= 1 << lord
+        else:
+            hi |= 1 << (lord - 32)
+    row[R_LORDS_LO], row[R_LORDS_HI] = as_int32(lo), as_int32(hi)
+    held = 0
+    off = b + S.P_LOCATIONS
+    for i in range(s[off]):
+        held |= 1 << s[off + 1 + i]
+    row[R_LOCATION_SET] = as_int32(held)
+    return best_lord
+
+
+@njit(cache=True)
 def score(s, out_seats):
     """Scores by source, ranks and counts of every seat into out_seats[seat, R_*]."""
     n_players = s[S.N_PLAYERS]
     best_lord = np.zeros(S.MAX_PLAYERS, dtype=np.int64)
     for seat in range(n_players):
-        b = K.pbase(seat)
-        lords = 0
-        off = b + S.P_LORDS
-        for i in range(s[off]):
-            ip = s[T.LORD_IP + s[off + 1 + i]]
-            lords += ip
-            best_lord[seat] = max(best_lord[seat], ip)
-        locations = 0
-        off = b + S.P_LOCATIONS
-        for i in range(s[off]):
-            locations += location_score(s, seat, s[off + 1 + i])
-        allies = 0
-        off = b + S.P_AFFILIATED
-        for r in range(5):
-            best = 0
-            for i in range(s[off]):
-                a = s[off + 1 + i]
-                if K.race(s, a) == r:
-                    best = max(best, K.value(s, a))
-            allies += best
-        monsters = 0
-        off = b + S.P_TOKENS
-        for i in range(s[off]):
-            monsters += s[T.MONSTER_TOKEN_IP + s[off + 1 + i]]
-        wounds = -s[b + S.P_WOUNDS]
-        scourge = 5 if s[S.LEVIATHAN] == 1 and s[S.SCOURGE] == seat else 0
-        row = out_seats[seat]
-        row[R_SCORE] = lords + locations + allies + monsters + wounds + scourge
-        row[R_LORDS], row[R_LOCATIONS], row[R_ALLIES] = lords, locations, allies
-        row[R_MONSTERS], row[R_WOUNDS_IP], row[R_SCOURGE] = monsters, wounds, scourge
-        row[R_PEARLS], row[R_KEYS] = s[b + S.P_PEARLS], s[b + S.P_KEYS]
-        row[R_N_LORDS], row[R_N_LOCATIONS] = s[b + S.P_LORDS], s[b + S.P_LOCATIONS]
-        row[R_N_AFFILIATED], row[R_N_TOKENS] = s[b + S.P_AFFILIATED], s[b + S.P_TOKENS]
-        row[R_KILLED], row[R_WOUNDS] = s[b + S.P_KILLED], s[b + S.P_WOUNDS]
-        lo = hi = 0
-        off = b + S.P_LORDS
-        for i in range(s[off]):
-            lord = s[off + 1 + i]
-            if lord < 32:
-                lo |= 1 << lord
-            else:
-                hi |= 1 << (lord - 32)
-        row[R_LORDS_LO], row[R_LORDS_HI] = as_int32(lo), as_int32(hi)
-        held = 0
-        off = b + S.P_LOCATIONS
-        for i in range(s[off]):
-            held |= 1 << s[off + 1 + i]
-        row[R_LOCATION_SET] = as_int32(held)
+        best_lord[seat] = seat_score(s, seat, out_seats[seat])
     # Ties are broken by the most Pearls, then by the highest value Lord; still tied: same rank.
     for seat in range(n_players):
         rank = 1
@@ -1599,6 +1624,7 @@ def new_game(s, seed, game, n_players):
     s[W.TRACE] = 0
     s[W.KIND_STAMP] = 0
     s[W.KIND_SEEN : W.KIND_SEEN + W.N_ALLY_KINDS] = 0
+    s[W.TRAJ : W.TRAJ + W.MAX_ROUNDS * S.MAX_PLAYERS * 3] = W.NOT_PLAYED
     stream_keys_in(s, W.RNG_KEYS, seed, game, N_STREAMS)
     s[S.N_PLAYERS] = n_players
     s[S.LEVIATHAN] = s[T.LEVIATHAN_ON]
@@ -1668,10 +1694,15 @@ def play_tables(
     lineup_params,
     out_seats,
     out_games,
+    traj_slot,
+    out_traj,
 ):
     """Play game games[i] of `seed` with seat s taken by line-up entry seatings[i, s], for every
     i, on all threads (`sim.abyss.fast`: consecutive games in rotation; `reports.tournament`:
     every table of a block on the same game, for common random numbers).
+
+    A game with traj_slot[i] >= 0 also records each seat's IP, Pearls and Keys round by round
+    into out_traj[traj_slot[i], round, seat, :] (W.NOT_PLAYED where the seat had no turn).
 
     The games are dealt to LANES lanes, each with its own workspace (a copy of `template`, which
     holds the card tables) reused game after game; a game depends only on (seed, game index,
@@ -1689,7 +1720,15 @@ def play_tables(
                 s[W.POLICY_KIND + seat] = lineup_kinds[j]
                 for k in range(W.N_PARAMS):
                     s[W.POLICY_PARAMS + seat * W.N_PARAMS + k] = lineup_params[j, k]
+            slot = traj_slot[i]
+            s[W.TRAJ_ON] = 1 if slot >= 0 else 0
             new_game(s, seed, games[i], n_players)
             play(s)
             record_results(s, out_seats[i], out_games[i])
+            if slot >= 0:
+                for r in range(W.MAX_ROUNDS):
+                    for seat in range(n_players):
+                        at = W.TRAJ + (r * S.MAX_PLAYERS + seat) * 3
+                        for k in range(3):
+                            out_traj[slot, r, seat, k] = s[at + k]
         owned[0] = owned[0]  # keep the lane's workspace alive to here

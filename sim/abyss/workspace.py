@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss.ktables import TABLE_END, pack
-from sim.abyss.state import MAX_PLAYERS, Layout
+from sim.abyss.state import MAX_PLAYERS, N_SEAT_FIELDS, NOT_PLAYED, Layout  # noqa: F401
 from sim.core.rng import N_STREAMS
 
 ROW_WIDTH = 512  # longest option list (Pearls added to an attack included)
@@ -35,6 +35,10 @@ KIND_STAMP = _w.block(1)  # stamp of the current `distinct_allies` call
 KIND_SEEN = _w.block(N_ALLY_KINDS)  # stamp of the last call that met each kind of Ally
 N_CACHED = 11  # per seat: working Lords of 10 often-checked powers, and their Keys (kcore)
 SEAT_POWERS = _w.block(MAX_PLAYERS * N_CACHED)  # kept by kcore.refresh_powers
+MAX_ROUNDS = 40  # rounds of the per-round record (trajectories)
+TRAJ_ON = _w.block(1)  # 1: record each seat's IP, Pearls and Keys after each of its turns
+TRAJ = _w.block(MAX_ROUNDS * MAX_PLAYERS * 3)  # [round, seat, (IP, Pearls, Keys)]
+SCORE_ROW = _w.block(N_SEAT_FIELDS)  # scratch row for the running score
 TRACE = _w.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
 WORKSPACE_BASE = _w.size
 del _w
