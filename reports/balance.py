@@ -90,6 +90,27 @@ def seat_advantage(agg) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("seat")
 
 
+def seat_advantage_blocks(seats: pd.DataFrame) -> pd.DataFrame:
+    """Win share of each seat in a tournament, with t intervals over blocks (as
+    `reports.stats.strategy_summary` does for strategies, the seat playing the strategy's part)."""
+    from reports import stats
+
+    df = seats[["block", "table", "seat", "win", "score", "rank"]].rename(columns={"score": "ip"})
+    df = df.assign(strategy=(df["seat"] + 1).astype(str))
+    summary = stats.strategy_summary(df, conf=CONF)
+    out = pd.DataFrame(
+        {
+            "games": summary["games"],
+            "win rate": summary["win_rate"],
+            "lo": summary["win_lo"],
+            "hi": summary["win_hi"],
+        }
+    )
+    out.index = out.index.astype(int)
+    out.index.name = "seat"
+    return out.sort_index()
+
+
 def strategy_rates(agg) -> pd.DataFrame:
     """Win rate (Wilson) and mean IP (t) per strategy, from the aggregates."""
     from sim.abyss.aggregate import VALUES
@@ -313,18 +334,30 @@ def build_report(run: RunData, *, n_boot: int = 50):
     intro.paragraph(
         f"{agg.n_games:,} games of {n} players with the strategies "
         + ", ".join(f"`{s}`" for s in agg.strategies)
-        + ". Intervals are 95%: Wilson intervals for rates, Student t intervals for means. "
-        "A player who shares first place counts as a winner."
+        + ". Intervals are 95%: "
+        + (
+            "Student t intervals over blocks (a block: one deal, every table of the design)"
+            if run.is_tournament
+            else "Wilson intervals for rates, Student t intervals for means"
+        )
+        + ". A player who shares first place counts as a winner (in a tournament: shares the "
+        "win)."
     )
     intro.paragraph("Command: `" + " ".join(run.manifest.get("command") or []) + "`")
 
-    seats = seat_advantage(agg)
+    blocked = run.seats is not None and "block" in run.seats.columns
+    seats = seat_advantage_blocks(run.seats) if blocked else seat_advantage(agg)
     sec = report.section("Seat advantage")
     sec.paragraph(
         f"How often each seat wins, whatever strategy sits there; a fair game gives every "
         f"seat 1/{n} = {1 / n:.1%}. Strategies rotate through the seats, so the seats differ "
         "only by their place in turn order."
     )
+    if blocked:
+        sec.paragraph(
+            "Win share per seat (a shared first place is split), with intervals over blocks: "
+            "the tables of a block are not independent."
+        )
     sec.table(seats, float_format="{:.3f}")
     sec.figure(chart_seats(seats, n), "seat_advantage", "Win rate by seat")
 

@@ -139,3 +139,57 @@ def test_report_opens_in_chromium(browser, tmp_path):
     # no console errors (CSP violations, failed loads, parse errors are SEVERE)
     errors = [e for e in browser.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
     assert errors == []
+
+
+def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
+    """The real balance report (`abyss-mc tournament --report`) opens in headless Chromium with
+    every chart loaded and no console error."""
+    from typer.testing import CliRunner
+
+    from reports.cli import app
+
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app,
+        [
+            "tournament",
+            "--strategies",
+            "greedy,farmer,random",
+            "--players",
+            "3",
+            "--blocks",
+            "40",
+            "--out",
+            str(out),
+            "--report",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    html = out / "report" / "report.html"
+    browser.get(html.resolve().as_uri())
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 30).until(
+        lambda d: d.execute_script(
+            "return document.readyState === 'complete' && "
+            "Array.from(document.images).every(i => i.complete)"
+        )
+    )
+    images = browser.execute_script(
+        "return Array.from(document.images).map(i => ({w: i.naturalWidth, h: i.naturalHeight}))"
+    )
+    assert len(images) >= 7  # seats, win rates, matrix, sources, length, rounds, Lords, Locations
+    assert all(img["w"] > 0 and img["h"] > 0 for img in images), images
+    body = browser.find_element("tag name", "body").text
+    for heading in (
+        "Seat advantage",
+        "Strategy comparison",
+        "Where the points come from",
+        "Game length",
+        "Round by round",
+        "Lords: pick rate",
+        "End reasons",
+    ):
+        assert heading in body
+    errors = [e for e in browser.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
+    assert errors == []
