@@ -585,8 +585,11 @@ def tournament(
             progress=sys.stderr.isatty(),
             sequential_alpha=sequential,
         )
-        write_parquet(result.seats, staging.dir / "seats.parquet")
-        write_parquet(result.games, staging.dir / "games.parquet")
+        from sim.core.schema import SCHEMA_VERSION, tournament_frames
+
+        seats_df, games_df = tournament_frames(result.seats, result.games)
+        write_parquet(seats_df, staging.dir / "seats.parquet")
+        write_parquet(games_df, staging.dir / "games.parquet")
         result.aggregates.save(staging.dir / "aggregates.npz")
         text = tournament_text(result)
         from sim.core.runs import atomic_write_text
@@ -617,6 +620,7 @@ def tournament(
             },
             card_digest=card_digest(tables, cards, set_),
             timings={"total": time.perf_counter() - t_start, "runner": result.timings},
+            extra={"schema_version": SCHEMA_VERSION},
         )
         if report:
             from reports.balance import write_report

@@ -82,6 +82,33 @@ GAME_COLUMNS: dict[str, tuple[Any, str]] = {
 }
 
 
+#: Extra columns of a tournament's tables (`abyss-mc tournament`), in front of the others.
+TOURNAMENT_SEAT_COLUMNS: dict[str, tuple[Any, str]] = {
+    "block": ("int64", "Tournament: the block (one deal under --crn block; `game` = block then)."),
+    "table": ("int32", "Tournament: the table of the design (a line-up in one seating)."),
+    "win": ("float64", "Tournament: the seat's share of the win (1/k among k tied winners)."),
+}
+TOURNAMENT_GAME_COLUMNS = {k: TOURNAMENT_SEAT_COLUMNS[k] for k in ("block", "table")}
+
+
+def tournament_frames(
+    seats: pd.DataFrame, games: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The typed tables of a tournament: the schema's columns plus TOURNAMENT_*_COLUMNS."""
+    typed = []
+    for df, base, extra, name in (
+        (seats, SEAT_COLUMNS, TOURNAMENT_SEAT_COLUMNS, "seats"),
+        (games, GAME_COLUMNS, TOURNAMENT_GAME_COLUMNS, "games"),
+    ):
+        front = {
+            c: df[c].astype(dtype) if dtype == "float64" else _cast(df[c], dtype, f"{name}.{c}")
+            for c, (dtype, _) in extra.items()
+        }
+        rest = _typed_frame(df.drop(columns=list(extra)), base, name)
+        typed.append(pd.concat([pd.DataFrame(front).reset_index(drop=True), rest], axis=1))
+    return typed[0], typed[1]
+
+
 def seats_frame(
     rows: Iterable[Mapping[str, Any]] | Mapping[str, Any] | pd.DataFrame,
 ) -> pd.DataFrame:
@@ -132,6 +159,19 @@ def schema_markdown() -> str:
         for name, (dtype, description) in columns.items():
             lines.append(f"| `{name}` | {_dtype_name(dtype)} | {description} |")
         lines.append("")
+    lines += [
+        "## Tournaments",
+        "",
+        "`abyss-mc tournament` writes the same files; its `seats.parquet` has these columns in "
+        "front of the ones above, and its `games.parquet` the first two. The manifest's config "
+        "records the design (`strategies`, `tables`, `blocks`, `crn`).",
+        "",
+        "| column | dtype | meaning |",
+        "|---|---|---|",
+    ]
+    for name, (dtype, description) in TOURNAMENT_SEAT_COLUMNS.items():
+        lines.append(f"| `{name}` | {_dtype_name(dtype)} | {description} |")
+    lines.append("")
     return "\n".join(lines)
 
 
