@@ -9,6 +9,7 @@ seating) as the unit (`reports.stats`).
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -41,21 +42,37 @@ class RunData:
         if not run_dir.is_dir():
             raise UserError(f"run directory {run_dir} does not exist")
         manifest = run_dir / "manifest.json"
-        aggregates = run_dir / "aggregates.npz"
-        if not manifest.is_file() or not aggregates.is_file():
+        files = [run_dir / "aggregates.npz"]
+        if not files[0].is_file():  # a tournament of several player counts
+            files = sorted(run_dir.glob("aggregates-*p.npz"))
+        if not manifest.is_file() or not files or not files[0].is_file():
             raise UserError(
                 f"{run_dir} is not a run directory (no manifest.json or aggregates.npz); "
                 "give the directory written by `abyss-mc simulate` or `abyss-mc tournament`"
             )
         try:
             self.manifest = json.loads(manifest.read_text())
-            self.agg = Aggregates.load(aggregates)
+            aggs = sorted((Aggregates.load(f) for f in files), key=lambda a: a.n_players)
         except (ValueError, KeyError, OSError) as exc:
             raise UserError(f"{run_dir}: unreadable run files ({exc})") from None
         self.dir = run_dir
         self.config = self.manifest.get("config", {})
         self.seats = self._parquet("seats.parquet")
         self.games = self._parquet("games.parquet")
+        self.agg = aggs[0]
+        self.suffix = ""  # added to section titles and figure names of one player count
+        self.parts = [self] if len(aggs) == 1 else [self._part(a) for a in aggs]
+
+    def _part(self, agg) -> RunData:
+        """The same run restricted to the games of `agg`'s player count."""
+        part = copy.copy(self)
+        n = agg.n_players
+        part.agg, part.suffix, part.parts = agg, f" ({n} players)", [part]
+        if self.seats is not None:
+            part.seats = self.seats[self.seats["n_players"] == n]
+        if self.games is not None:
+            part.games = self.games[self.games["n_players"] == n]
+        return part
 
     def _parquet(self, name: str):
         path = self.dir / name
@@ -322,18 +339,21 @@ def build_report(run: RunData, *, n_boot: int = 50):
     """The balance report of a run (a `reports.render.Report`)."""
     from reports.render import Report
 
-    agg, cfg = run.agg, run.config
-    n = agg.n_players
+    cfg = run.config
+    counts = [part.agg.n_players for part in run.parts]
+    n_games = sum(part.agg.n_games for part in run.parts)
+    strategies = run.parts[0].agg.strategies
     kind = "tournament" if run.is_tournament else "simulation"
     expansions = ", ".join(cfg.get("expansions") or []) or "none"
+    players = ", ".join(str(n) for n in counts)
     report = Report(
-        f"Abyss balance report: {agg.n_games:,} games",
-        f"{kind}, {n} players, expansions: {expansions}, seed {cfg.get('seed')}",
+        f"Abyss balance report: {n_games:,} games",
+        f"{kind}, {players} players, expansions: {expansions}, seed {cfg.get('seed')}",
     )
     intro = report.section("About this run")
     intro.paragraph(
-        f"{agg.n_games:,} games of {n} players with the strategies "
-        + ", ".join(f"`{s}`" for s in agg.strategies)
+        f"{n_games:,} games of {players} players with the strategies "
+        + ", ".join(f"`{s}`" for s in strategies)
         + ". Intervals are 95%: "
         + (
             "Student t intervals over blocks (a block: one deal, every table of the design)"
@@ -344,10 +364,65 @@ def build_report(run: RunData, *, n_boot: int = 50):
         "win)."
     )
     intro.paragraph("Command: `" + " ".join(run.manifest.get("command") or []) + "`")
+    if len(run.parts) > 1:
+        _seats_by_count(report, run)
+    for part in run.parts:
+        _part_sections(report, part, n_boot)
+    return report
 
+
+def _seats_by_count(report, run: RunData) -> None:
+    frames = []
+    for part in run.parts:
+        frame = seat_advantage_blocks(part.seats).reset_index()
+        frame.insert(0, "players", part.agg.n_players)
+        frames.append(frame)
+    table = pd.concat(frames, ignore_index=True).set_index(["players", "seat"])
+    sec = report.section("Seat advantage by player count")
+    sec.paragraph(
+        "Win share of each seat (1 = first player) at each player count, with intervals over "
+        "blocks; a fair game gives every seat 1/n. Strategies rotate through the seats."
+    )
+    sec.table(table, float_format="{:.3f}")
+    sec.figure(chart_seats_by_count(table), "seat_advantage_by_count", "Win share by seat")
+
+
+def chart_seats_by_count(table: pd.DataFrame):
+    fig = _figure(figsize=(7, 3.6))
+    ax = fig.add_subplot()
+    counts = sorted({n for n, _ in table.index})
+    width = 0.8 / len(counts)
+    for i, n in enumerate(counts):
+        rows = table.loc[n]
+        x = rows.index.to_numpy() + (i - (len(counts) - 1) / 2) * width
+        y = rows["win rate"].to_numpy()
+        ax.bar(x, y, width=width, label=f"{n} players")
+        ax.errorbar(
+            x, y, yerr=_err(y, rows["lo"], rows["hi"]), fmt="none", color="black", capsize=2
+        )
+        ax.hlines(
+            1 / n,
+            x.min() - width / 2,
+            x.max() + width / 2,
+            colors="grey",
+            linestyles="--",
+            linewidth=0.8,
+        )
+    ax.set_xticks(range(1, max(counts) + 1))
+    ax.set_xlabel("seat (1 = first player)")
+    ax.set_ylabel("win share")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def _part_sections(report, run: RunData, n_boot: int) -> None:
+    """Every section for the games of one player count."""
+    agg, n, tag = run.agg, run.agg.n_players, run.suffix
+    name = tag.strip(" ()").replace(" ", "-")
+    fig = (lambda base: f"{base}-{name}") if name else (lambda base: base)
     blocked = run.seats is not None and "block" in run.seats.columns
     seats = seat_advantage_blocks(run.seats) if blocked else seat_advantage(agg)
-    sec = report.section("Seat advantage")
+    sec = report.section("Seat advantage" + tag)
     sec.paragraph(
         f"How often each seat wins, whatever strategy sits there; a fair game gives every "
         f"seat 1/{n} = {1 / n:.1%}. Strategies rotate through the seats, so the seats differ "
@@ -359,39 +434,43 @@ def build_report(run: RunData, *, n_boot: int = 50):
             "the tables of a block are not independent."
         )
     sec.table(seats, float_format="{:.3f}")
-    sec.figure(chart_seats(seats, n), "seat_advantage", "Win rate by seat")
+    sec.figure(chart_seats(seats, n), fig("seat_advantage"), "Win rate by seat")
 
-    if run.seats is not None and "block" in run.seats.columns and len(agg.strategies) > 1:
+    if blocked and len(agg.strategies) > 1:
         _tournament_sections(report, run, n_boot)
     else:
-        sec = report.section("Strategies")
+        sec = report.section("Strategies" + tag)
         rates = strategy_rates(agg)
         sec.paragraph(
             "Win rate and mean final IP of each strategy over all its seat-games (from the "
             "run's aggregates; every game is an independent deal)."
         )
         sec.table(rates, float_format="{:.3f}")
-        sec.figure(chart_rates(rates, n), "strategy_win_rates", "Win rate per strategy")
+        sec.figure(chart_rates(rates, n), fig("strategy_win_rates"), "Win rate per strategy")
 
-    sec = report.section("Where the points come from")
+    sec = report.section("Where the points come from" + tag)
     sources = points_by_source(agg)
     sec.paragraph("Mean IP per player from each source, by strategy.")
     sec.table(sources, float_format="{:.2f}")
-    sec.figure(chart_sources(sources), "points_by_source", "Mean IP by source")
+    sec.figure(chart_sources(sources), fig("points_by_source"), "Mean IP by source")
 
-    sec = report.section("Game length")
+    sec = report.section("Game length" + tag)
     sec.paragraph("Player turns per game (all players' turns together).")
     sec.table(game_length(agg), float_format="{:.1f}")
-    sec.figure(chart_turns(agg), "game_length", "Distribution of game length")
+    sec.figure(chart_turns(agg), fig("game_length"), "Distribution of game length")
 
     _trajectory_section(report, run)
 
     _card_sections(report, run)
 
-    sec = report.section("End reasons")
+    sec = report.section("End reasons" + tag)
     sec.paragraph("What ended the games.")
     sec.table(end_reasons(agg), float_format="{:.3f}")
-    return report
+
+
+def _tag(run: RunData) -> str:
+    """Figure-name suffix of one player count's sections ("" for a single count)."""
+    return "-" + run.suffix.strip(" ()").replace(" ", "-") if run.suffix else ""
 
 
 def _tournament_sections(report, run: RunData, n_boot: int) -> None:
@@ -408,10 +487,10 @@ def _tournament_sections(report, run: RunData, n_boot: int) -> None:
         "within line-ups)",
         "none": "every table plays a deal of its own",
     }.get(crn, "")
-    sec = report.section("Strategy comparison")
+    sec = report.section("Strategy comparison" + run.suffix)
     sec.paragraph(
-        f"{run.config.get('blocks', summary['blocks'].max()):,} blocks of "
-        f"{run.config.get('tables', '?')} tables; {deal}. Each line-up plays in every rotation "
+        f"{run.seats['block'].nunique():,} blocks of "
+        f"{run.seats['table'].nunique()} tables; {deal}. Each line-up plays in every rotation "
         "of its seats. Intervals treat the block as the unit, so they hold whatever the "
         "correlation between the tables of a block."
     )
@@ -419,7 +498,7 @@ def _tournament_sections(report, run: RunData, n_boot: int) -> None:
     rates = summary.rename(columns={"win_rate": "win rate", "win_lo": "win lo", "win_hi": "win hi"})
     sec.figure(
         chart_rates(rates, run.agg.n_players),
-        "strategy_win_rates",
+        "strategy_win_rates" + _tag(run),
         "Win rate per strategy (95% intervals over blocks)",
     )
     matrix = stats.pairwise_matrix(pairs, "diff")
@@ -431,7 +510,7 @@ def _tournament_sections(report, run: RunData, n_boot: int) -> None:
     )
     sec.figure(
         chart_matrix(matrix, significant, "win rate difference (row - column)"),
-        "strategy_matrix",
+        "strategy_matrix" + _tag(run),
         "Pairwise win-rate differences",
     )
     sec.table(pairs.set_index(["a", "b"]), float_format="{:.4f}")
@@ -489,7 +568,7 @@ def _trajectory_section(report, run: RunData) -> None:
         return
     from sim.abyss.fast import TRAJECTORY_EVERY
 
-    sec = report.section("Round by round: IP, Pearls and Keys")
+    sec = report.section("Round by round: IP, Pearls and Keys" + run.suffix)
     games = int(run.agg.trajectory_counts[:, 0].sum() // run.agg.n_players)
     sec.paragraph(
         f"Each player's running score (IP as if the game ended then), Pearls and Keys after "
@@ -497,7 +576,9 @@ def _trajectory_section(report, run: RunData) -> None:
         f"multiple of {TRAJECTORY_EVERY} (a fixed sample). A game that has ended counts with "
         "its last values, so every round averages over the same games."
     )
-    sec.figure(chart_trajectories(series), "trajectories", "Mean IP, Pearls and Keys by round")
+    sec.figure(
+        chart_trajectories(series), "trajectories" + _tag(run), "Mean IP, Pearls and Keys by round"
+    )
     ip = series["IP"]
     rounds = [r for r in (5, 10, 15, 20, 25) if r in ip.index]
     if rounds:
@@ -518,7 +599,7 @@ def _card_sections(report, run: RunData) -> None:
         ("Locations", agg.locations_held, agg.locations_won, tables.location_name),
     ):
         frame = card_impact(held.sum(axis=0), won.sum(axis=0), seat_games, names)
-        sec = report.section(f"{kind}: pick rate and win rate")
+        sec = report.section(f"{kind}: pick rate and win rate" + run.suffix)
         sec.paragraph(
             f"For each of the {kind}: the share of players holding it at the end of the game, "
             f"and how often those players won (all players: {overall:.1%}). A high win rate "
@@ -527,7 +608,7 @@ def _card_sections(report, run: RunData) -> None:
         )
         sec.figure(
             chart_cards(frame, overall, f"{kind}: win rate of holders"),
-            f"{kind.lower()}_impact",
+            f"{kind.lower()}_impact" + _tag(run),
             f"{kind} held at the end and the win rate of holders",
         )
         sec.table(frame.sort_values("win rate", ascending=False), float_format="{:.3f}")

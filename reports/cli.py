@@ -150,6 +150,17 @@ def check_seed(seed: int) -> None:
         raise UserError(f"--seed must be between 0 and 2**63-1; got {seed}")
 
 
+def parse_player_counts(text: str) -> list[int]:
+    """``"4"`` -> [4]; ``"3,4"`` -> [3, 4] (each checked by `check_players`)."""
+    try:
+        counts = [int(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise UserError(f"--players must be a number or a list like 3,4; got {text!r}") from None
+    if not counts:
+        raise UserError("--players is empty")
+    return list(dict.fromkeys(counts))
+
+
 def parse_lineup(text: str, n_players: int) -> list[str]:
     """Strategy names per seat: ``"greedy,random"`` for 4 players -> greedy, random, greedy,
     random. More names than players is a user error. Names are checked by the engine."""
@@ -488,7 +499,16 @@ def tournament(
             "parameters: name:param=value.",
         ),
     ] = DEFAULT_TOURNAMENT,
-    players: PlayersOption = 4,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            metavar="N[,N...]",
+            help="Players per game: 2-4, or 2-5 with Leviathan; several counts (e.g. 3,4) play "
+            "one tournament each and the report compares their seat advantage. Default: every "
+            "count the game allows.",
+        ),
+    ] = "all",
     blocks: Annotated[
         int,
         typer.Option(
@@ -548,7 +568,13 @@ def tournament(
     t_start = time.perf_counter()
     use_presets(presets)
     exp = parse_expansions(expansions)
-    check_players(players, exp)
+    counts = (
+        [2, 3, 4] + ([5] if "leviathan" in exp else [])
+        if players == "all"
+        else parse_player_counts(players)
+    )
+    for n in counts:
+        check_players(n, exp)
     check_seed(seed)
     if blocks < 1:
         raise UserError(f"--blocks must be at least 1; got {blocks}")
@@ -564,36 +590,45 @@ def tournament(
         make_policy(name)  # unknown names and parameters fail before any work
     from reports.tournament import make_design
 
-    plan = make_design(names, players, design)
+    plans = {n: make_design(names, n, design) for n in counts}
 
     from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
 
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
     with create_run_dir(out_dir) as staging:
         tables = load_tables(cards, set_, exp)
-        from reports.tournament import run_tournament, tournament_text
+        import pandas as pd
 
-        result = run_tournament(
-            tables,
-            names,
-            n_players=players,
-            n_blocks=blocks,
-            seed=seed,
-            design=design,
-            crn=crn,
-            threads=threads,
-            progress=sys.stderr.isatty(),
-            sequential_alpha=sequential,
-        )
+        from reports.tournament import run_tournament, tournament_text
+        from sim.core.runs import atomic_write_text
         from sim.core.schema import SCHEMA_VERSION, tournament_frames
 
-        seats_df, games_df = tournament_frames(result.seats, result.games)
+        results = {}
+        for n in counts:
+            results[n] = run_tournament(
+                tables,
+                names,
+                n_players=n,
+                n_blocks=blocks,
+                seed=seed,
+                design=design,
+                crn=crn,
+                threads=threads,
+                progress=sys.stderr.isatty(),
+                sequential_alpha=sequential,
+            )
+        typed = [tournament_frames(r.seats, r.games) for r in results.values()]
+        seats_df = pd.concat([t[0] for t in typed], ignore_index=True)
+        games_df = pd.concat([t[1] for t in typed], ignore_index=True)
         write_parquet(seats_df, staging.dir / "seats.parquet")
         write_parquet(games_df, staging.dir / "games.parquet")
-        result.aggregates.save(staging.dir / "aggregates.npz")
-        text = tournament_text(result)
-        from sim.core.runs import atomic_write_text
-
+        for n, r in results.items():
+            name = "aggregates.npz" if len(counts) == 1 else f"aggregates-{n}p.npz"
+            r.aggregates.save(staging.dir / name)
+        text = "".join(
+            (f"== {n} players ==\n" if len(counts) > 1 else "") + tournament_text(r)
+            for n, r in results.items()
+        )
         atomic_write_text(staging.dir / "summary.txt", text)
         write_manifest(
             staging.dir,
@@ -601,16 +636,20 @@ def tournament(
             seed=seed,
             config={
                 "command": "tournament",
-                "n_players": players,
+                "n_players": counts[0] if len(counts) == 1 else counts,
                 "strategies": names,
-                "blocks": result.n_blocks,
+                "blocks": {n: r.n_blocks for n, r in results.items()}
+                if len(counts) > 1
+                else results[counts[0]].n_blocks,
                 "blocks_budget": blocks,
-                "tables": plan.n_tables,
-                "n_games": int(len(result.games)),
+                "tables": {n: p.n_tables for n, p in plans.items()}
+                if len(counts) > 1
+                else plans[counts[0]].n_tables,
+                "n_games": int(len(games_df)),
                 "design": design,
                 "crn": crn,
                 "sequential": sequential,
-                "stopped_early": result.stopped_early,
+                "stopped_early": all(r.stopped_early for r in results.values()),
                 "seed": seed,
                 "expansions": list(exp),
                 "cards": str(cards) if cards is not None else None,
@@ -619,7 +658,10 @@ def tournament(
                 "out": str(out_dir),
             },
             card_digest=card_digest(tables, cards, set_),
-            timings={"total": time.perf_counter() - t_start, "runner": result.timings},
+            timings={
+                "total": time.perf_counter() - t_start,
+                "runner": {str(n): r.timings for n, r in results.items()},
+            },
             extra={"schema_version": SCHEMA_VERSION},
         )
         if report:

@@ -181,6 +181,7 @@ def run_tournament(
         seats_df = pd.DataFrame(seats)
         seats_df.insert(0, "block", np.repeat(blocks, n_players))
         seats_df.insert(1, "table", np.repeat(tables_, n_players))
+        seats_df.insert(2, "n_players", n_players)
         games_df = pd.DataFrame(games_cols)
         games_df.insert(0, "block", blocks)
         games_df.insert(1, "table", tables_)

@@ -232,3 +232,47 @@ def test_report_on_a_dir_without_manifest(tmp_path: Path, simulate_dir: Path) ->
     (empty / "aggregates.npz").write_bytes((simulate_dir / "aggregates.npz").read_bytes())
     assert "is not a run directory" in one_line_error(invoke("report", empty))
     assert not (empty / "report").exists()
+
+
+def test_several_player_counts_compare_seat_advantage(tmp_path: Path) -> None:
+    """`--players 2,3` plays one tournament per count; the report opens with the seat advantage
+    at each count, then has every section per count."""
+    out = tmp_path / "run"
+    ok(
+        invoke(
+            "tournament",
+            "--strategies",
+            "greedy,random",
+            "--players",
+            "2,3",
+            "--blocks",
+            "6",
+            "--out",
+            str(out),
+            "--report",
+        )
+    )
+    assert (out / "aggregates-2p.npz").is_file() and (out / "aggregates-3p.npz").is_file()
+    assert not (out / "aggregates.npz").exists()
+    seats = pd.read_parquet(out / "seats.parquet")
+    assert sorted(seats["n_players"].unique()) == [2, 3]
+    assert json.loads((out / "manifest.json").read_text())["config"]["n_players"] == [2, 3]
+    md = (out / "report" / "report.md").read_text()
+    assert "## Seat advantage by player count" in md
+    for n in (2, 3):
+        assert f"## Strategy comparison ({n} players)" in md
+        assert f"## Seat advantage ({n} players)" in md
+    # the report command reads the same directory again
+    ok(invoke("report", str(out), "--out", str(tmp_path / "again")))
+    assert (tmp_path / "again" / "figures" / "seat_advantage_by_count.png").is_file()
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [("2,x", "--players must be a number or a list"), ("3,6", "--players must be 2-4")],
+)
+def test_bad_player_counts(tmp_path: Path, players: str, message: str) -> None:
+    out = tmp_path / "run"
+    result = invoke("tournament", "--players", players, "--blocks", "2", "--out", str(out))
+    assert message in one_line_error(result)
+    assert not out.exists()

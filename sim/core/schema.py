@@ -86,6 +86,7 @@ GAME_COLUMNS: dict[str, tuple[Any, str]] = {
 TOURNAMENT_SEAT_COLUMNS: dict[str, tuple[Any, str]] = {
     "block": ("int64", "Tournament: the block (one deal under --crn block; `game` = block then)."),
     "table": ("int32", "Tournament: the table of the design (a line-up in one seating)."),
+    "n_players": ("int8", "Tournament: players per game (a run may hold several counts)."),
     "win": ("float64", "Tournament: the seat's share of the win (1/k among k tied winners)."),
 }
 TOURNAMENT_GAME_COLUMNS = {k: TOURNAMENT_SEAT_COLUMNS[k] for k in ("block", "table")}
@@ -104,7 +105,7 @@ def tournament_frames(
             c: df[c].astype(dtype) if dtype == "float64" else _cast(df[c], dtype, f"{name}.{c}")
             for c, (dtype, _) in extra.items()
         }
-        rest = _typed_frame(df.drop(columns=list(extra)), base, name)
+        rest = _typed_frame(df.drop(columns=[c for c in extra if c not in base]), base, name)
         typed.append(pd.concat([pd.DataFrame(front).reset_index(drop=True), rest], axis=1))
     return typed[0], typed[1]
 
@@ -164,7 +165,9 @@ def schema_markdown() -> str:
         "",
         "`abyss-mc tournament` writes the same files; its `seats.parquet` has these columns in "
         "front of the ones above, and its `games.parquet` the first two. The manifest's config "
-        "records the design (`strategies`, `tables`, `blocks`, `crn`).",
+        "records the design (`strategies`, `tables`, `blocks`, `crn`). A tournament of several "
+        "player counts (`--players 3,4`) writes one `aggregates-<n>p.npz` per count instead of "
+        "`aggregates.npz`.",
         "",
         "| column | dtype | meaning |",
         "|---|---|---|",
