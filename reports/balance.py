@@ -328,7 +328,7 @@ def chart_cards(frame: pd.DataFrame, overall: float, title: str):
     )
     ax.axvline(overall, color="grey", linestyle="--", label="all players")
     ax.set_yticks(y, [str(s) for s in frame.index], fontsize=6)
-    ax.set_xlabel("win rate of the players holding it at the end (95% interval)")
+    ax.set_xlabel("win rate (95% interval)")
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7)
     return fig
@@ -594,22 +594,28 @@ def _card_sections(report, run: RunData) -> None:
     tables = run.tables()
     seat_games = int(agg.seats.sum())
     overall = agg.wins.sum() / seat_games
-    for kind, held, won, names in (
-        ("Lords", agg.lords_held, agg.lords_won, tables.lord_name),
-        ("Locations", agg.locations_held, agg.locations_won, tables.location_name),
+    for kind, held, won, names, who in (
+        ("Lords", agg.lords_held, agg.lords_won, tables.lord_name, "recruited it"),
+        (
+            "Locations",
+            agg.locations_held,
+            agg.locations_won,
+            tables.location_name,
+            "controlled it at the end",
+        ),
     ):
         frame = card_impact(held.sum(axis=0), won.sum(axis=0), seat_games, names)
         sec = report.section(f"{kind}: pick rate and win rate" + run.suffix)
         sec.paragraph(
-            f"For each of the {kind}: the share of players holding it at the end of the game, "
-            f"and how often those players won (all players: {overall:.1%}). A high win rate "
-            "shows a card strong players get, or a card that makes players strong; the "
-            "strategy comparison separates the two."
+            f"For each of the {kind}: the share of players who {who} (pick rate), and how "
+            f"often those players won (all players: {overall:.1%}). A high win rate shows a "
+            "card strong players get, or a card that makes players strong; the strategy "
+            "comparison separates the two."
         )
         sec.figure(
-            chart_cards(frame, overall, f"{kind}: win rate of holders"),
+            chart_cards(frame, overall, f"{kind}: win rate of the players who {who}"),
             f"{kind.lower()}_impact" + _tag(run),
-            f"{kind} held at the end and the win rate of holders",
+            f"{kind}: pick rate and the win rate of the players who {who}",
         )
         sec.table(frame.sort_values("win rate", ascending=False), float_format="{:.3f}")
 

@@ -60,9 +60,9 @@ class Aggregates:
     game_squares: np.ndarray = field(default=None)
     turns_histogram: np.ndarray = field(default=None)  # [turns]
     end_reasons: np.ndarray = field(default=None)  # [END_REASONS index]
-    lords_held: np.ndarray = field(default=None)  # [strategy, lord] seat-games ending with it
+    lords_held: np.ndarray = field(default=None)  # [strategy, lord] seat-games recruiting it
     lords_won: np.ndarray = field(default=None)  # [strategy, lord] ... and ranked first
-    locations_held: np.ndarray = field(default=None)  # [strategy, location]
+    locations_held: np.ndarray = field(default=None)  # [strategy, location] held at the end
     locations_won: np.ndarray = field(default=None)  # [strategy, location]
     trajectory_sums: np.ndarray = field(default=None)  # [strategy, round, (IP, Pearls, Keys)]
     trajectory_counts: np.ndarray = field(default=None)  # [strategy, round] seat-games recorded

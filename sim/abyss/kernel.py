@@ -833,6 +833,8 @@ def gain_lord(s, seat, lord):
                 trigger_end(s, S.END_SEVENTH_LORD)
         else:
             K.push(s, K.pbase(who) + S.P_LORDS, what)
+            if not K.contains(s, K.pbase(who) + S.P_RECRUITED, what):
+                K.push(s, K.pbase(who) + S.P_RECRUITED, what)
             K.refresh_powers(s, who)
             follow = apply_recruit_power(s, who, what)
             s[work + top], s[work + top + 1], s[work + top + 2] = OP_CHECK_SEVENTH, who, 0
@@ -1264,7 +1266,7 @@ def seat_score(s, seat, row):
     row[R_N_AFFILIATED], row[R_N_TOKENS] = s[b + S.P_AFFILIATED], s[b + S.P_TOKENS]
     row[R_KILLED], row[R_WOUNDS] = s[b + S.P_KILLED], s[b + S.P_WOUNDS]
     lo = hi = 0
-    off = b + S.P_LORDS
+    off = b + S.P_RECRUITED
     for i in range(s[off]):
         lord = s[off + 1 + i]
         if lord < 32:

@@ -103,6 +103,7 @@ class Player:
     wounds: int = 0  # Leviathan: Wound tokens, -1 IP each
     killed: list[int] = field(default_factory=list)  # Leviathan: ids of Leviathans killed
     held_tokens: list[int] = field(default_factory=list)  # Leviathan tokens not yet revealed
+    recruited: list[int] = field(default_factory=list)  # every Lord ever gained, for the results
     bought_this_turn: bool = False
     used_powers: set[int] = field(default_factory=set)  # once-per-turn powers used this turn
 
@@ -674,6 +675,8 @@ class Game(LeviathanMixin):
     def gain_lord(self, p: Player, lord: int) -> None:
         """Place the Lord face up; arrow powers apply now; the 7th Lord triggers the end."""
         p.lords.append(lord)
+        if lord not in p.recruited:
+            p.recruited.append(lord)
         self.log("gain_lord", who=p.seat, lord=lord)
         self.apply_recruit_power(p, lord)
         if len(p.lords) >= 7:
@@ -1132,7 +1135,7 @@ def seat_rows(g: Game, strategies: list[str]) -> list[dict]:
                 "wounds": p.wounds,
                 "rank": rank,
                 "winner": rank == 1,
-                "lord_set": card_set(p.lords),
+                "lord_set": card_set(p.recruited),
                 "location_set": card_set(p.locations),
             }
         )

@@ -46,8 +46,8 @@ END_NONE, END_SEVENTH_LORD, END_COURT, END_LEVIATHAN_DECK, END_TOKENS, END_TURN_
 R_SCORE, R_LORDS, R_LOCATIONS, R_ALLIES, R_MONSTERS, R_WOUNDS_IP, R_SCOURGE = range(7)
 R_PEARLS, R_KEYS, R_N_LORDS, R_N_LOCATIONS, R_N_AFFILIATED, R_N_TOKENS = range(7, 13)
 R_KILLED, R_WOUNDS, R_RANK = 13, 14, 15
-# The Lords and Locations a seat holds at the end, as bit sets of card indices (int32 words:
-# Lords 0-31 and 32-63, Locations 0-31).
+# The Lords a seat recruited during the game and the Locations it holds at the end, as bit sets
+# of card indices (int32 words: Lords 0-31 and 32-63, Locations 0-31).
 R_LORDS_LO, R_LORDS_HI, R_LOCATION_SET = 16, 17, 18
 N_SEAT_FIELDS = 19
 #: In a per-round trajectory: a round in which the seat had no turn (its game had ended).
@@ -139,6 +139,7 @@ P_LOCATIONS = _p.stack(MAX_LOCATIONS)
 P_TOKENS = _p.stack(MAX_TOKENS)
 P_KILLED = _p.stack(MAX_LEVIATHANS)
 P_HELD = _p.stack(MAX_LEV_TOKENS)
+P_RECRUITED = _p.stack(MAX_LORDS)  # every Lord the seat ever gained, in order (for the results)
 P_STRIDE = _p.size
 PLAYERS = _b.block(MAX_PLAYERS * P_STRIDE)
 STATE_SIZE = _b.size
@@ -227,6 +228,7 @@ def encode(g) -> tuple[np.ndarray, np.ndarray]:
         _put(s, base + P_TOKENS, p.tokens, MAX_TOKENS, "tokens")
         _put(s, base + P_KILLED, p.killed, MAX_LEVIATHANS, "killed")
         _put(s, base + P_HELD, p.held_tokens, MAX_LEV_TOKENS, "held tokens")
+        _put(s, base + P_RECRUITED, p.recruited, MAX_LORDS, "recruited Lords")
         for lord in p.under:
             s[LORD_UNDER + lord] = 1
         for lord in p.disabled:
@@ -292,6 +294,7 @@ def decode(s: np.ndarray, counters: np.ndarray, tables, policies, seed: int, gam
         p.location_lords = {loc: _get(s, LOC_LORDS + loc * LOC_LORDS_STRIDE) for loc in locations}
         p.wounds, p.bought_this_turn = int(s[base + P_WOUNDS]), bool(s[base + P_BOUGHT])
         p.killed, p.held_tokens = _get(s, base + P_KILLED), _get(s, base + P_HELD)
+        p.recruited = _get(s, base + P_RECRUITED)
         p.used_powers = {int(pw) for k, pw in enumerate(ONCE_PER_TURN) if bits >> k & 1}
         g.players.append(p)
     if g.leviathan:

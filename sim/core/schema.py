@@ -62,8 +62,8 @@ SEAT_COLUMNS: dict[str, tuple[Any, str]] = {
     "winner": ("bool", "True if rank == 1 (several seats win a game that stays tied)."),
     "lord_set": (
         "int64",
-        "Lords held at the end (free or under a Location) as a bit set: bit i = the Lord of "
-        "index i in the card data (`abyss-mc cards` lists them in order).",
+        "Lords the seat recruited (gained in any way) during the game, as a bit set: bit i = "
+        "the Lord of index i in the card data (`abyss-mc cards` lists them in order).",
     ),
     "location_set": ("int64", "Locations controlled at the end, as a bit set like `lord_set`."),
 }
