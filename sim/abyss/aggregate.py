@@ -116,8 +116,8 @@ class Aggregates:
             bits = _unpack(out_seats[:, :n, list(words)].reshape(-1, len(words)))
             for k in np.unique(flat_s):  # a few strategies: row sums beat np.add.at
                 mine = flat_s == k
-                held[k] += bits[mine].sum(axis=0)
-                wins[k] += bits[mine & won].sum(axis=0)
+                held[k] += bits[mine].sum(axis=0, dtype=np.int64)
+                wins[k] += bits[mine & won].sum(axis=0, dtype=np.int64)
         self.n_games += len(out_games)
 
     def add_trajectories(self, traj: np.ndarray, strategy_of: np.ndarray) -> None:
@@ -230,6 +230,7 @@ ARRAYS = (
 
 
 def _unpack(words: np.ndarray) -> np.ndarray:
-    """Rows of 32-bit words (int32 or int64 holding 32 bits) -> rows of 0/1 per bit, low first."""
+    """Rows of 32-bit words (int32 or int64 holding 32 bits) -> rows of 0/1 (uint8) per bit, low
+    first."""
     as_bytes = np.ascontiguousarray(words.astype("<u4")).view(np.uint8).reshape(len(words), -1)
-    return np.unpackbits(as_bytes, axis=1, bitorder="little").astype(np.int64)
+    return np.unpackbits(as_bytes, axis=1, bitorder="little")

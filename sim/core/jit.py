@@ -6,8 +6,8 @@ cache directory is keyed by a digest of every Python source file of the engine p
 `strategies`): any edit starts a fresh cache, and the kernels can live in several readable files.
 A user-set ``NUMBA_CACHE_DIR`` is respected.
 
-LLVM optimises at level 2 unless ``NUMBA_OPT`` says otherwise: the kernels run as fast as at
-level 3 (within 1%, measured) and the cold compile takes about 5 s less (docs/decisions.md).
+LLVM optimises at level 1 unless ``NUMBA_OPT`` says otherwise: the kernels run as fast as at
+levels 2 and 3 (within 1-2%, measured) and the cold compile takes 10-15 s less (docs/decisions.md).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 _OPT_CHOSEN_BY_USER = "NUMBA_OPT" in os.environ
-os.environ.setdefault("NUMBA_OPT", "2")  # before numba reads its configuration
+os.environ.setdefault("NUMBA_OPT", "1")  # before numba reads its configuration
 
 import numba  # noqa: E402
 from numba import get_num_threads, get_thread_id, njit, prange, set_num_threads  # noqa: E402, F401
@@ -46,7 +46,7 @@ def _cache_dir() -> Path:
 
 
 if not _OPT_CHOSEN_BY_USER:  # also when numba was imported before this module
-    numba.config.OPT = numba.config._process_opt_level("2")
+    numba.config.OPT = numba.config._process_opt_level("1")
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(_cache_dir())
