@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.summary import SCORE_SOURCES, wilson_interval
+from reports.summary import SCORE_SOURCES, mean_from_sums, wilson_interval
 from sim.core.errors import UserError
 
 SOURCE_LABELS = {
@@ -138,11 +138,7 @@ def strategy_rates(agg) -> pd.DataFrame:
         n, w = int(agg.seats[i].sum()), int(agg.wins[i].sum())
         lo, hi = wilson_interval(w, n, CONF)
         total, squares = agg.sums[i, :, score].sum(), agg.squares[i, :, score].sum()
-        mean = total / n if n else np.nan
-        sd = np.sqrt(max(squares / n - mean * mean, 0.0) * n / (n - 1)) if n > 1 else np.nan
-        from reports.summary import t_quantile
-
-        half = t_quantile(CONF, n - 1) * sd / np.sqrt(n) if n > 1 else np.nan
+        mean, half = mean_from_sums(n, float(total), float(squares), CONF)
         rows.append(
             {
                 "strategy": name,

@@ -31,6 +31,7 @@ unless pyplot was already imported (switching then would close the caller's open
 
 from __future__ import annotations
 
+import abc
 import base64
 import dataclasses
 import datetime as _dt
@@ -243,12 +244,14 @@ def safe_name(name: str) -> str:
 # --- blocks ------------------------------------------------------------------------------------
 
 
-class _Block:
-    def html(self) -> str:
-        raise NotImplementedError
+class _Block(abc.ABC):
+    """A piece of a section, rendered both ways."""
 
-    def markdown(self) -> str:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def html(self) -> str: ...
+
+    @abc.abstractmethod
+    def markdown(self) -> str: ...
 
 
 @dataclasses.dataclass

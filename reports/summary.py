@@ -102,15 +102,27 @@ def _rate(wins: int, n: int) -> str:
     return f"{wins / n:6.1%} [{low:.1%}, {high:.1%}]"
 
 
-def _mean_from_sums(n: int, total: float, squares: float, confidence: float = 0.95) -> str:
-    """Mean ± Student t half-width from a count, a sum and a sum of squares."""
+def mean_from_sums(
+    n: int, total: float, squares: float, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Mean and Student t half-width from a count, a sum and a sum of squares (NaN where
+    undefined: no values for the mean, fewer than two for the half-width)."""
     if n == 0:
-        return "-"
+        return math.nan, math.nan
     mean = total / n
     if n < 2:
-        return f"{mean:.1f}"
+        return mean, math.nan
     var = max(0.0, (squares - total * total / n) / (n - 1))
-    half = t_quantile(confidence, n - 1) * math.sqrt(var / n)
+    return mean, t_quantile(confidence, n - 1) * math.sqrt(var / n)
+
+
+def _mean_from_sums(n: int, total: float, squares: float, confidence: float = 0.95) -> str:
+    """Mean ± Student t half-width, as text."""
+    mean, half = mean_from_sums(n, total, squares, confidence)
+    if n == 0:
+        return "-"
+    if n < 2:
+        return f"{mean:.1f}"
     return f"{mean:.1f} ± {half:.1f}"
 
 

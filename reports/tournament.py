@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.abyss.aggregate import win_shares  # noqa: F401  (re-exported)
 from sim.core.errors import UserError
 
 DESIGNS = ("balanced", "all")
@@ -112,12 +113,6 @@ def block_games(design: Design, first_block: int, n_blocks: int, crn: bool = Tru
         games = blocks * t + tables
     seatings = design.seating[tables]
     return blocks, tables, games, seatings
-
-
-def win_shares(ranks: np.ndarray) -> np.ndarray:
-    """A seat's share of the win: 1/k when k seats share the first rank, else 0 (rows = games)."""
-    first = ranks == 1
-    return first / first.sum(axis=1, keepdims=True)
 
 
 @dataclass

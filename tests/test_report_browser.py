@@ -67,19 +67,25 @@ def browser(tmp_path_factory):
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def test_report_opens_in_chromium(browser, tmp_path):
-    from selenium.common.exceptions import NoAlertPresentException
+def open_page(browser, html) -> None:
+    """Load a report file and wait until the page and all its images have loaded."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    report, frame = sample_report()
-    paths = report.write(tmp_path, generated=GENERATED)
-    browser.get(paths["html"].resolve().as_uri())
+    browser.get(html.resolve().as_uri())
     WebDriverWait(browser, 30).until(
         lambda d: d.execute_script(
             "return document.readyState === 'complete' && "
             "Array.from(document.images).every(i => i.complete)"
         )
     )
+
+
+def test_report_opens_in_chromium(browser, tmp_path):
+    from selenium.common.exceptions import NoAlertPresentException
+
+    report, frame = sample_report()
+    paths = report.write(tmp_path, generated=GENERATED)
+    open_page(browser, paths["html"])
 
     # every image decoded, none broken
     images = browser.execute_script(
@@ -165,16 +171,7 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
         ],
     )
     assert result.exit_code == 0, result.output
-    html = out / "report" / "report.html"
-    browser.get(html.resolve().as_uri())
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    WebDriverWait(browser, 30).until(
-        lambda d: d.execute_script(
-            "return document.readyState === 'complete' && "
-            "Array.from(document.images).every(i => i.complete)"
-        )
-    )
+    open_page(browser, out / "report" / "report.html")
     images = browser.execute_script(
         "return Array.from(document.images).map(i => ({w: i.naturalWidth, h: i.naturalHeight}))"
     )

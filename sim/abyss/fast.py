@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss import kernel as KN
-from sim.abyss.aggregate import Aggregates
+from sim.abyss.aggregate import Aggregates, win_shares
 from sim.abyss.state import END_REASONS
-from sim.abyss.workspace import MAX_ROUNDS, cached_template, template
+from sim.abyss.workspace import MAX_ROUNDS, cached_template
 from sim.core.batch import run_chunks, set_threads
 from strategies.abyss import make_policies
 from strategies.abyss.policies import N_PARAMS
@@ -48,7 +48,7 @@ def run_fast(
     if len(strategies) != n_players:
         raise ValueError("one strategy per seat")
     threads = set_threads(threads)
-    base = template(tables)
+    base = cached_template(tables)
     kinds, params = lineup_arrays(strategies)
     names = list(dict.fromkeys(strategies))
     name_of_entry = np.array([names.index(s) for s in strategies], dtype=np.int64)
@@ -59,23 +59,9 @@ def run_fast(
     def play(first: int, n: int) -> None:
         games = np.arange(first, first + n, dtype=np.int64)
         seatings = rotated_seatings(games, n_players, rotate)
-        out_seats = np.zeros((n, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
-        out_games = np.zeros((n, KN.N_GAME_FIELDS), dtype=np.int32)
-        slot, out_traj = trajectory_slots(games, n_players)
-        KN.play_tables(
-            base,
-            np.int64(seed),
-            games,
-            seatings,
-            kinds,
-            params,
-            out_seats,
-            out_games,
-            slot,
-            out_traj,
+        out_seats, out_games = play_into(
+            agg, base, seed, games, seatings, kinds, params, name_of_entry[seatings]
         )
-        agg.add(out_seats, out_games, name_of_entry[seatings])
-        agg.add_trajectories(out_traj, name_of_entry[seatings][slot >= 0])
         if per_game:
             seats, game_cols = chunk_columns(
                 out_seats, out_games, seatings, strategies, games, seed, n_players
@@ -125,24 +111,31 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list[str]):
     """
     seatings = np.ascontiguousarray(seatings, dtype=np.int64)
     games = np.ascontiguousarray(games, dtype=np.int64)
-    n_tasks, n_players = seatings.shape
+    n_players = seatings.shape[1]
     kinds, params = lineup_arrays(strategies)
+    agg = Aggregates(list(strategies), n_players)
+    base = cached_template(tables)
+    out_seats, out_games = play_into(agg, base, seed, games, seatings, kinds, params, seatings)
+    seats, game_cols = chunk_columns(
+        out_seats, out_games, seatings, strategies, games, seed, n_players
+    )
+    seats["win"] = win_shares(out_seats[:, :, KN.R_RANK]).ravel()
+    return seats, game_cols, agg
+
+
+def play_into(agg, base, seed, games, seatings, kinds, params, strategy_of):
+    """Play the games on all threads and fold them into `agg` (strategy_of[game, seat]: the
+    seat's index in agg.strategies); returns the raw out_seats and out_games arrays."""
+    n_tasks, n_players = seatings.shape
     out_seats = np.zeros((n_tasks, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
     out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
-    base = cached_template(tables)
     slot, out_traj = trajectory_slots(games, n_players)
     KN.play_tables(
         base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games, slot, out_traj
     )
-    agg = Aggregates(list(strategies), n_players)
-    agg.add(out_seats, out_games, seatings)
-    agg.add_trajectories(out_traj, seatings[slot >= 0])
-    seats, game_cols = chunk_columns(
-        out_seats, out_games, seatings, strategies, games, seed, n_players
-    )
-    first = (seats["rank"] == 1).reshape(n_tasks, n_players)
-    seats["win"] = (first / first.sum(axis=1, keepdims=True)).ravel()
-    return seats, game_cols, agg
+    agg.add(out_seats, out_games, strategy_of)
+    agg.add_trajectories(out_traj, strategy_of[slot >= 0])
+    return out_seats, out_games
 
 
 def chunk_columns(out_seats, out_games, seatings, strategies, games, seed, n_players):

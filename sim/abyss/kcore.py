@@ -35,6 +35,11 @@ P_LANDLORD = int(Power.LANDLORD)
 # the seat have each of these powers, and the Keys they carry.
 C_RECRUITER, C_SHAMAN, C_TREASURER, C_DIPLOMAT, C_SLAVER = 0, 1, 2, 3, 4
 C_ORACLE, C_OPPORTUNIST, C_COMMANDER, C_METAMORPH, C_LANDLORD, C_KEYS = 5, 6, 7, 8, 9, 10
+#: The power counted in each slot C_RECRUITER .. C_LANDLORD (C_KEYS counts Keys).
+CACHED_POWERS = (
+    P_RECRUITER, P_SHAMAN, P_TREASURER, P_DIPLOMAT, P_SLAVER,
+    P_ORACLE, P_OPPORTUNIST, P_COMMANDER, P_METAMORPH, P_LANDLORD,
+)  # fmt: skip
 LR_GUILD_LORDS = int(LocationRule.GUILD_LORDS)
 LR_AFFILIATED_RACE = int(LocationRule.AFFILIATED_RACE)
 LR_DISTINCT_GUILDS = int(LocationRule.DISTINCT_GUILDS)
@@ -190,29 +195,9 @@ def refresh_powers(s, seat):
             continue
         s[base + C_KEYS] += s[T.LORD_KEYS + lord]
         power = s[T.LORD_POWER + lord]
-        slot = -1
-        if power == P_RECRUITER:
-            slot = C_RECRUITER
-        elif power == P_SHAMAN:
-            slot = C_SHAMAN
-        elif power == P_TREASURER:
-            slot = C_TREASURER
-        elif power == P_DIPLOMAT:
-            slot = C_DIPLOMAT
-        elif power == P_SLAVER:
-            slot = C_SLAVER
-        elif power == P_ORACLE:
-            slot = C_ORACLE
-        elif power == P_OPPORTUNIST:
-            slot = C_OPPORTUNIST
-        elif power == P_COMMANDER:
-            slot = C_COMMANDER
-        elif power == P_METAMORPH:
-            slot = C_METAMORPH
-        elif power == P_LANDLORD:
-            slot = C_LANDLORD
-        if slot >= 0:
-            s[base + slot] += 1
+        for slot in range(len(CACHED_POWERS)):
+            if power == CACHED_POWERS[slot]:
+                s[base + slot] += 1
 
 
 @njit(cache=True)
@@ -237,9 +222,12 @@ def council_any(s):
 
 # --------------------------------------------------------------------- distinct Allies
 @njit(cache=True, inline="always")
-def id_bit(a):
-    """Ally `a` as a bit of a two-word set of Ally ids (ids < 128): (word, bit)."""
-    return a >> 6, np.uint64(1) << np.uint64(a & 63)
+def with_id(lo, hi, a):
+    """The two-word set of Ally ids (lo, hi) with Ally `a` added (ids < 128)."""
+    bit = np.uint64(1) << np.uint64(a & 63)
+    if a < 64:
+        return lo | bit, hi
+    return lo, hi | bit
 
 
 @njit(cache=True)
@@ -270,11 +258,7 @@ def distinct_allies(s, off, out, n_out):
     id, ascending (`rules.distinct_allies`). Returns the new length."""
     lo = hi = np.uint64(0)
     for i in range(s[off]):
-        word, bit = id_bit(s[off + 1 + i])
-        if word == 0:
-            lo |= bit
-        else:
-            hi |= bit
+        lo, hi = with_id(lo, hi, s[off + 1 + i])
     return distinct_in_order(s, lo, hi, out, n_out)
 
 
@@ -405,6 +389,29 @@ def cost_terms(s, seat):
     return extra, working(s, seat, C_DIPLOMAT) > 0
 
 
+@njit(cache=True)
+def affordable_lords(s, seat, row):
+    """s[row:] = the Court's Lords the seat can pay for, in Court order; returns their number."""
+    n = 0
+    if s[S.COURT] == 0:
+        return 0
+    extra, diplomat = cost_terms(s, seat)
+    r0, r1, r2, r3, r4, held = hand_values(s, pbase(seat) + S.P_HAND, -1)
+    pearls = s[pbase(seat) + S.P_PEARLS]
+    wealth = pearls + r0 + r1 + r2 + r3 + r4
+    for i in range(s[S.COURT]):
+        lord = s[S.COURT + 1 + i]
+        required = required_race(s, lord, diplomat)
+        cost = lord_cost(s, lord, extra)
+        n_races = s[T.LORD_RACES + lord]
+        if wealth < cost:
+            continue  # the whole hand and every Pearl fall short
+        if payment_reaches(0, pearls, r0, r1, r2, r3, r4, held, cost, n_races, required):
+            s[row + n] = lord
+            n += 1
+    return n
+
+
 # ---------------------------------------------------------------------------- scoring
 @njit(cache=True, inline="always")
 def location_formula(s, seat, loc):
@@ -488,14 +495,9 @@ def life_points_removed(s, leviathan, life, power):
 
 
 @njit(cache=True, inline="always")
-def can_attack_with(s, seat, ally, leviathan):
-    """A Crab always fights; the Leviathan's race; any race with the Metamorph."""
-    return attacks(s, ally, leviathan, working(s, seat, C_METAMORPH) > 0)
-
-
-@njit(cache=True, inline="always")
 def attacks(s, ally, leviathan, metamorph):
-    """`can_attack_with`, the seat's Metamorph looked up once by the caller."""
+    """`Game.can_attack_with` of the reference engine: a Crab always fights; the Leviathan's
+    race; any race with the Metamorph (looked up once by the caller)."""
     r = s[T.ALLY_RACE + ally]
     if r < 0:
         return False
@@ -511,11 +513,7 @@ def attack_allies(s, seat, leviathan, out, n_out):
     for i in range(s[off]):
         a = s[off + 1 + i]
         if attacks(s, a, leviathan, metamorph):
-            word, bit = id_bit(a)
-            if word == 0:
-                lo |= bit
-            else:
-                hi |= bit
+            lo, hi = with_id(lo, hi, a)
     return distinct_in_order(s, lo, hi, out, n_out)
 
 

@@ -500,29 +500,6 @@ def use_once_per_turn_powers(s, seat):
 
 # ------------------------------------------------------------------------------- actions
 @njit(cache=True)
-def affordable_lords(s, seat, row):
-    """s[row:] = the Court's Lords the seat can pay for, in Court order; returns their number."""
-    n = 0
-    if s[S.COURT] == 0:
-        return 0
-    extra, diplomat = K.cost_terms(s, seat)
-    r0, r1, r2, r3, r4, held = K.hand_values(s, K.pbase(seat) + S.P_HAND, -1)
-    pearls = s[K.pbase(seat) + S.P_PEARLS]
-    wealth = pearls + r0 + r1 + r2 + r3 + r4
-    for i in range(s[S.COURT]):
-        lord = s[S.COURT + 1 + i]
-        required = K.required_race(s, lord, diplomat)
-        cost = K.lord_cost(s, lord, extra)
-        n_races = s[T.LORD_RACES + lord]
-        if wealth < cost:
-            continue  # the whole hand and every Pearl fall short
-        if K.payment_reaches(0, pearls, r0, r1, r2, r3, r4, held, cost, n_races, required):
-            s[row + n] = lord
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def take_action(s, seat):
     n = 0
     if s[S.EXP_DECK] > 0 or s[S.EXP_DISCARD] > 0:
@@ -531,7 +508,7 @@ def take_action(s, seat):
     if K.council_any(s):
         s[W.OPT + n] = P.A_REQUEST_SUPPORT
         n += 1
-    n_affordable = affordable_lords(s, seat, W.ROW1)
+    n_affordable = K.affordable_lords(s, seat, W.ROW1)
     if n_affordable > 0:
         s[W.OPT + n] = P.A_RECRUIT
         n += 1
@@ -797,11 +774,7 @@ def affiliate(s, seat):
         for i in range(s[used]):
             a = s[used + 1 + i]
             if K.value(s, a) == low:
-                word, bit = K.id_bit(a)
-                if word == 0:
-                    lo |= bit
-                else:
-                    hi |= bit
+                lo, hi = K.with_id(lo, hi, a)
         n = K.distinct_in_order(s, lo, hi, W.OPT, 0)
     keep = choose(s, seat, P.D_AFFILIATE, n)
     K.push(s, K.pbase(seat) + S.P_AFFILIATED, keep)

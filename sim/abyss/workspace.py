@@ -39,6 +39,7 @@ MAX_ROUNDS = 40  # rounds of the per-round record (trajectories)
 TRAJ_ON = _w.block(1)  # 1: record each seat's IP, Pearls and Keys after each of its turns
 TRAJ = _w.block(MAX_ROUNDS * MAX_PLAYERS * 3)  # [round, seat, (IP, Pearls, Keys)]
 SCORE_ROW = _w.block(N_SEAT_FIELDS)  # scratch row for the running score
+POLICY_ROW = _w.block(ROW_WIDTH)  # scratch of the compiled policies (never live across a turn)
 TRACE = _w.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
 WORKSPACE_BASE = _w.size
 del _w

@@ -350,17 +350,9 @@ def _lord_score(s, seat, lord):
 @njit(cache=True)
 def best_affordable_score(s, seat):
     """The best `lord_score` among the Court's Lords the seat can pay for (-1: none)."""
-    extra, diplomat = K.cost_terms(s, seat)
-    r0, r1, r2, r3, r4, held = K.hand_values(s, K.pbase(seat) + S.P_HAND, -1)
-    pearls = s[K.pbase(seat) + S.P_PEARLS]
     best = -1
-    for i in range(s[S.COURT]):
-        lord = s[S.COURT + 1 + i]
-        cost = K.lord_cost(s, lord, extra)
-        required = K.required_race(s, lord, diplomat)
-        n_races = s[T.LORD_RACES + lord]
-        if K.payment_reaches(0, pearls, r0, r1, r2, r3, r4, held, cost, n_races, required):
-            best = max(best, lord_score(s, seat, lord))
+    for i in range(K.affordable_lords(s, seat, W.POLICY_ROW)):
+        best = max(best, lord_score(s, seat, s[W.POLICY_ROW + i]))
     return best
 
 
