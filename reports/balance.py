@@ -364,7 +364,23 @@ def build_report(run: RunData, *, n_boot: int = 50):
         _seats_by_count(report, run)
     for part in run.parts:
         _part_sections(report, part, n_boot)
+    _fight_section(report, run)
     return report
+
+
+#: Subdirectory of a tournament run holding its fight-or-explore rollouts (`--fight-points`).
+FIGHT_DIR = "fight_or_explore"
+
+
+def _fight_section(report, run: RunData) -> None:
+    """With the Leviathan expansion: "Fight or explore?", with the run's rollouts if any."""
+    if "leviathan" not in (run.config.get("expansions") or []):
+        return
+    from reports.fight_report import add_fight_section
+    from reports.rollout import is_rollout_run, load_rollouts
+
+    sub = run.dir / FIGHT_DIR
+    add_fight_section(report, run.tables(), load_rollouts(sub) if is_rollout_run(sub) else None)
 
 
 def _seats_by_count(report, run: RunData) -> None:

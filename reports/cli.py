@@ -87,6 +87,15 @@ StrategiesOption = Annotated[
     ),
 ]
 
+OutDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="DIR",
+        help="New directory for the results; must not exist. Default: a new "
+        "runs/<UTC time>-seed<seed>.",
+    ),
+]
 PresetsOption = Annotated[
     Path | None,
     typer.Option(
@@ -252,15 +261,7 @@ def simulate(
     games: Annotated[int, typer.Option("--games", help="Number of games (>= 1).")] = 1000,
     seed: SeedOption = 1,
     strategies: StrategiesOption = DEFAULT_STRATEGIES,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="DIR",
-            help="New directory for the results; must not exist. Default: a new "
-            "runs/<UTC time>-seed<seed>.",
-        ),
-    ] = None,
+    out: OutDirOption = None,
     cards: CardsOption = None,
     set_: SetOption = None,
     expansions: ExpansionsOption = "",
@@ -559,6 +560,15 @@ def tournament(
         bool, typer.Option("--report/--no-report", help="Also write the balance report.")
     ] = False,
     expansions: ExpansionsOption = "leviathan",
+    fight_points: Annotated[
+        int,
+        typer.Option(
+            "--fight-points",
+            help="With Leviathan: decision points of the fight-or-explore rollouts for the "
+            "report (also as many games of rule rollouts); 0 skips them. See `abyss-mc ev "
+            "rollout` for the full analysis.",
+        ),
+    ] = 2000,
     cards: CardsOption = None,
     set_: SetOption = None,
     threads: ThreadsOption = None,
@@ -578,6 +588,8 @@ def tournament(
     check_seed(seed)
     if blocks < 1:
         raise UserError(f"--blocks must be at least 1; got {blocks}")
+    if fight_points < 0 or fight_points == 1:
+        raise UserError(f"--fight-points must be 0 or at least 2; got {fight_points}")
     if sequential is not None and not 0 < sequential < 1:
         raise UserError(f"--sequential must be between 0 and 1; got {sequential}")
     names = [p.strip() for p in strategies.split(",") if p.strip()]
@@ -630,12 +642,15 @@ def tournament(
             for n, r in results.items()
         )
         atomic_write_text(staging.dir / "summary.txt", text)
+        if "leviathan" in exp and fight_points:
+            _fight_rollouts(tables, names, counts, seed, fight_points, staging.dir)
         write_manifest(
             staging.dir,
             command=["abyss-mc", *sys.argv[1:]],
             seed=seed,
             config={
                 "command": "tournament",
+                "fight_points": fight_points if "leviathan" in exp else 0,
                 "n_players": counts[0] if len(counts) == 1 else counts,
                 "strategies": names,
                 "blocks": {n: r.n_blocks for n, r in results.items()}
@@ -675,6 +690,30 @@ def tournament(
         typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
 
 
+def _fight_rollouts(tables, names, counts, seed, n_points, run_dir: Path) -> None:
+    """The tournament's fight-or-explore rollouts (its strategies but random; 4 players if
+    played) for the report, into run_dir / FIGHT_DIR."""
+    from reports.balance import FIGHT_DIR
+    from reports.rollout import run_rollouts, save_rollouts
+
+    n = 4 if 4 in counts else counts[0]
+    lineup = [s for s in names if s.split(":")[0] != "random"] or names
+    lineup = [lineup[i % len(lineup)] for i in range(max(n, len(lineup)))]
+    found = run_rollouts(
+        tables,
+        n_players=n,
+        strategies=lineup,
+        seed=seed,
+        n_points=n_points,
+        replicates=16,
+        rule_points=n_points,
+        rule_replicates=4,
+        progress=sys.stderr.isatty(),
+    )
+    (run_dir / FIGHT_DIR).mkdir()
+    save_rollouts(found, run_dir / FIGHT_DIR)
+
+
 @app.command("report")
 @user_errors
 def report_(
@@ -684,12 +723,27 @@ def report_(
         typer.Option("--out", metavar="DIR", help="Where to write (default: RUN_DIR/report)."),
     ] = None,
 ) -> None:
-    """Write the balance report of a run: report.html (self-contained), report.md, PNGs."""
-    from reports.balance import write_report
+    """Write the balance report of a run: report.html (self-contained), report.md, PNGs.
 
-    paths = write_report(run_dir, out)
+    For a rollout run (`abyss-mc ev rollout`), the "Fight or explore?" page."""
+    from reports.rollout import is_rollout_run
+
+    if is_rollout_run(run_dir):
+        from reports.fight_report import write_fight_page
+        from reports.rollout import run_tables
+
+        paths = write_fight_page(run_dir, out, run_tables(run_dir))
+    else:
+        from reports.balance import write_report
+
+        paths = write_report(run_dir, out)
     typer.echo(f"report: {paths['html']}")
     typer.echo(f"markdown: {paths['markdown']}")
+
+
+from reports.ev_cli import ev_app  # noqa: E402
+
+app.add_typer(ev_app, name="ev")
 
 
 def _json_default(value: Any) -> Any:

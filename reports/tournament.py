@@ -55,9 +55,11 @@ class Design:
 
     strategies: list[str]
     n_players: int
-    seating: np.ndarray
+    seating: np.ndarray  # block 0's seatings (the cyclic order of each line-up as listed)
     lineups: list[tuple[int, ...]] = field(default_factory=list)
     lineup_of_table: np.ndarray = field(default=None)  # index into lineups, per table
+    rotation_of_table: np.ndarray = field(default=None)
+    orders: np.ndarray = field(default=None)  # cyclic orders of the seats (`cyclic_orders`)
 
     @property
     def n_tables(self) -> int:
@@ -81,6 +83,7 @@ def make_design(strategies: list[str], n_players: int, design: str = "balanced")
         lineups = [tuple((i + j) % k for j in range(n_players)) for i in range(k)]
     rows: list[tuple[int, ...]] = []
     owner: list[int] = []
+    rotation: list[int] = []
     for i, lineup in enumerate(lineups):
         seen = set()
         for r in range(n_players):
@@ -89,13 +92,40 @@ def make_design(strategies: list[str], n_players: int, design: str = "balanced")
                 seen.add(seating)
                 rows.append(seating)
                 owner.append(i)
+                rotation.append(r)
+    # Seating order matters in Abyss (who buys your Allies, who follows whom): with distinct
+    # strategies, each block seats each line-up in another cyclic order (`block_games`).
+    orders = cyclic_orders(n_players) if k >= n_players else np.arange(n_players)[None, :]
     return Design(
         list(strategies),
         n_players,
         np.array(rows, dtype=np.int64),
         lineups,
         np.array(owner, dtype=np.int64),
+        np.array(rotation, dtype=np.int64),
+        orders,
     )
+
+
+def cyclic_orders(n: int) -> np.ndarray:
+    """Every way to seat n players round a table up to rotation: permutations of 0..n-1 that
+    start with 0 ((n-1)! of them, the identity first)."""
+    rest = itertools.permutations(range(1, n))
+    return np.array([(0, *p) for p in rest], dtype=np.int64)
+
+
+def block_seatings(design: Design, blocks: np.ndarray, tables: np.ndarray) -> np.ndarray:
+    """Seating of table t in block b: its line-up in cyclic order (b + line-up) mod (n-1)!,
+    then the table's rotation. Over (n-1)! consecutive blocks every line-up meets every cyclic
+    order once, so no strategy always sits next to the same one (neighbour effects in Abyss
+    are large: docs/tournament.md)."""
+    n = design.n_players
+    lineup = design.lineup_of_table[tables]
+    order = design.orders[(blocks + lineup) % len(design.orders)]
+    members = np.array(design.lineups, dtype=np.int64)[lineup]
+    arranged = np.take_along_axis(members, order, axis=1)
+    seat_pos = (np.arange(n)[None, :] + design.rotation_of_table[tables][:, None]) % n
+    return np.take_along_axis(arranged, seat_pos, axis=1)
 
 
 def block_games(design: Design, first_block: int, n_blocks: int, crn: bool = True):
@@ -111,7 +141,7 @@ def block_games(design: Design, first_block: int, n_blocks: int, crn: bool = Tru
         games = blocks * len(design.lineups) + design.lineup_of_table[tables]
     else:
         games = blocks * t + tables
-    seatings = design.seating[tables]
+    seatings = block_seatings(design, blocks, tables)
     return blocks, tables, games, seatings
 
 

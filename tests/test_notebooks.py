@@ -11,9 +11,15 @@ import pytest
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
-@pytest.mark.parametrize("name", ["strategy_comparison.ipynb"])
+#: Small counts for CI: tournament blocks (strategy_comparison) and rollout decision points x
+#: replicates (fight_or_explore).
+SMALL_COUNTS = {"ABYSS_NB_BLOCKS": "20", "ABYSS_NB_POINTS": "200", "ABYSS_NB_REPLICATES": "4"}
+
+
+@pytest.mark.parametrize("name", ["strategy_comparison.ipynb", "fight_or_explore.ipynb"])
 def test_notebook_runs(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ABYSS_NB_BLOCKS", "20")
+    for key, value in SMALL_COUNTS.items():
+        monkeypatch.setenv(key, value)
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     client = nbclient.NotebookClient(

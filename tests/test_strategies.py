@@ -40,6 +40,7 @@ from strategies.abyss.baseline import (
     HeuristicPolicy,
     RandomPolicy,
 )
+from strategies.abyss.policies import G_FIGHT_RISK
 
 PRESET_NAMES = (
     "lord_rusher",
@@ -120,8 +121,8 @@ def test_preset_differs_from_its_policy_exactly_as_the_toml_says(name: str) -> N
     assert fields(policy) == {**fields(defaults), **table}
 
     # the compiled parameter vector changes exactly at the parameters the preset changes
-    names = list(fields(defaults))
-    changed = {names[i] for i in np.nonzero(policy.params() != defaults.params())[0]}
+    slots = type(policy).slots()
+    changed = {n for n, i in slots.items() if policy.params()[i] != defaults.params()[i]}
     assert changed == {k for k, v in table.items() if v != getattr(defaults, k)}
     assert changed, f"{name} plays exactly like {policy_name}"
     assert describe(name) == (description, fields(policy))
@@ -129,17 +130,19 @@ def test_preset_differs_from_its_policy_exactly_as_the_toml_says(name: str) -> N
 
 def test_params_vector_encoding() -> None:
     vec = make_policy("pearl_economist:fight_p=0.35:explore_risk=0.2").params()
-    names = list(fields(HeuristicPolicy()))
+    slots = HeuristicPolicy.slots()
+    assert sorted(slots.values()) == list(range(len(slots) - 1)) + [G_FIGHT_RISK]
     assert vec.dtype == np.int32
-    at = dict(zip(names, vec.tolist(), strict=False))
+    at = {n: int(vec[i]) for n, i in slots.items()}
     assert at["fight_p"] == 350 and at["explore_risk"] == 200  # probabilities in thousandths
     assert at["guild"] == int(Guild.MERCHANT)
     assert at["plot_pearls"] == 99 and at["buy_min"] == 6
-    assert make_policy("heuristic").params()[names.index("guild")] == -1
+    assert make_policy("heuristic").params()[slots["guild"]] == -1
     for guild, value in zip(GUILD_NAMES[1:], Guild, strict=True):
         spec = f"heuristic:guild={guild}"
-        assert make_policy(spec).params()[names.index("guild")] == int(value)
-    assert make_policy("farmer").params()[names.index("guild")] == Guild.FARMER == 2
+        assert make_policy(spec).params()[slots["guild"]] == int(value)
+    assert make_policy("farmer").params()[slots["guild"]] == Guild.FARMER == 2
+    assert make_policy("greedy:fight_risk=0.166").params()[G_FIGHT_RISK] == 166
 
 
 def test_override_changes_exactly_that_parameter() -> None:
@@ -148,7 +151,7 @@ def test_override_changes_exactly_that_parameter() -> None:
     assert policy.name == "leviathan_hunter:fight_p=0.6"
     assert fields(policy) == {**fields(base), "fight_p": 0.6}
     assert np.nonzero(policy.params() != base.params())[0].tolist() == [
-        list(fields(base)).index("fight_p")
+        type(base).slots()["fight_p"]
     ]
     two = make_policy("greedy:buy_min=3:council_min=5")
     assert fields(two) == {**fields(GreedyPolicy()), "buy_min": 3, "council_min": 5}

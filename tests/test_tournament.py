@@ -4,6 +4,7 @@ determinism over threads, and sequential stopping; `sim.abyss.fast.run_tables` u
 from __future__ import annotations
 
 import itertools
+import math
 from functools import cache
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 
 from reports.tournament import (
     block_games,
+    block_seatings,
     make_design,
     run_tournament,
     tournament_frame,
@@ -132,7 +134,35 @@ def test_block_games_with_crn() -> None:
     assert blocks.tolist() == [b for b in range(7, 11) for _ in range(t)]
     assert tables_.tolist() == list(range(t)) * 4
     assert (games == blocks).all(), "every table of a block plays the block's deal"
-    assert (seatings == design.seating[tables_]).all()
+    assert (seatings == block_seatings(design, blocks, tables_)).all()
+
+
+@pytest.mark.parametrize(("k", "n"), [(4, 4), (5, 4), (6, 3), (10, 4), (5, 5)])
+def test_neighbours_are_balanced_over_blocks(k: int, n: int) -> None:
+    """Seating order matters in Abyss (docs/tournament.md measures who-sits-after-whom effects
+    of 10 points of win rate), so no strategy may always follow the same one: over (n-1)!
+    consecutive blocks every line-up is seated in each of its cyclic orders once, still in every
+    rotation (each strategy in every seat equally often)."""
+    design = make_design(NAMES[:k], n)
+    n_orders = len(design.orders)
+    assert n_orders == math.factorial(n - 1)
+    blocks, tables_, _, seatings = block_games(design, 3, n_orders, crn=True)
+    follows = {}
+    for row, t in zip(seatings, tables_, strict=True):
+        lineup = design.lineups[design.lineup_of_table[t]]
+        assert sorted(row) == sorted(lineup), "a table seats its line-up"
+        for s in range(n):
+            pair = (int(design.lineup_of_table[t]), int(row[s]), int(row[(s + 1) % n]))
+            follows[pair] = follows.get(pair, 0) + 1
+    # within a line-up, b sits right after a equally often for every ordered pair (a, b)
+    for i, lineup in enumerate(design.lineups):
+        counts = {follows.get((i, a, b), 0) for a in lineup for b in lineup if a != b}
+        assert len(counts) == 1, counts
+    counts = np.zeros((k, n), dtype=int)
+    for row in seatings:
+        for seat, strategy in enumerate(row):
+            counts[strategy, seat] += 1
+    assert (counts == counts[:, :1]).all(), "every strategy in every seat equally often"
 
 
 def test_block_games_without_crn() -> None:
@@ -144,7 +174,8 @@ def test_block_games_without_crn() -> None:
     # consecutive chunks of blocks never reuse a deal
     _, _, later, _ = block_games(design, 7, 5, crn=False)
     assert not set(games.tolist()) & set(later.tolist())
-    assert (seatings == design.seating[tables_]).all()
+    assert (seatings == block_seatings(design, blocks, tables_)).all()
+    assert (block_seatings(design, blocks * 0, tables_) == design.seating[tables_]).all()
 
 
 def test_same_game_and_seating_gives_the_same_result() -> None:

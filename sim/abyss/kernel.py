@@ -1357,6 +1357,17 @@ def leviathan_monster(s, seat, card):
         s[W.OPT + n] = P.M_IGNORE
         n += 1
     choice = choose(s, seat, P.D_MONSTER_CHOICE, n)
+    if n > 1 and s[W.OPT + 1] == P.M_FIGHT:  # a fight-or-explore decision point
+        s[W.FORK_COUNT] += 1
+        if s[W.FORK_COUNT] == s[W.FORK_AT]:  # a forked rollout (sim.abyss.fork)
+            record_fork(s, seat, choice)
+            if s[W.FORK_REKEY] == 1:
+                fork_reseed(s)
+            if s[W.FORK_N_SET] > 0:
+                switch_rule(s, seat)
+                choice = choose(s, seat, P.D_MONSTER_CHOICE, n)
+            elif s[W.FORK_CHOICE] > 0:
+                choice = s[W.FORK_CHOICE] - 1
     if choice == P.M_IGNORE:
         return False
     if choice == P.M_CONTINUE:
@@ -1366,6 +1377,68 @@ def leviathan_monster(s, seat, card):
     s[S.N_FIGHTS] += 1
     fight(s, seat)
     return True
+
+
+@njit(cache=True)
+def fork_reseed(s):
+    """Branch a forked rollout: every stream re-keyed from W.FORK_KEYS, and the face-down decks
+    reshuffled, so that each replicate samples what the deciding player cannot see. Both choices
+    of a replicate get the same keys: common random numbers."""
+    s[W.RNG_KEYS : W.RNG_KEYS + 2 * N_STREAMS] = s[W.FORK_KEYS : W.FORK_KEYS + 2 * N_STREAMS]
+    s[W.RNG_COUNTERS : W.RNG_COUNTERS + 2 * N_STREAMS] = 0
+    shuffle_stack(s, S.EXP_DECK, ST_EXPLORATION)
+    shuffle_stack(s, S.LORD_DECK, ST_LORDS)
+    shuffle_stack(s, S.LOC_DECK, ST_LOCATIONS)
+    shuffle_stack(s, S.MONSTER_TOKENS, ST_MONSTERS)
+    shuffle_stack(s, S.LEV_DECK, ST_LEV_DECK)
+    shuffle_stack(s, S.LEV_TOKENS, ST_LEV_TOKENS)
+
+
+@njit(cache=True)
+def switch_rule(s, seat):
+    """A rule rollout: the seat's strategy parameters W.FORK_SET[slot] = value, from now on."""
+    for i in range(s[W.FORK_N_SET]):
+        slot = s[W.FORK_SET + 2 * i]
+        s[W.POLICY_PARAMS + seat * W.N_PARAMS + slot] = s[W.FORK_SET + 2 * i + 1]
+
+
+@njit(cache=True)
+def record_fork(s, seat, own_choice):
+    """The situation at a fork point, into W.FORK_INFO (columns: sim.abyss.fork.INFO_COLUMNS)."""
+    b = K.pbase(seat)
+    target, best_chance, best_value = -1, -1, 0
+    metamorph = K.working(s, seat, K.C_METAMORPH) > 0
+    for z in range(s[T.N_ZONES]):
+        lev = s[S.BORDER + z]
+        if lev < 0:
+            continue
+        chance = P.zone_chance(s, seat, z)
+        if chance > best_chance:
+            target, best_chance = z, chance
+        for i in range(s[b + S.P_HAND]):
+            a = s[b + S.P_HAND + 1 + i]
+            if K.attacks(s, a, lev, metamorph):
+                best_value = max(best_value, K.value(s, a))
+    lev, life = s[S.BORDER + target], s[S.LIFE + target]
+    row = s[W.SCORE_ROW : W.SCORE_ROW + N_SEAT_FIELDS]
+    seat_score(s, seat, row)
+    info = W.FORK_INFO
+    s[info + 0] = seat
+    s[info + 1] = s[S.TURN]
+    s[info + 2] = (s[S.TURN] - 1) // s[S.N_PLAYERS] + 1
+    s[info + 3] = s[b + S.P_PEARLS]
+    s[info + 4] = K.border_count(s)
+    s[info + 5] = best_value
+    s[info + 6] = s[T.LEV_RESISTANCE + lev * T.MAX_SPACES + life]
+    s[info + 7] = best_chance
+    s[info + 8] = own_choice
+    s[info + 9] = P.arrival_risk(s)
+    s[info + 10] = row[R_SCORE]
+    s[info + 11] = s[b + S.P_HAND]
+    s[info + 12] = K.n_keys(s, seat)
+    s[info + 13] = lev
+    s[info + 14] = life
+    s[info + 15] = s[T.LEV_N_SPACES + lev] - life
 
 
 @njit(cache=True)
@@ -1597,6 +1670,7 @@ def new_game(s, seed, game, n_players):
     s[: S.STATE_SIZE] = 0
     s[W.RNG_COUNTERS : W.RNG_COUNTERS + 2 * N_STREAMS] = 0
     s[W.TRACE] = 0
+    s[W.FORK_COUNT] = 0
     s[W.KIND_STAMP] = 0
     s[W.KIND_SEEN : W.KIND_SEEN + W.N_ALLY_KINDS] = 0
     s[W.TRAJ : W.TRAJ + W.MAX_ROUNDS * S.MAX_PLAYERS * 3] = W.NOT_PLAYED
@@ -1635,6 +1709,7 @@ def load_state(s, state, counters, seed, game) -> None:
     s[: S.STATE_SIZE] = state
     W.put_rng(s, keys, counters)
     s[W.TRACE] = 0
+    s[W.FORK_COUNT] = 0
     K.refresh_all_powers(s)
 
 
@@ -1657,6 +1732,16 @@ def record_results(s, out_seats, out_game):
     out_game[RG_CONTINUES] = s[S.N_CONTINUES]
     out_game[RG_LEV_ATTACKS] = s[S.N_LEV_ATTACKS]
     out_game[RG_KILLS] = s[S.N_KILLS]
+
+
+@njit(cache=True)
+def seat_strategies(s, seating, lineup_kinds, lineup_params):
+    """Seat s plays line-up entry seating[s]: its strategy kind and parameters into s."""
+    for seat in range(seating.shape[0]):
+        j = seating[seat]
+        s[W.POLICY_KIND + seat] = lineup_kinds[j]
+        for k in range(W.N_PARAMS):
+            s[W.POLICY_PARAMS + seat * W.N_PARAMS + k] = lineup_params[j, k]
 
 
 @njit(cache=True, parallel=True)
@@ -1690,11 +1775,7 @@ def play_tables(
         owned = template.copy()
         s = borrow(owned)  # `owned` lives as long as the lane
         for i in range(lane, n_tasks, n_lanes):
-            for seat in range(n_players):
-                j = seatings[i, seat]
-                s[W.POLICY_KIND + seat] = lineup_kinds[j]
-                for k in range(W.N_PARAMS):
-                    s[W.POLICY_PARAMS + seat * W.N_PARAMS + k] = lineup_params[j, k]
+            seat_strategies(s, seatings[i], lineup_kinds, lineup_params)
             slot = traj_slot[i]
             s[W.TRAJ_ON] = 1 if slot >= 0 else 0
             new_game(s, seed, games[i], n_players)

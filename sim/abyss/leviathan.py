@@ -6,8 +6,11 @@ Specification: `shared/seeds/000_e41d5a114fc236c8.txt` (quoted as "Leviathan" be
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from sim.abyss.cards import LeviathanToken, Penalty
 from sim.abyss.constants import AllyEffect, Power, Race, Stream
@@ -39,8 +42,34 @@ class MonsterChoice(IntEnum):
     IGNORE = 2  # the Coward: the Monster is discarded
 
 
+@dataclass(frozen=True)
+class Fork:
+    """A forked rollout (`sim.abyss.fork`): at the `at`-th decision point (1-based) play
+    `choice` (-1: the strategy's own), after re-keying the streams with `keys` (None: keep)."""
+
+    at: int
+    choice: int = -1
+    keys: np.ndarray | None = None
+    rule: dict[int, int] | None = None  # a rule rollout: {parameter slot: value}
+
+
+def switched(policy, rule: dict[int, int]):
+    """A copy of a compiled policy with some parameter slots changed (`Fork.rule`)."""
+    import copy
+
+    new = copy.copy(policy)
+    params = policy.params().copy()
+    for slot, value in rule.items():
+        params[slot] = value
+    new._params = params
+    return new
+
+
 class LeviathanMixin:
     """Methods of `Game` used only when the Leviathan expansion is on."""
+
+    fork: Fork | None = None  # a forked rollout (`sim.abyss.fork`)
+    fork_count = 0  # fight-or-explore decision points met so far (not part of the state)
 
     # ------------------------------------------------------------------ setup
     def setup_leviathan(self) -> None:
@@ -155,6 +184,10 @@ class LeviathanMixin:
         if self.has_power(p, Power.COWARD):
             options.append(MonsterChoice.IGNORE)
         choice = self.choose(p.seat, LevDecision.MONSTER_CHOICE, [int(o) for o in options])
+        if MonsterChoice.FIGHT in options:  # a fight-or-explore decision point
+            self.fork_count += 1
+            if self.fork is not None and self.fork_count == self.fork.at:
+                choice = self.fork_here(p.seat, choice, [int(o) for o in options])
         if choice == MonsterChoice.IGNORE:
             self.log("monster_discarded", why="coward")
             return False
@@ -167,6 +200,30 @@ class LeviathanMixin:
         self.n_fights += 1
         self.fight(p)
         return True
+
+    # ------------------------------------------------------------ forked rollouts
+    def fork_here(self, seat: int, choice: int, options: list[int]) -> int:
+        """At the fork point (`Fork`, `sim.abyss.fork`): re-key every stream, reshuffle the
+        face-down decks, and play the forced choice, or switch the seat's strategy parameters
+        (a rule rollout) and let it choose again. Returns the choice to play."""
+        fork = self.fork
+        self.log("fork", at=fork.at, choice=fork.choice, own_choice=choice)
+        if fork.keys is not None:
+            self.rng.keys[:] = fork.keys
+            self.rng.counters[:] = 0
+            for deck, stream in (
+                (self.exploration_deck, Stream.EXPLORATION_DECK),
+                (self.lord_deck, Stream.LORD_DECK),
+                (self.location_deck, Stream.LOCATION_DECK),
+                (self.monster_tokens, Stream.MONSTER_TOKENS),
+                (self.leviathan_deck, Stream.LEVIATHAN_DECK),
+                (self.leviathan_tokens, Stream.LEVIATHAN_TOKENS),
+            ):
+                self.rng.shuffle(deck, stream)
+        if fork.rule:
+            self.policies[seat] = switched(self.policies[seat], fork.rule)
+            return self.choose(seat, LevDecision.MONSTER_CHOICE, options)
+        return choice if fork.choice < 0 else fork.choice
 
     # ------------------------------------------------------------- fighting
     def can_attack_with(self, p: Player, ally: int, leviathan: int) -> bool:

@@ -40,6 +40,22 @@ TRAJ_ON = _w.block(1)  # 1: record each seat's IP, Pearls and Keys after each of
 TRAJ = _w.block(MAX_ROUNDS * MAX_PLAYERS * 3)  # [round, seat, (IP, Pearls, Keys)]
 SCORE_ROW = _w.block(N_SEAT_FIELDS)  # scratch row for the running score
 POLICY_ROW = _w.block(ROW_WIDTH)  # scratch of the compiled policies (never live across a turn)
+# A forked rollout (sim.abyss.fork): at the FORK_AT-th Monster revealed with a fightable
+# Leviathan (1-based; 0: never), record the situation in FORK_INFO, optionally re-key every stream
+# from FORK_KEYS and reshuffle the hidden decks (FORK_REKEY = 1), and play FORK_CHOICE - 1 (0: the
+# seat's own strategy decides).
+FORK_AT = _w.block(1)
+FORK_CHOICE = _w.block(1)
+FORK_REKEY = _w.block(1)
+FORK_COUNT = _w.block(1)  # such Monsters met so far in this game
+# ... or, with FORK_N_SET > 0, switch the seat's strategy parameters at the fork point (FORK_SET:
+# (slot, value) pairs) and let the switched strategy decide from there on: a rule rollout.
+MAX_FORK_SET = 2
+FORK_N_SET = _w.block(1)
+FORK_SET = _w.block(2 * MAX_FORK_SET)
+FORK_KEYS = _w.block(2 * N_STREAMS)
+N_FORK_INFO = 16
+FORK_INFO = _w.block(N_FORK_INFO)  # sim.abyss.fork.INFO_COLUMNS
 TRACE = _w.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
 WORKSPACE_BASE = _w.size
 del _w

@@ -50,10 +50,16 @@ class CompiledPolicy:
     def params(self) -> np.ndarray:
         """The int32 parameter vector, in field order (see `policies.G_*`, `policies.H_*`)."""
         vec = np.zeros(P.N_PARAMS, dtype=np.int32)
-        fields = [f for f in dataclasses.fields(self) if f.name != "name"]
-        for i, f in enumerate(fields):
-            vec[i] = self.param_value(f.name, getattr(self, f.name))
+        for name, slot in self.slots().items():
+            vec[slot] = self.param_value(name, getattr(self, name))
         return vec
+
+    @classmethod
+    def slots(cls) -> dict[str, int]:
+        """Each parameter's slot in the vector: field order, except `PARAM_SLOTS`."""
+        fields = [f.name for f in dataclasses.fields(cls) if f.name != "name"]
+        in_order = [f for f in fields if f not in PARAM_SLOTS]
+        return {f: PARAM_SLOTS[f] if f in PARAM_SLOTS else in_order.index(f) for f in fields}
 
     def param_value(self, name: str, value) -> int:
         """A parameter as the compiled policy reads it: probabilities in thousandths."""
@@ -77,6 +83,11 @@ class CompiledPolicy:
         option = int(P.choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
         game.rng.counters[:] = W.get_counters(w)
         return option
+
+
+#: Parameter slots that do not follow field order: greedy's fields come first, then the
+#: heuristic's (P.G_*, P.H_*); greedy's later fields go after the heuristic's.
+PARAM_SLOTS = {"fight_risk": P.G_FIGHT_RISK}
 
 
 @dataclass
@@ -104,6 +115,11 @@ class GreedyPolicy(CompiledPolicy):
         pearl_shortfall: finish a payment with Pearls when at most this many points are missing.
         fight_p: Leviathan expansion: fight (or attack again) when the best eligible Ally removes a
             Life Point with at least this probability.
+        fight_risk: Leviathan expansion, the rule learnt from forked rollouts (`abyss-mc ev
+            rollout`, docs/fight-or-explore.md): when above 0, fight past a revealed Monster
+            exactly when continuing risks an attack (a new Leviathan landing on an occupied
+            zone) with at least this probability and some Ally can damage a Leviathan;
+            fight_p then governs only the attacks. 0: fight_p decides.
     """
 
     name: str = "greedy"
@@ -114,6 +130,7 @@ class GreedyPolicy(CompiledPolicy):
     council_min: int = 3
     pearl_shortfall: int = 1
     fight_p: float = 0.5
+    fight_risk: float = 0.0
     kind = P.GREEDY
 
 
@@ -122,8 +139,8 @@ class HeuristicPolicy(GreedyPolicy):
     """The parametrised heuristic behind the named presets (`strategies/abyss/presets.toml`).
 
     Parameters (the first seven are greedy's):
-        buy_min, take_min, take_slot, fight_threat, council_min, pearl_shortfall, fight_p: as
-            `GreedyPolicy`.
+        buy_min, take_min, take_slot, fight_threat, council_min, pearl_shortfall, fight_p,
+            fight_risk: as `GreedyPolicy`.
         recruit_min: recruit only when an affordable Lord is worth at least this (see
             key_weight, guild); 0 recruits at every chance.
         key_weight: IP a Key on a Lord is worth to this player.

@@ -31,6 +31,7 @@ HEURISTIC = 2
 # greedy parameter vector
 G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
 G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6
+G_FIGHT_RISK = 14  # after the heuristic's slots (see baseline.PARAM_SLOTS)
 N_PARAMS = W.N_PARAMS
 
 # decisions (sim.abyss.rules.Decision and sim.abyss.leviathan.LevDecision)
@@ -291,9 +292,13 @@ def greedy_leviathan(s, seat, decision, n):
     if decision == D_MONSTER_CHOICE:
         if has(s, n, M_IGNORE):
             return M_IGNORE
-        if has(s, n, M_FIGHT) and best_chance(s, seat) * 1000 >= threshold:
-            return M_FIGHT
-        return M_CONTINUE
+        if not has(s, n, M_FIGHT):
+            return M_CONTINUE
+        risk_min = param(s, seat, G_FIGHT_RISK)
+        if risk_min > 0:  # the rule learnt from rollouts (docs/fight-or-explore.md)
+            risky = arrival_risk(s) >= risk_min
+            return M_FIGHT if risky and best_chance(s, seat) > 0 else M_CONTINUE
+        return M_FIGHT if best_chance(s, seat) * 1000 >= threshold else M_CONTINUE
     if decision == D_ATTACK_ALLY:
         # The weakest Ally that reaches the threshold, else the most likely to hit.
         zone = s[S.FIGHT_ZONE]

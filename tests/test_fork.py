@@ -1,0 +1,317 @@
+"""Forked rollouts of the fight-or-explore decision (`sim.abyss.fork`, `reports.rollout`).
+
+Leviathan: "During the Explore the Depths action, if the revealed card is a Monster, you still
+have the choice to continue your Exploration or fight." A decision point is such a Monster with a
+fightable Leviathan; a fork replays the game to the point, re-keys the random streams, reshuffles
+the face-down decks and plays a forced choice (or a switched rule) to the end of the game.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from abyss_helpers import copy_data
+
+from reports import rollout as RO
+from sim.abyss.cards import load_cards
+from sim.abyss.fast import lineup_arrays
+from sim.abyss.fork import CONTINUE, FIGHT, Branch, Forker, pick_points, reference_fork
+from sim.core.batch import set_threads
+from strategies.abyss.policies import G_FIGHT_P, G_FIGHT_RISK
+
+MIXED = ["greedy", "random", "leviathan_hunter", "greedy:fight_risk=0.17"]
+
+
+@pytest.fixture(scope="module")
+def lev():
+    return load_cards(expansions=("leviathan",))
+
+
+def forker(tables, lineup, seed=3, n_players=None):
+    kinds, params = lineup_arrays(lineup)
+    return Forker(tables, seed, kinds, params, n_players or len(lineup))
+
+
+def points_of(f, n_games=8):
+    games = np.arange(n_games, dtype=np.int64)
+    ks = pick_points(f.seed, games, f.count(games))
+    keep = ks > 0
+    return games[keep], ks[keep]
+
+
+def test_every_game_meets_decision_points_and_picks_are_stable(lev) -> None:
+    """A point is picked uniformly among a game's points, from (seed, game) alone."""
+    f = forker(lev, ["greedy"] * 4)
+    games = np.arange(40, dtype=np.int64)
+    counts = f.count(games)
+    assert (counts > 0).mean() > 0.9
+    ks = pick_points(3, games, counts)
+    assert ((ks >= 1) & (ks <= counts))[counts > 0].all()
+    again = pick_points(3, games[10:20], counts[10:20])
+    assert (again == ks[10:20]).all(), "the pick must not depend on the chunk"
+
+
+@pytest.mark.parametrize("lineup", [MIXED, ["random"] * 3], ids=["mixed-4p", "random-3p"])
+def test_reference_engine_plays_the_same_forks(lev, lineup) -> None:
+    """The reference engine (`Game.fork_here`) forks the same games: same final scores of every
+    seat, for both choices and two replicates (the very same games, bit for bit)."""
+    f = forker(lev, lineup)
+    games, ks = points_of(f, 4)
+    out_seats_fight = f.play(games, ks, 2)
+    for j in range(len(games)):
+        seat = int(out_seats_fight["info"][j, 0])
+        for choice, name in ((FIGHT, "fight"), (CONTINUE, "continue")):
+            for r in range(2):
+                g = reference_fork(lev, lineup, len(lineup), 3, games[j], ks[j], choice, r)
+                assert g.scores[seat].total == out_seats_fight[f"{name}_ip"][j, r]
+                assert any(e["event"] == "fork" for e in g.events)
+
+
+def test_reference_engine_plays_the_same_rule_rollouts(lev) -> None:
+    """A rule rollout (the deciding seat's parameters switched at the point) is the same game on
+    both engines."""
+    lineup = ["greedy", "lord_rusher", "random"]
+    f = forker(lev, lineup)
+    games, _ = points_of(f, 3)
+    ks = np.ones(len(games), dtype=np.int64)
+    rule = {G_FIGHT_RISK: 166, G_FIGHT_P: 223}
+    info, ip, _ = f.play_rules(games, ks, 2, [rule])
+    for j in range(len(games)):
+        for r in range(2):
+            g = reference_fork(lev, lineup, 3, 3, games[j], 1, -1, r, rule)
+            assert g.scores[int(info[j, 0])].total == ip[0, j, r]
+
+
+def test_identical_branches_differ_by_exactly_zero(lev) -> None:
+    """Common random numbers, rigged case with a known answer: the same choice twice, or a rule
+    switch to the strategy's own parameters, gives a difference of exactly 0 in every replicate;
+    a different salt gives different games."""
+    f = forker(lev, ["greedy"] * 4)
+    games, ks = points_of(f, 6)
+    _, ip, win = f.branches(games, ks, 4, [Branch(FIGHT), Branch(FIGHT), Branch(FIGHT, 4)])
+    assert (ip[0] == ip[1]).all() and (win[0] == win[1]).all()
+    assert (ip[0] != ip[2]).any(), "another salt must give other games"
+    own_fight_p = 500  # greedy's fight_p in thousandths
+    _, ip, _ = f.play_rules(games, np.ones_like(ks), 4, [{}, {G_FIGHT_P: own_fight_p}])
+    assert (ip[0] == ip[1]).all()
+
+
+def rigged_cards(tmp_path):
+    """Card data where a fight is a certain kill worth a fortune: every Leviathan has one Life
+    space of Resistance 2 (any Ally and any die reach it) with 3 Monster tokens, and every base
+    Monster token is worth 10 IP (the most the card data allow)."""
+    data = copy_data(tmp_path)
+    lev_file = data / "expansions" / "leviathan.toml"
+    text = re.sub(r"spaces = \[\[.*\]\]", "spaces = [[2, 3]]", lev_file.read_text())
+    lev_file.write_text(text)
+    game = data / "game.toml"
+    text = re.sub(r"ip = \[[^\]]*\]", "ip = [" + ", ".join(["10"] * 20) + "]", game.read_text())
+    game.write_text(text)
+    return load_cards(data, expansions=("leviathan",))
+
+
+def test_rigged_certain_kill_is_worth_its_token(tmp_path) -> None:
+    """Rigged case with a known answer: "When a Leviathan loses one of its Life Points, gain as a
+    reward the number of Monster tokens indicated" and "The player who possesses the statue at
+    the end of the game gains 5 Influence Points". With certain kills worth three 10-IP tokens,
+    fighting when the others never fight is worth 30 IP plus the Scourge (+5) give or take
+    the rest of the game, and wins far more often."""
+    tables = rigged_cards(tmp_path)
+    # no one fights voluntarily until all nine zones are occupied (fight_risk = 1)
+    lineup = ["greedy:fight_risk=1"] * 3
+    f = forker(tables, lineup)
+    games, ks = points_of(f, 30)
+    out = f.play(games, ks, 4)
+    d_ip = (out["fight_ip"] - out["continue_ip"]).mean()
+    assert 30 <= d_ip <= 45, d_ip
+    assert (out["fight_win"] - out["continue_win"]).mean() > 0.2
+
+
+def test_paired_interval_is_tighter_than_unpaired(lev) -> None:
+    """Common random numbers pay: with both choices of a replicate on the same streams, the
+    variance of one replicate's difference and the interval of the mean are smaller than with
+    the continue branch on streams of its own (the same fight branch in both)."""
+    tables = lev
+    r = RO.run_rollouts(
+        tables,
+        n_players=4,
+        strategies=["greedy", "leviathan_hunter", "cautious_explorer", "lord_rusher"],
+        seed=11,
+        n_points=200,
+        replicates=16,
+        unpaired_check=True,
+    )
+    gain = RO.pairing_gain(r.points)
+    assert gain["replicate_var_paired"] < gain["replicate_var_unpaired"]
+    assert gain["halfwidth_paired"] < gain["halfwidth_unpaired"]
+
+
+def test_results_do_not_depend_on_threads_or_chunks(lev) -> None:
+    """Determinism: the same seed gives the same rollouts on 1 or 2 threads, in any chunking."""
+    kw = dict(
+        n_players=3, strategies=["greedy", "random", "lord_rusher"], seed=5, n_points=24,
+        replicates=3, rule_points=8, rule_replicates=2,
+    )  # fmt: skip
+    try:
+        set_threads(1)
+        a = RO.run_rollouts(lev, chunk_points=5, **kw)
+        set_threads(2 if set_threads(None) >= 2 else 1)
+        b = RO.run_rollouts(lev, chunk_points=7, **kw)
+    finally:
+        set_threads(None)
+    pd.testing.assert_frame_equal(a.points, b.points)
+    pd.testing.assert_frame_equal(a.rules, b.rules)
+
+
+def test_situation_columns_describe_the_point(lev) -> None:
+    """The recorded situation is the deciding seat's: a Leviathan on the Border, an Ally that
+    may attack it ("A Crab Ally always allows you to fight"), chances in 36ths."""
+    r = RO.run_rollouts(lev, n_players=4, strategies=["greedy"], seed=2, n_points=40, replicates=2)
+    p = r.points
+    assert (p["n_border"] >= 1).all()
+    assert p["best_ally_value"].between(1, 9).all()
+    assert p["chance_36"].between(0, 36).all()
+    assert p["own_choice"].isin([0, 1, 2]).all()  # 2: the Coward ignores the Monster
+    assert (p["arrival_risk"] >= 1000 * 2 // 36).all()
+    assert p["lives_left"].between(1, 3).all()
+
+
+# ------------------------------------------------------------------ the statistics layer
+def synthetic_points(n=4000, seed=0):
+    """Decision points whose fight value is known by construction: fighting adds 4% to the win
+    probability when the risk of continuing is at least 6/36, and costs 2% below it."""
+    rng = np.random.default_rng(seed)
+    w = rng.integers(3, 20, n)
+    risk = w * 1000 // 36
+    effect = np.where(w >= 6, 0.04, -0.02)
+    cont = rng.uniform(0.1, 0.4, n)
+    return pd.DataFrame(
+        {
+            "game": np.arange(n),
+            "chance_36": rng.integers(1, 37, n),
+            "arrival_risk": risk,
+            "own_choice": rng.integers(0, 2, n),
+            "fight_win": cont + effect + rng.normal(0, 0.01, n),
+            "continue_win": cont,
+            "fight_ip": 0.0,
+            "continue_ip": 0.0,
+            "d_win": effect,
+            "d_ip": 0.0,
+        }
+    )
+
+
+def test_one_step_rule_finds_the_known_threshold() -> None:
+    """On points with a known answer, the one-decision rule is 'fight from a 6/36 risk'."""
+    learnt = RO.one_step_rule(synthetic_points())
+    assert learnt["risk_36"] == 6
+    mean, lo, hi = learnt["gain_vs_never_fight"]
+    assert lo > 0
+
+
+def test_learn_rule_picks_the_best_candidate_and_reports_held_out_gain() -> None:
+    """Rule rollouts with a known best rule: `learn_rule` picks it, its held-out interval
+    covers the true gain, and the spec is a valid strategy override."""
+    rng = np.random.default_rng(1)
+    n = 3000
+    base = rng.uniform(0.1, 0.4, n)
+    rows = []
+    true_gain = {"own": 0.0, "fight_risk=6/36": 0.01, "fight_p=9/36": 0.004}
+    for rule, gain in true_gain.items():
+        rows.append(
+            pd.DataFrame(
+                {
+                    "game": np.arange(n),
+                    "point": 1,
+                    "strategy": "greedy",
+                    "rule": rule,
+                    "win": base + gain + rng.normal(0, 0.002, n),
+                    "ip": 60 + 100 * gain,
+                }
+            )
+        )
+    learnt = RO.learn_rule(pd.concat(rows, ignore_index=True))
+    assert learnt["rule"] == "fight_risk=6/36"
+    mean, lo, hi = learnt["held_out_gain_win"]
+    assert abs(mean - 0.01) < 2 * (hi - lo)
+    from strategies.abyss import make_policy
+
+    assert make_policy("greedy:" + learnt["spec"]).params()[G_FIGHT_RISK] == 166
+
+
+@pytest.mark.parametrize("chance", range(0, 37))
+def test_fight_p_parameter_admits_exactly_the_threshold(chance) -> None:
+    """`fight_p_of(c)` is the parameter with which the policies' test `chance x 1000 >=
+    fight_p x 36` admits exactly the chances c/36 and above."""
+    fp = RO.fight_p_of(chance)
+    admitted = [c for c in range(37) if c * 1000 >= fp * 36]
+    assert admitted == list(range(chance, 37))
+
+
+# ------------------------------------------------------------------------------- the CLI
+def invoke(*args):
+    from typer.testing import CliRunner
+
+    from reports.cli import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+SMALL = ["--points", 24, "--replicates", 2, "--rule-points", 12, "--rule-replicates", 2]
+
+
+def test_cli_rollout_writes_results_report_and_check(tmp_path) -> None:
+    """`abyss-mc ev rollout` writes the points, the rule rollouts, the tournament check, the
+    summary and the standalone page; `abyss-mc report` rebuilds the page from the run."""
+    out = tmp_path / "run"
+    result = invoke("ev", "rollout", *SMALL, "--verify-blocks", 2, "--out", out)
+    assert result.exit_code == 0, result.output
+    for name in (
+        "points.parquet",
+        "rules.parquet",
+        "rollout.json",
+        "verify.json",
+        "summary.txt",
+        "manifest.json",
+        "report/report.html",
+        "report/report.md",
+    ):
+        assert (out / name).is_file(), name
+    assert "Learnt rule:" in result.output and "Tournament check" in result.output
+    assert "Fight or explore?" in (out / "report" / "report.md").read_text()
+    again = invoke("report", out, "--out", tmp_path / "page")
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "page" / "report.html").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--points", 1], "--points must be at least 2"),
+        (["--replicates", 0], "--replicates must be between 2"),
+        (["--rule-points", -1], "--rule-points must be at least 0"),
+        (["--rule-replicates", 0], "--rule-replicates must be between 1"),
+        (["--verify-blocks", -5], "--verify-blocks must be at least 0"),
+        (["--players", 6], "--players must be 2-4"),
+        (["--strategies", "greedy,bogus"], "unknown strategy 'bogus'"),
+        (["--strategies", "greedy:fight_risk=2"], "fight_risk is a probability"),
+        (["--seed", -1], "--seed must be between"),
+    ],
+)
+def test_cli_rollout_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message) -> None:
+    out = tmp_path / "run"
+    result = invoke("ev", "rollout", *args, "--out", out)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+    assert not out.exists()
+
+
+def test_cli_rollout_refuses_an_existing_directory(tmp_path) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    result = invoke("ev", "rollout", *SMALL, "--out", out)
+    assert result.exit_code == 2 and "exists" in result.output
