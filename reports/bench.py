@@ -185,3 +185,84 @@ def run_bench(
 def peak_rss_mib() -> float:
     """Peak resident memory of this process so far (MiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_conspiracy_bench(
+    *,
+    tables,
+    players: int,
+    lineup: list[str],
+    fast_games: int,
+    reference_games: int,
+    seed: int,
+    abyss_games: int,
+    progress=print,
+) -> BenchResult:
+    """Conspiracy's engines on the same games, and Abyss's fast path (greedy, Leviathan, same
+    player count up to 4) in the same run, for the ratio the issue asks about."""
+    from sim.abyss.cards import load_cards as load_abyss
+    from sim.abyss.fast import run_fast as run_abyss
+    from sim.conspiracy.fast import run_fast, run_reference
+    from sim.core.jit import numba
+
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    result = BenchResult(
+        {
+            "game": "conspiracy",
+            "players": players,
+            "strategies": lineup,
+            "fast_games": fast_games,
+            "reference_games": reference_games,
+            "abyss_games": abyss_games,
+        }
+    )
+    run_fast(tables, n_players=players, n_games=8, seed=seed, strategies=lineup)  # compile
+    progress(f"Conspiracy reference engine: {reference_games} games ...")
+    _, _, timing = run_reference(
+        tables, n_players=players, n_games=reference_games, seed=seed, strategies=lineup
+    )
+    ref_rate = timing["games_per_second"]
+    result.add("Conspiracy reference engine", ref_rate, f"{ref_rate:,.1f} games/s")
+    rates = {}
+    for threads in sorted({1, all_threads}):
+        progress(f"Conspiracy fast path, {threads} thread(s): {fast_games:,} games ...")
+        _, _, timing = run_fast(
+            tables,
+            n_players=players,
+            n_games=fast_games,
+            seed=seed,
+            strategies=lineup,
+            threads=threads,
+        )
+        rates[threads] = timing["games_per_second"]
+        result.add(
+            f"Conspiracy fast path, {threads} thread(s)",
+            rates[threads],
+            f"{rates[threads]:,.0f} games/s",
+        )
+    ratio = rates[1] / ref_rate
+    result.add("Conspiracy fast (1 thread) / reference", ratio, f"{ratio:,.0f}x")
+    if all_threads > 1:
+        scaling = rates[all_threads] / rates[1]
+        result.add(f"{all_threads} threads / 1 thread", scaling, f"{scaling:.2f}x")
+    if abyss_games:
+        abyss = load_abyss(expansions=("leviathan",))
+        n = min(players, 4)
+        progress(f"Abyss fast path (greedy, Leviathan, {n} players): {abyss_games:,} games ...")
+        run_abyss(abyss, n_players=n, n_games=8, seed=seed, strategies=["greedy"] * n)
+        _, _, _, timing = run_abyss(
+            abyss,
+            n_players=n,
+            n_games=abyss_games,
+            seed=seed,
+            strategies=["greedy"] * n,
+            per_game=False,
+        )
+        abyss_rate = timing["games_per_second"]
+        result.add(
+            f"Abyss fast path, {all_threads} thread(s), same run", abyss_rate,
+            f"{abyss_rate:,.0f} games/s",
+        )  # fmt: skip
+        over = rates[all_threads] / abyss_rate
+        result.add("Conspiracy / Abyss games per second", over, f"{over:.2f}x")
+    return result

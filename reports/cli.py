@@ -87,6 +87,21 @@ StrategiesOption = Annotated[
     ),
 ]
 
+#: The games `--game` selects (Abyss is the default).
+GAMES = ("abyss", "conspiracy")
+GameOption = Annotated[
+    str,
+    typer.Option("--game", metavar="|".join(GAMES), help="The game: " + ", ".join(GAMES) + "."),
+]
+
+
+def check_game(game: str) -> str:
+    name = game.strip().lower()
+    if name not in GAMES:
+        raise UserError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    return name
+
+
 OutDirOption = Annotated[
     Path | None,
     typer.Option(
@@ -246,9 +261,18 @@ def _root(
 @app.command()
 @user_errors
 def cards(
-    cards: CardsOption = None, set_: SetOption = None, expansions: ExpansionsOption = ""
+    cards: CardsOption = None,
+    set_: SetOption = None,
+    expansions: ExpansionsOption = "",
+    game: GameOption = "abyss",
 ) -> None:
     """Validate the card data and describe it (after any --set overrides)."""
+    if check_game(game) == "conspiracy":
+        from reports import conspiracy_cli
+
+        conspiracy_cli.check_expansions(expansions)
+        conspiracy_cli.cards(cards, set_)
+        return
     from sim.abyss.cards import describe
 
     typer.echo(describe(load_tables(cards, set_, parse_expansions(expansions))))
@@ -284,8 +308,30 @@ def simulate(
         ),
     ] = True,
     presets: PresetsOption = None,
+    game: GameOption = "abyss",
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
+    if check_game(game) == "conspiracy":
+        from reports import conspiracy_cli
+
+        check_engine(engine)
+        check_seed(seed)
+        conspiracy_cli.simulate(
+            players=players,
+            games=games,
+            seed=seed,
+            strategies=conspiracy_cli.DEFAULT_STRATEGIES
+            if strategies == DEFAULT_STRATEGIES
+            else strategies,
+            out=out,
+            cards_dir=cards,
+            set_=set_,
+            engine=engine,
+            threads=threads,
+            presets=presets,
+            expansions=expansions,
+        )
+        return
     t_start = time.perf_counter()
     use_presets(presets)
     exp = parse_expansions(expansions)
@@ -372,7 +418,17 @@ def simulate(
 @user_errors
 def replay(
     seed: SeedOption = 1,
-    game: Annotated[int, typer.Option("--game", help="Game index in the run (0-based).")] = 0,
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            metavar="GAME|N",
+            help="The game (" + ", ".join(GAMES) + "); a number is the game index, as --index.",
+        ),
+    ] = "abyss",
+    index: Annotated[
+        int | None, typer.Option("--index", help="Game index in the run (0-based).")
+    ] = None,
     players: PlayersOption = 4,
     strategies: StrategiesOption = DEFAULT_STRATEGIES,
     json_out: Annotated[
@@ -384,6 +440,13 @@ def replay(
     presets: PresetsOption = None,
 ) -> None:
     """Replay one game of a run move by move (same --seed/--players/--strategies/... as the run)."""
+    if game.strip().isdigit():  # `--game 42`: the index (the option's older meaning)
+        game, index = "abyss", int(game) if index is None else index
+    index = 0 if index is None else index
+    if check_game(game) == "conspiracy":
+        _replay_conspiracy(seed, index, players, strategies, json_out, cards, set_, presets)
+        return
+    game = index
     use_presets(presets)
     exp = parse_expansions(expansions)
     check_players(players, exp)
@@ -436,8 +499,12 @@ def bench(
     cards: CardsOption = None,
     set_: SetOption = None,
     presets: PresetsOption = None,
+    game: GameOption = "abyss",
 ) -> None:
     """Measure both engines' speed in one run: games/s, threads, start-up, memory."""
+    if check_game(game) == "conspiracy":
+        _bench_conspiracy(players, strategies, games, reference_games, seed, cards, set_, markdown)
+        return
     use_presets(presets)
     exp = parse_expansions(expansions)
     check_players(players, exp)
@@ -474,10 +541,74 @@ def bench(
         atomic_write_text(markdown, text)
 
 
+def _replay_conspiracy(seed, index, players, strategies, json_out, cards, set_, presets):
+    from reports import conspiracy_cli
+    from sim.conspiracy.fast import rotated_seatings
+    from sim.conspiracy.rules import Game
+    from strategies.conspiracy import make_policies
+
+    check_seed(seed)
+    if index < 0:
+        raise UserError(f"--index must be >= 0; got {index}")
+    conspiracy_cli.use_presets(presets)
+    tables = conspiracy_cli.load_tables(cards, set_)
+    conspiracy_cli.check_players(tables, players)
+    if strategies == DEFAULT_STRATEGIES:
+        strategies = conspiracy_cli.DEFAULT_STRATEGIES
+    lineup = conspiracy_cli.lineup_of(strategies, players)
+    import numpy as np
+
+    seating = rotated_seatings(np.array([index]), players)[0]
+    seated = [lineup[j] for j in seating]
+    g = Game(tables, make_policies(seated, players), seed, index).play()
+    if json_out:
+        typer.echo(json.dumps(g.events, indent=1, default=_json_default))
+        return
+    typer.echo(f"Conspiracy, seed {seed}, game {index}: " + ", ".join(
+        f"seat {s} {name}" for s, name in enumerate(seated)
+    ))  # fmt: skip
+    for e in g.events:
+        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("event", "turn"))
+        typer.echo(f"turn {e['turn']:>3}  {e['event']:<16} {details}")
+
+
+def _bench_conspiracy(players, strategies, games, reference_games, seed, cards, set_, markdown):
+    from reports import conspiracy_cli
+    from reports.bench import run_conspiracy_bench
+    from sim.core.runs import atomic_write_text
+
+    check_seed(seed)
+    tables = conspiracy_cli.load_tables(cards, set_)
+    conspiracy_cli.check_players(tables, players)
+    if strategies == "greedy":  # the Abyss default
+        strategies = "coalition_builder,key_hunter,pearl_master,pile_raider"
+    lineup = conspiracy_cli.lineup_of(strategies, players)
+    result = run_conspiracy_bench(
+        tables=tables,
+        players=players,
+        lineup=lineup,
+        fast_games=games,
+        reference_games=reference_games,
+        seed=seed,
+        abyss_games=games,
+        progress=lambda text: typer.echo(text, err=True),
+    )
+    text = result.markdown(" ".join(["abyss-mc", *sys.argv[1:]]))
+    typer.echo(text)
+    if markdown is not None:
+        atomic_write_text(markdown, text)
+
+
 @app.command("strategies")
 @user_errors
-def strategies_(presets: PresetsOption = None) -> None:
+def strategies_(presets: PresetsOption = None, game: GameOption = "abyss") -> None:
     """List the strategies (policies and presets), what they do, and their parameters."""
+    if check_game(game) == "conspiracy":
+        from reports import conspiracy_cli
+
+        conspiracy_cli.use_presets(presets)
+        typer.echo(conspiracy_cli.strategies_text(), nl=False)
+        return
     use_presets(presets)
     from strategies.abyss import describe, strategy_names
 
@@ -573,8 +704,29 @@ def tournament(
     set_: SetOption = None,
     threads: ThreadsOption = None,
     presets: PresetsOption = None,
+    game: GameOption = "abyss",
 ) -> None:
     """Compare strategies with seat rotation and common random numbers; print the ranking."""
+    if check_game(game) == "conspiracy":
+        from reports import conspiracy_cli
+
+        check_seed(seed)
+        conspiracy_cli.tournament(
+            players=players,
+            strategies=None if strategies == DEFAULT_TOURNAMENT else strategies,
+            blocks=blocks,
+            seed=seed,
+            design=design,
+            crn=crn,
+            sequential=sequential,
+            report=report,
+            out=out,
+            cards_dir=cards,
+            set_=set_,
+            threads=threads,
+            presets=presets,
+        )
+        return
     t_start = time.perf_counter()
     use_presets(presets)
     exp = parse_expansions(expansions)
@@ -726,9 +878,14 @@ def report_(
     """Write the balance report of a run: report.html (self-contained), report.md, PNGs.
 
     For a rollout run (`abyss-mc ev rollout`), the "Fight or explore?" page."""
+    from reports.conspiracy_cli import is_conspiracy_run
     from reports.rollout import is_rollout_run
 
-    if is_rollout_run(run_dir):
+    if is_conspiracy_run(run_dir):
+        from reports.conspiracy_report import write_report as write_conspiracy
+
+        paths = write_conspiracy(run_dir, out)
+    elif is_rollout_run(run_dir):
         from reports.fight_report import write_fight_page
         from reports.rollout import run_tables
 

@@ -171,8 +171,10 @@ def run_tournament(
     progress: bool = False,
     sequential_alpha: float | None = None,
     min_blocks: int = 100,
+    game: str = "abyss",
 ) -> TournamentResult:
-    """Play `n_blocks` blocks of the design on the fast path.
+    """Play `n_blocks` blocks of the design on the fast path of `game` ("abyss" or
+    "conspiracy"; Conspiracy keeps no aggregates: `aggregates` is None).
 
     With `sequential_alpha`, stop as soon as every pair of strategies is decided (its
     anytime-valid confidence sequence for the difference in win share excludes 0, with the
@@ -182,8 +184,9 @@ def run_tournament(
     """
     import pandas as pd
 
-    from sim.abyss.fast import run_tables
     from sim.core.batch import run_chunks
+
+    run_tables = table_runner(game)
 
     plan = make_design(strategies, n_players, design)
     crn_mode(crn)
@@ -212,7 +215,8 @@ def run_tournament(
         games_df.insert(1, "table", tables_)
         seat_parts.append(seats_df)
         game_parts.append(games_df)
-        agg = chunk_agg if agg is None else agg.merge(chunk_agg)
+        if chunk_agg is not None:
+            agg = chunk_agg if agg is None else agg.merge(chunk_agg)
         state["blocks"] = first + n
         if seq is not None:
             seq.update(seats_df)
@@ -243,6 +247,22 @@ def run_tournament(
             "threads": threads,
         },
     )
+
+
+def table_runner(game: str):
+    """The fast path's `run_tables` of a game: (seat columns with `win`, game columns,
+    aggregates or None)."""
+    if game == "conspiracy":
+        from sim.conspiracy.fast import run_tables as conspiracy_tables
+
+        def run(tables, **kw):
+            seats, games = conspiracy_tables(tables, **kw)
+            return seats, games, None
+
+        return run
+    from sim.abyss.fast import run_tables
+
+    return run_tables
 
 
 def tournament_frame(result: TournamentResult):

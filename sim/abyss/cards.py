@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.carddata import CardDataError, Checker, _one_line, _show, _type_name, suggest  # noqa: F401
+
 from .constants import (
     LOCATION_RULE_BY_NAME,
     MONSTER,
@@ -147,10 +149,6 @@ LEVIATHAN_TOKEN_BY_NAME = {
     "key": (LeviathanToken.KEY, 1),
     "council": (LeviathanToken.COUNCIL, 1),
 }
-
-
-class CardDataError(ValueError):
-    """Invalid card data or override; the message is one line: "<file>: <entry>: <problem>"."""
 
 
 @dataclass(frozen=True)
@@ -342,22 +340,20 @@ def load_cards(
         raw[LEVIATHAN_FILE] = _read_toml(lev_path)
     overridden = _apply_overrides(raw, overrides or {})
 
-    game = _Checker(paths[GAME_FILE], overridden)
+    game = Checker(paths[GAME_FILE], overridden)
     game_values, tokens, threat = _validate_game(game, raw[GAME_FILE])
     explo = _validate_exploration(
-        _Checker(paths[EXPLORATION_FILE], overridden), raw[EXPLORATION_FILE]
+        Checker(paths[EXPLORATION_FILE], overridden), raw[EXPLORATION_FILE]
     )
-    lords_check = _Checker(paths[LORDS_FILE], overridden)
+    lords_check = Checker(paths[LORDS_FILE], overridden)
     lords = _validate_lords(lords_check, raw[LORDS_FILE])
-    locations = _validate_locations(
-        _Checker(paths[LOCATIONS_FILE], overridden), raw[LOCATIONS_FILE]
-    )
-    rules_all = _validate_rules(_Checker(paths[RULES_FILE], overridden), raw[RULES_FILE])
+    locations = _validate_locations(Checker(paths[LOCATIONS_FILE], overridden), raw[LOCATIONS_FILE])
+    rules_all = _validate_rules(Checker(paths[RULES_FILE], overridden), raw[RULES_FILE])
     rules = {key: rules_all[key] for key in RULES_KEYS}
 
     leviathan = None
     if LEVIATHAN_FILE in raw:
-        lev_check = _Checker(paths[LEVIATHAN_FILE], overridden)
+        lev_check = Checker(paths[LEVIATHAN_FILE], overridden)
         leviathan = _validate_leviathan(lev_check, raw[LEVIATHAN_FILE])
         if LEVIATHAN in wanted:
             _check_leviathan_against_base(lev_check, leviathan, lords, lords_check.path)
@@ -423,10 +419,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise CardDataError(f"{path}: (file): not UTF-8 text: {_one_line(str(exc))}") from None
     except tomllib.TOMLDecodeError as exc:
         raise CardDataError(f"{path}: (file): invalid TOML: {_one_line(str(exc))}") from None
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 # --------------------------------------------------------------------------------------------
@@ -509,19 +501,13 @@ def _apply_overrides(
 
 
 def _suggest(key: str, candidates: list[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(key, candidates, n=3, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in candidates}
-        close = [lowered[c] for c in difflib.get_close_matches(key.lower(), list(lowered), n=3)]
-    if close:
-        return "did you mean " + ", ".join(repr(c) for c in close) + "?"
-    return (
+    return suggest(
+        key,
+        candidates,
         "keys are game.<key>, rules.<key>, exploration.monsters, lord.<slug>.<field>, "
         "location.<slug>.<field>, leviathan.<number>.<field>, leviathan_game.<key>, "
         "leviathan_exploration.monsters, border.zones, border.zone_of_sum.<sum> "
-        "(run `abyss-mc cards` for the names)"
+        "(run `abyss-mc cards` for the names)",
     )
 
 
@@ -530,145 +516,12 @@ def _suggest(key: str, candidates: list[str]) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _type_name(value: object) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "table"
-    return type(value).__name__
-
-
-def _show(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-class _Checker:
-    """Raises CardDataError naming the file, the entry and the problem."""
-
-    def __init__(self, path: Path, overridden: dict[tuple[int, str], str]):
-        self.path = path
-        self.overridden = overridden
-
-    def fail(self, entry: str, what: str, tbl: Any = None, key: str | None = None) -> None:
-        note = ""
-        if key is not None and (id(tbl), key) in self.overridden:
-            note = f" (set by --set {self.overridden[(id(tbl), key)]})"
-        raise CardDataError(_one_line(f"{self.path}: {entry}: {what}{note}"))
-
-    def table(self, value: Any, entry: str, what: str = "expected a table") -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(entry, f"{what}, got {_type_name(value)}")
-        return value
-
-    def keys(self, tbl: dict[str, Any], entry: str, required: tuple[str, ...], optional=()) -> None:
-        allowed = set(required) | set(optional)
-        for key in tbl:
-            if key not in allowed:
-                expected = ", ".join(list(required) + list(optional))
-                self.fail(entry, f"unknown key {key!r} (expected: {expected})", tbl, key)
-        for key in required:
-            if key not in tbl:
-                self.fail(entry, f"missing key {key!r}")
-
-    def integer(self, tbl: dict[str, Any], key: str, entry: str, lo: int, hi: int) -> int:
-        value = tbl[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(
-                entry,
-                f"{key}: expected an integer, got {_type_name(value)} {_show(value)}",
-                tbl,
-                key,
-            )
-        if not lo <= value <= hi:
-            self.fail(entry, f"{key}: must be in {lo}..{hi}, got {value}", tbl, key)
-        return value
-
-    def boolean(self, tbl: dict[str, Any], key: str, entry: str) -> bool:
-        value = tbl[key]
-        if not isinstance(value, bool):
-            self.fail(
-                entry,
-                f"{key}: expected true or false, got {_type_name(value)} {_show(value)}",
-                tbl,
-                key,
-            )
-        return value
-
-    def string(self, tbl: dict[str, Any], key: str, entry: str, nonempty: bool = False) -> str:
-        value = tbl[key]
-        if not isinstance(value, str):
-            self.fail(
-                entry, f"{key}: expected a string, got {_type_name(value)} {_show(value)}", tbl, key
-            )
-        if nonempty and not value.strip():
-            self.fail(entry, f"{key}: must not be empty", tbl, key)
-        return value
-
-    def choice(self, tbl: dict[str, Any], key: str, entry: str, names: Any, kind: str) -> str:
-        """A name from `names` (case-insensitive); returns the lower-case name."""
-        value = self.string(tbl, key, entry).strip().lower()
-        if value not in names:
-            self.fail(
-                entry,
-                f"{key}: unknown {kind} {tbl[key]!r} (expected one of: {', '.join(names)})",
-                tbl,
-                key,
-            )
-        return value
-
-    def int_list(
-        self, tbl: dict[str, Any], key: str, entry: str, n: tuple[int, int], lo: int, hi: int
-    ) -> list[int]:
-        value = tbl[key]
-        if not isinstance(value, list):
-            self.fail(
-                entry,
-                f"{key}: expected an array of integers, got {_type_name(value)} {_show(value)}",
-                tbl,
-                key,
-            )
-        if not n[0] <= len(value) <= n[1]:
-            self.fail(entry, f"{key}: must have {n[0]}..{n[1]} entries, got {len(value)}", tbl, key)
-        for i, item in enumerate(value):
-            if isinstance(item, bool) or not isinstance(item, int):
-                self.fail(
-                    entry,
-                    f"{key}[{i}]: expected an integer, got {_type_name(item)} {_show(item)}",
-                    tbl,
-                    key,
-                )
-            if not lo <= item <= hi:
-                self.fail(entry, f"{key}[{i}]: must be in {lo}..{hi}, got {item}", tbl, key)
-        return list(value)
-
-    def entries(self, doc: dict[str, Any], key: str, n: tuple[int, int]) -> list[dict]:
-        """An array of tables `[[key]]` with n[0]..n[1] entries."""
-        value = doc[key]
-        entry = f"[[{key}]]"
-        if not isinstance(value, list):
-            self.fail(entry, f"expected an array of tables, got {_type_name(value)}")
-        if not n[0] <= len(value) <= n[1]:
-            self.fail(entry, f"must have {n[0]}..{n[1]} entries, got {len(value)}")
-        for i, item in enumerate(value):
-            self.table(item, f"{entry} entry {i + 1}")
-        return value
-
-
 # --------------------------------------------------------------------------------------------
 # Per-file validation: each returns plain canonical data (used for the digest and the arrays)
 # --------------------------------------------------------------------------------------------
 
 
-def _validate_game(c: _Checker, doc: dict[str, Any]):
+def _validate_game(c: Checker, doc: dict[str, Any]):
     c.keys(doc, "(top level)", ("game", "monster_tokens", "threat_track"))
     game = c.table(doc["game"], "[game]")
     c.keys(game, "[game]", GAME_KEYS)
@@ -707,7 +560,7 @@ def _validate_game(c: _Checker, doc: dict[str, Any]):
     return values, tokens, threat
 
 
-def _validate_exploration(c: _Checker, doc: dict[str, Any]):
+def _validate_exploration(c: Checker, doc: dict[str, Any]):
     c.keys(doc, "(top level)", ("monsters",) + RACE_NAMES)
     monsters = c.integer(doc, "monsters", "(top level)", 0, 20)
     allies = {}
@@ -729,18 +582,18 @@ def _entry_label(kind: str, index: int, tbl: dict[str, Any]) -> str:
     return label
 
 
-def _check_unique(c: _Checker, label: str, seen: dict, key: Any, what: str) -> None:
+def _check_unique(c: Checker, label: str, seen: dict, key: Any, what: str) -> None:
     if key in seen:
         c.fail(label, f"duplicate {what} (also used by {seen[key]})")
     seen[key] = label
 
 
-def _validate_lords(c: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def _validate_lords(c: Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     c.keys(doc, "(top level)", ("lord",))
     return _validate_lord_entries(c, c.entries(doc, "lord", (1, MAX_LORDS)))
 
 
-def _validate_lord_entries(c: _Checker, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _validate_lord_entries(c: Checker, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     numbers: dict = {}
     names: dict = {}
@@ -769,7 +622,7 @@ def _validate_lord_entries(c: _Checker, entries: list[dict[str, Any]]) -> list[d
     return out
 
 
-def _validate_locations(c: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def _validate_locations(c: Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     c.keys(doc, "(top level)", ("location",))
     out = []
     numbers: dict = {}
@@ -846,7 +699,7 @@ def _validate_locations(c: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]
     return out
 
 
-def _validate_rules(c: _Checker, doc: dict[str, Any]) -> dict[str, Any]:
+def _validate_rules(c: Checker, doc: dict[str, Any]) -> dict[str, Any]:
     """All rules options: the base keys (required) and the expansion keys (optional)."""
     c.keys(doc, "(top level)", ("rules",))
     tbl = c.table(doc["rules"], "[rules]")
@@ -867,7 +720,7 @@ def _validate_rules(c: _Checker, doc: dict[str, Any]) -> dict[str, Any]:
 # ---- Leviathan expansion ---------------------------------------------------------------------
 
 
-def _validate_leviathan(c: _Checker, doc: dict[str, Any]) -> dict[str, Any]:
+def _validate_leviathan(c: Checker, doc: dict[str, Any]) -> dict[str, Any]:
     """expansions/leviathan.toml on its own (the checks against the base data come later)."""
     c.keys(doc, "(top level)", LEVIATHAN_TOP_KEYS)
     remove = c.int_list(doc, "remove_lords", "(top level)", (0, MAX_LORDS), 1, MAX_NUMBER)
@@ -886,7 +739,7 @@ def _validate_leviathan(c: _Checker, doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _validate_leviathan_exploration(c: _Checker, value: Any) -> dict[str, Any]:
+def _validate_leviathan_exploration(c: Checker, value: Any) -> dict[str, Any]:
     explo = c.table(value, "[exploration]")
     c.keys(explo, "[exploration]", ("monsters",) + RACE_NAMES, ("extra",))
     monsters = c.integer(explo, "monsters", "[exploration]", 0, 20)
@@ -932,7 +785,7 @@ def _validate_leviathan_exploration(c: _Checker, value: Any) -> dict[str, Any]:
     return {"monsters": monsters, "allies": allies, "extra": extra}
 
 
-def _validate_leviathan_cards(c: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def _validate_leviathan_cards(c: Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     races = {**RACE_BY_NAME, NO_RACE: None}
     out = []
     numbers: dict = {}
@@ -992,7 +845,7 @@ def _validate_leviathan_cards(c: _Checker, doc: dict[str, Any]) -> list[dict[str
     return out
 
 
-def _validate_border(c: _Checker, value: Any) -> dict[str, Any]:
+def _validate_border(c: Checker, value: Any) -> dict[str, Any]:
     tbl = c.table(value, "[border]")
     c.keys(tbl, "[border]", ("zones", "zone_of_sum"))
     zones = c.integer(tbl, "zones", "[border]", 1, MAX_BORDER_ZONES)
@@ -1037,7 +890,7 @@ def _validate_border(c: _Checker, value: Any) -> dict[str, Any]:
     return {"zones": zones, "zone_of_sum": zone_of_sum}
 
 
-def _validate_leviathan_tokens(c: _Checker, value: Any) -> dict[str, Any]:
+def _validate_leviathan_tokens(c: Checker, value: Any) -> dict[str, Any]:
     entry = "[leviathan_tokens]"
     tbl = c.table(value, entry)
     c.keys(tbl, entry, ("tokens", "placeholder_tokens"))
@@ -1058,7 +911,7 @@ def _validate_leviathan_tokens(c: _Checker, value: Any) -> dict[str, Any]:
     return out
 
 
-def _validate_leviathan_game(c: _Checker, value: Any) -> dict[str, int]:
+def _validate_leviathan_game(c: Checker, value: Any) -> dict[str, int]:
     tbl = c.table(value, "[leviathan_game]")
     c.keys(tbl, "[leviathan_game]", LEVIATHAN_GAME_KEYS)
     return {
@@ -1068,7 +921,7 @@ def _validate_leviathan_game(c: _Checker, value: Any) -> dict[str, int]:
 
 
 def _check_leviathan_against_base(
-    c: _Checker, lev: dict[str, Any], base_lords: list[dict[str, Any]], base_path: Path
+    c: Checker, lev: dict[str, Any], base_lords: list[dict[str, Any]], base_path: Path
 ) -> None:
     """With the expansion loaded: removed Lords exist, and the final Lords stay unique."""
     base_numbers = {lo["number"] for lo in base_lords}

@@ -1,0 +1,1 @@
+"""Abyss: Conspiracy (the Abyss Universe card game): card data and its loader."""

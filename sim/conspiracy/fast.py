@@ -1,0 +1,189 @@
+"""Run many Conspiracy games on either engine, in chunks, on all cores.
+
+Seating as in Abyss (`sim.abyss.fast.rotated_seatings`): seat s of game g plays line-up entry
+(s + g) mod n, so both engines play the same games for the same seed and line-up. Results are the
+long-form per-game columns of docs/results-schema.md ("Conspiracy").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.conspiracy import kernel as KN
+from sim.conspiracy import state as S
+from sim.conspiracy.state import END_REASONS
+from sim.core.batch import run_chunks, set_threads
+from strategies.conspiracy import make_policies
+
+#: Per-seat result columns and their kernel fields.
+SEAT_FIELDS = {
+    "score": KN.R_SCORE,
+    "score_lords": KN.R_LORDS,
+    "score_locations": KN.R_LOCATIONS,
+    "score_coalition": KN.R_COALITION,
+    "score_pearl_master": KN.R_PEARL_MASTER,
+    "pearls": KN.R_PEARLS,
+    "n_locations": KN.R_N_LOCATIONS,
+    "coalition_size": KN.R_COALITION_SIZE,
+    "n_lords": KN.R_N_LORDS,
+    "draws": KN.R_DRAWS,
+    "pile_takes": KN.R_PILE_TAKES,
+    "pile_lords": KN.R_PILE_LORDS,
+    "rank": KN.R_RANK,
+}
+
+_TEMPLATES: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def cached_template(tables) -> np.ndarray:
+    hit = _TEMPLATES.get(id(tables))
+    if hit is None or hit[0] is not tables:
+        hit = (tables, S.template(tables))
+        _TEMPLATES[id(tables)] = hit
+    return hit[1]
+
+
+def lineup_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    policies = make_policies(specs, len(specs))
+    kinds = np.array([p.kind for p in policies], dtype=np.int64)
+    params = np.zeros((len(specs), S.N_PARAMS), dtype=np.int32)
+    for i, p in enumerate(policies):
+        params[i] = p.params()
+    return kinds, params
+
+
+def rotated_seatings(games: np.ndarray, n_players: int) -> np.ndarray:
+    seats = np.arange(n_players, dtype=np.int64)
+    return (seats[None, :] + games[:, None]) % n_players
+
+
+def play_raw(tables, seed: int, games, seatings, strategies: list[str]):
+    """Play game games[i] with seat s taken by strategies[seatings[i, s]] on the threads set by
+    `set_threads`; returns the kernel's out_seats and out_games arrays."""
+    seatings = np.ascontiguousarray(seatings, dtype=np.int64)
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    kinds, params = lineup_arrays(strategies)
+    n_tasks, n_players = seatings.shape
+    out_seats = np.zeros((n_tasks, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
+    out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
+    KN.play_tables(
+        cached_template(tables),
+        np.int64(seed),
+        games,
+        seatings,
+        kinds,
+        params,
+        out_seats,
+        out_games,
+    )
+    return out_seats, out_games
+
+
+def columns(out_seats, out_games, seatings, strategies, games, seed) -> tuple[dict, dict]:
+    """Column dicts (results schema) of one chunk's seats and games, with `win` (the seat's share
+    of first place)."""
+    from sim.abyss.aggregate import win_shares
+
+    n, n_players = seatings.shape
+    names = np.array(strategies, dtype=object)
+    seats = {
+        "game": np.repeat(games, n_players),
+        "seat": np.tile(np.arange(n_players), n),
+        "strategy": names[seatings.ravel()],
+    }
+    for column, index in SEAT_FIELDS.items():
+        seats[column] = out_seats[:, :, index].ravel()
+    seats["winner"] = seats["rank"] == 1
+    seats["win"] = win_shares(out_seats[:, :, KN.R_RANK]).ravel()
+    seats["location_set"] = out_seats[:, :, KN.R_LOCATION_SET].astype(np.uint32).ravel()
+    reasons = np.array(END_REASONS, dtype=object)
+    game_cols = {
+        "game": games,
+        "n_players": np.full(n, n_players),
+        "turns": out_games[:, KN.RG_TURNS],
+        "end_reason": reasons[out_games[:, KN.RG_END]],
+        "trigger_seat": out_games[:, KN.RG_TRIGGER],
+        "seed": np.full(n, seed, dtype=np.int64),
+    }
+    return seats, game_cols
+
+
+def run_tables(tables, *, seed: int, games, seatings, strategies: list[str]):
+    """`play_raw` as results columns (the tournament's entry point)."""
+    out_seats, out_games = play_raw(tables, seed, games, seatings, strategies)
+    return columns(out_seats, out_games, np.asarray(seatings), strategies, np.asarray(games), seed)
+
+
+def run_fast(
+    tables,
+    *,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    strategies: list[str],
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    progress: bool = False,
+):
+    """Games 0 .. n_games - 1 of `seed` on the fast path: (seat columns, game columns, timings)."""
+    if len(strategies) != n_players:
+        raise ValueError("one strategy per seat")
+    threads = set_threads(threads)
+    seat_parts: list[dict] = []
+    game_parts: list[dict] = []
+
+    def play(first: int, n: int) -> None:
+        games = np.arange(first, first + n, dtype=np.int64)
+        seatings = rotated_seatings(games, n_players)
+        seats, game_cols = run_tables(
+            tables, seed=seed, games=games, seatings=seatings, strategies=strategies
+        )
+        seat_parts.append(seats)
+        game_parts.append(game_cols)
+
+    elapsed = run_chunks(n_games, play, chunk_size=chunk_size, progress=progress)
+    timings = {
+        "games_per_second": n_games / elapsed if elapsed else 0.0,
+        "seconds": elapsed,
+        "threads": threads,
+    }
+    return _concat(seat_parts), _concat(game_parts), timings
+
+
+def run_reference(tables, *, n_players: int, n_games: int, seed: int, strategies: list[str]):
+    """The same games on the reference engine (slow; for checks and small runs)."""
+    import time
+
+    from sim.conspiracy.rules import Game, largest_group
+
+    t0 = time.perf_counter()
+    games = np.arange(n_games, dtype=np.int64)
+    seatings = rotated_seatings(games, n_players)
+    out_seats = np.zeros((n_games, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
+    out_games = np.zeros((n_games, KN.N_GAME_FIELDS), dtype=np.int32)
+    for g in range(n_games):
+        lineup = [strategies[j] for j in seatings[g]]
+        game = Game(tables, make_policies(lineup, n_players), seed, g, record=False).play()
+        for seat, (p, sc) in enumerate(zip(game.players, game.scores, strict=True)):
+            row = out_seats[g, seat]
+            row[KN.R_SCORE], row[KN.R_LORDS] = sc.total, sc.lords
+            row[KN.R_LOCATIONS], row[KN.R_COALITION] = sc.locations, sc.coalition
+            row[KN.R_PEARL_MASTER], row[KN.R_PEARLS] = sc.pearl_master, p.pearls
+            row[KN.R_N_LOCATIONS], row[KN.R_N_LORDS] = len(p.locations), len(p.chamber)
+            row[KN.R_COALITION_SIZE] = largest_group(
+                tables, p.chamber, lambda lord: tables.lord_colour[lord]
+            )
+            row[KN.R_RANK] = game.ranks[seat]
+            row[KN.R_DRAWS], row[KN.R_PILE_TAKES] = p.draws, p.pile_takes
+            row[KN.R_PILE_LORDS] = p.pile_lords
+            row[KN.R_LOCATION_SET] = np.uint32(sum(1 << c for c in p.locations)).view(np.int32)
+        out_games[g] = (game.turn, END_REASONS.index(game.end_reason), game.end_trigger)
+    seats, game_cols = columns(out_seats, out_games, seatings, strategies, games, seed)
+    elapsed = time.perf_counter() - t0
+    return seats, game_cols, {"games_per_second": n_games / elapsed, "seconds": elapsed}
+
+
+def _concat(parts: list[dict]) -> dict:
+    if not parts:
+        return {}
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

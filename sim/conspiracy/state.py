@@ -1,0 +1,217 @@
+"""Conspiracy's game state, card tables and kernel workspace as one int32 vector.
+
+    [ state | card tables | option row | strategies | random streams | decision trace ]
+
+As in Abyss (`sim.abyss.state`, `sim.abyss.workspace`): every list of the reference engine
+(`sim.conspiracy.rules.Game`) is a *stack* (``s[off]`` its length, then its items in the same
+order), so both engines shuffle and draw identically; the offsets are module constants; the card
+tables are data in the vector (edited cards compile nothing new). `encode(game)` turns a reference
+`Game` into (state, rng counters), for the compiled policies the reference engine calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.abyss.state import Layout
+from sim.core.errors import UserError
+from sim.core.rng import N_STREAMS
+
+MAX_PLAYERS = 4
+MAX_LORDS = 64
+MAX_LOCATIONS = 32
+MAX_COLOURS = 5
+MAX_SPOTS = 15
+MAX_KEYS = 8  # keys since the last Location (a Location is due at 3 at the latest)
+MAX_ADJ = 6
+TURN_LIMIT = 400  # a safety stop; 60 Lords fill four Chambers in 60 turns
+END_REASONS = ("none", "chamber_complete", "turn_limit")
+END_NONE, END_CHAMBER, END_TURN_LIMIT = range(3)
+
+_b = Layout()
+# --- game scalars
+TURN = _b.scalar()
+N_PLAYERS = _b.scalar()
+PEARL_MASTER = _b.scalar()  # seat, -1
+RESTRICTION = _b.scalar()  # LocationPower in force "until your next turn", 0 none
+RESTRICTION_OWNER = _b.scalar()
+END_TRIGGER = _b.scalar()  # seat that completed its Chamber, -1
+END_REASON = _b.scalar()
+# --- game stacks
+LORD_DECK = _b.stack(MAX_LORDS)  # top = last item
+PILE_STRIDE = 1 + MAX_LORDS
+PILES = _b.block(MAX_COLOURS * PILE_STRIDE)  # pile of colour c at PILES + c * PILE_STRIDE
+LOC_DECK = _b.stack(MAX_LOCATIONS)
+LOC_AVAILABLE = _b.stack(MAX_LOCATIONS)
+# --- players: block of seat p at PLAYERS + p * PLAYER_STRIDE, offsets P_* inside it
+_p = Layout()
+P_CHAMBER = _p.stack(MAX_SPOTS)
+P_LOCATIONS = _p.stack(MAX_LOCATIONS)
+P_LOC_SPOTS = _p.stack(MAX_LOCATIONS)
+P_KEYS = _p.stack(MAX_KEYS)
+P_PEARLS = _p.scalar()
+P_ANY_TWO = _p.scalar()
+P_WHOLE_DECK = _p.scalar()
+P_DRAWS = _p.scalar()  # counters for the report: deck recruitments, pile takes, Lords from piles
+P_PILE_TAKES = _p.scalar()
+P_PILE_LORDS = _p.scalar()
+PLAYER_STRIDE = _p.size
+PLAYERS = _b.block(MAX_PLAYERS * PLAYER_STRIDE)
+STATE_SIZE = _b.size
+
+# --- card tables (absolute offsets: they follow the state)
+T_N_LORDS = _b.scalar()
+T_N_LOCATIONS = _b.scalar()
+T_N_COLOURS = _b.scalar()
+T_N_SPOTS = _b.scalar()
+T_DRAW_MAX = _b.scalar()
+T_LOC_DRAW_MAX = _b.scalar()
+T_COALITION_IP = _b.scalar()
+T_PEARL_MASTER_IP = _b.scalar()
+T_KEY_RULE_BGA = _b.scalar()
+T_LORD_COLOUR = _b.block(MAX_LORDS)
+T_LORD_IP = _b.block(MAX_LORDS)
+T_LORD_KEY = _b.block(MAX_LORDS)
+T_LORD_PEARLS = _b.block(MAX_LORDS)
+T_LORD_POWER = _b.block(MAX_LORDS)
+T_LOC_IP = _b.block(MAX_LOCATIONS)
+T_LOC_PEARLS = _b.block(MAX_LOCATIONS)
+T_LOC_SCORE = _b.block(MAX_LOCATIONS)
+T_LOC_PER = _b.block(MAX_LOCATIONS)
+T_LOC_COLOUR = _b.block(MAX_LOCATIONS)
+T_LOC_POWER = _b.block(MAX_LOCATIONS)
+T_LOC_IN_DECK = _b.block(MAX_LOCATIONS)  # 1: in the game (bonus Locations only with the option)
+T_ADJ = _b.block(MAX_SPOTS * MAX_ADJ)  # neighbours of each spot, -1 padded
+TABLE_END = _b.size
+
+# --- kernel workspace
+ROW_WIDTH = 128  # longest option list (the 0's swaps: at most 91 pairs + decline)
+N_PARAMS = 16
+OPT = _b.block(ROW_WIDTH)  # the options of the decision being asked
+ROW1 = _b.block(ROW_WIDTH)  # Lords recruited this turn, still to place
+ROW2 = _b.block(ROW_WIDTH)  # Lords or Locations drawn
+ROW3 = _b.block(ROW_WIDTH)  # scratch of the scoring (group search)
+POLICY_KIND = _b.block(MAX_PLAYERS)
+POLICY_PARAMS = _b.block(MAX_PLAYERS * N_PARAMS)
+RNG_KEYS = _b.block(2 * N_STREAMS)
+RNG_COUNTERS = _b.block(2 * N_STREAMS)
+TRACE = _b.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
+WORKSPACE_BASE = _b.size
+del _b, _p
+
+
+def stacks() -> list[tuple[int, int]]:
+    """(offset, capacity) of every stack of the state."""
+    out = [(LORD_DECK, MAX_LORDS), (LOC_DECK, MAX_LOCATIONS), (LOC_AVAILABLE, MAX_LOCATIONS)]
+    out += [(PILES + c * PILE_STRIDE, MAX_LORDS) for c in range(MAX_COLOURS)]
+    for seat in range(MAX_PLAYERS):
+        b = pbase(seat)
+        out += [(b + P_CHAMBER, MAX_SPOTS), (b + P_LOCATIONS, MAX_LOCATIONS)]
+        out += [(b + P_LOC_SPOTS, MAX_LOCATIONS), (b + P_KEYS, MAX_KEYS)]
+    return out
+
+
+def canonical(state: np.ndarray) -> np.ndarray:
+    """A copy of a state with the slots past each stack's length zeroed (the kernel leaves old
+    items there; `encode` writes zeros), for comparing two states."""
+    out = np.array(state[:STATE_SIZE], dtype=np.int32)
+    for off, cap in stacks():
+        out[off + 1 + out[off] : off + 1 + cap] = 0
+    return out
+
+
+def pbase(seat: int) -> int:
+    return PLAYERS + seat * PLAYER_STRIDE
+
+
+def check_capacity(t) -> None:
+    for what, n, cap in (
+        ("Lords", t.n_lords, MAX_LORDS),
+        ("Locations", len(t.location_number), MAX_LOCATIONS),
+        ("colours", t.n_colours, MAX_COLOURS),
+        ("Chamber spots", t.n_spots, MAX_SPOTS),
+        ("players", t.max_players, MAX_PLAYERS),
+    ):
+        if n > cap:
+            raise UserError(f"the fast path holds at most {cap} {what}; the card data has {n}")
+
+
+def pack(t) -> np.ndarray:
+    """The card tables as the int32 block w[STATE_SIZE:TABLE_END]."""
+    check_capacity(t)
+    w = np.zeros(TABLE_END, dtype=np.int32)
+    n_lords, n_locations = t.n_lords, len(t.location_number)
+    w[T_N_LORDS], w[T_N_LOCATIONS] = n_lords, n_locations
+    w[T_N_COLOURS], w[T_N_SPOTS] = t.n_colours, t.n_spots
+    w[T_DRAW_MAX], w[T_LOC_DRAW_MAX] = t.draw_max, t.location_draw_max
+    w[T_COALITION_IP], w[T_PEARL_MASTER_IP] = t.coalition_ip, t.pearl_master_ip
+    w[T_KEY_RULE_BGA] = int(t.key_rule)
+    for off, arr in (
+        (T_LORD_COLOUR, t.lord_colour),
+        (T_LORD_IP, t.lord_ip),
+        (T_LORD_KEY, t.lord_key),
+        (T_LORD_PEARLS, t.lord_pearls),
+        (T_LORD_POWER, t.lord_power),
+    ):
+        w[off : off + n_lords] = arr
+    for off, arr in (
+        (T_LOC_IP, t.location_ip),
+        (T_LOC_PEARLS, t.location_pearls),
+        (T_LOC_SCORE, t.location_score),
+        (T_LOC_PER, t.location_per),
+        (T_LOC_COLOUR, t.location_colour),
+        (T_LOC_POWER, t.location_power),
+    ):
+        w[off : off + n_locations] = arr
+    for c in range(n_locations):
+        w[T_LOC_IN_DECK + c] = int(bool(t.bonus_locations) or not bool(t.location_bonus[c]))
+    adj = np.full((MAX_SPOTS, MAX_ADJ), -1, dtype=np.int32)
+    adj[: t.n_spots, : t.adjacency.shape[1]] = t.adjacency
+    w[T_ADJ : T_ADJ + MAX_SPOTS * MAX_ADJ] = adj.ravel()
+    return w[STATE_SIZE:]
+
+
+def template(t) -> np.ndarray:
+    """A workspace with the card tables filled in and everything else zero (no trace room)."""
+    w = np.zeros(WORKSPACE_BASE, dtype=np.int32)
+    w[STATE_SIZE:TABLE_END] = pack(t)
+    return w
+
+
+def with_trace(base: np.ndarray, trace_cap: int) -> np.ndarray:
+    w = np.zeros(WORKSPACE_BASE + 4 * trace_cap, dtype=np.int32)
+    w[:WORKSPACE_BASE] = base[:WORKSPACE_BASE]
+    return w
+
+
+def _put_stack(s: np.ndarray, off: int, items) -> None:
+    items = list(items)
+    s[off] = len(items)
+    s[off + 1 : off + 1 + len(items)] = items
+
+
+def encode(g) -> tuple[np.ndarray, np.ndarray]:
+    """The state vector and the RNG counters of a reference `Game` (between two decisions)."""
+    s = np.zeros(STATE_SIZE, dtype=np.int32)
+    s[TURN], s[N_PLAYERS] = g.turn, g.n_players
+    s[PEARL_MASTER] = g.pearl_master
+    s[RESTRICTION], s[RESTRICTION_OWNER] = g.restriction, g.restriction_owner
+    s[END_TRIGGER] = g.end_trigger
+    s[END_REASON] = END_REASONS.index(g.end_reason)
+    _put_stack(s, LORD_DECK, g.lord_deck)
+    for c, pile in enumerate(g.piles):
+        _put_stack(s, PILES + c * PILE_STRIDE, pile)
+    _put_stack(s, LOC_DECK, g.location_deck)
+    _put_stack(s, LOC_AVAILABLE, g.locations_available)
+    for p in g.players:
+        b = pbase(p.seat)
+        _put_stack(s, b + P_CHAMBER, p.chamber)
+        _put_stack(s, b + P_LOCATIONS, p.locations)
+        _put_stack(s, b + P_LOC_SPOTS, p.location_spots)
+        _put_stack(s, b + P_KEYS, p.keys)
+        s[b + P_PEARLS] = p.pearls
+        s[b + P_ANY_TWO] = int(p.any_two_keys)
+        s[b + P_WHOLE_DECK] = int(p.whole_deck)
+        s[b + P_DRAWS], s[b + P_PILE_TAKES] = p.draws, p.pile_takes
+        s[b + P_PILE_LORDS] = p.pile_lords
+    return s, g.rng.counters.copy()

@@ -1,0 +1,196 @@
+"""Compiled Conspiracy policies: the one implementation of every built-in strategy, run by both
+engines (the reference engine encodes its state and calls the same function).
+
+A policy is `choose(s, seat, decision, n) -> option` over the workspace `s`
+(`sim.conspiracy.state`): the state, the card tables, the n legal options at s[OPT:], each seat's
+strategy kind and int32 parameters. Randomness comes only from the game's POLICY stream.
+
+The heuristic values a Lord by what it adds to the seat's score and plans, with weights that the
+presets (`strategies/conspiracy/presets.toml`) change: IP over the seat's best Lord of that
+colour, growth of a same-colour coalition, Keys, Pearls (and the Pearl Master).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.conspiracy import state as S
+from sim.conspiracy.kcore import largest_group, pb, swap_spots
+from sim.core.jit import njit
+from sim.core.rng import rand_below_in
+
+RANDOM = 0
+HEURISTIC = 1
+POLICY_STREAM = 2  # sim.conspiracy.rules.Stream.POLICY
+
+# decisions (sim.conspiracy.rules.Decision)
+D_SOURCE, D_KEEP, D_PLACE, D_SWAP, D_LOCATION_SOURCE, D_LOCATION_KEEP = range(6)
+PILE, NO_SWAP, LOCATION_DRAW = 10, -1, 1000
+
+# heuristic parameters (slots; strategies.conspiracy.HeuristicPolicy)
+H_IP, H_COALITION, H_KEY, H_PEARL, H_PILE_MIN, H_DRAW, H_LOCATION_MIN, H_MASTER = range(8)
+
+
+@njit(cache=True)
+def choose(s, seat, decision, n):
+    if s[S.POLICY_KIND + seat] == HEURISTIC:
+        return heuristic(s, seat, decision, n)
+    return s[S.OPT + rand_below_in(s, S.RNG_KEYS, S.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
+
+
+@njit(cache=True, inline="always")
+def param(s, seat, k):
+    return s[S.POLICY_PARAMS + seat * S.N_PARAMS + k]
+
+
+@njit(cache=True)
+def colour_top(s, seat, colour):
+    chamber = pb(seat) + S.P_CHAMBER
+    best = 0
+    for i in range(s[chamber]):
+        lord = s[chamber + 1 + i]
+        if s[S.T_LORD_COLOUR + lord] == colour:
+            best = max(best, s[S.T_LORD_IP + lord])
+    return best
+
+
+@njit(cache=True)
+def adjacent_same(s, seat, spot, colour):
+    """Placed neighbours of `spot` with this colour (what a Lord there adds to a coalition)."""
+    chamber = pb(seat) + S.P_CHAMBER
+    n = 0
+    for k in range(S.MAX_ADJ):
+        other = s[S.T_ADJ + spot * S.MAX_ADJ + k]
+        if 0 <= other < s[chamber] and s[S.T_LORD_COLOUR + s[chamber + 1 + other]] == colour:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def lord_value(s, seat, lord, spot):
+    """What the Lord is worth to the seat if placed on `spot` (x10, integer weights)."""
+    colour = s[S.T_LORD_COLOUR + lord]
+    gain_ip = max(0, s[S.T_LORD_IP + lord] - colour_top(s, seat, colour))
+    value = param(s, seat, H_IP) * gain_ip
+    if spot < s[S.T_N_SPOTS]:
+        value += param(s, seat, H_COALITION) * adjacent_same(s, seat, spot, colour)
+    if s[S.T_LORD_KEY + lord] != 0:
+        value += param(s, seat, H_KEY) * s[S.T_LORD_KEY + lord]
+    pearls = s[S.T_LORD_PEARLS + lord]
+    if pearls > 0:
+        value += param(s, seat, H_PEARL) * pearls
+        holder = s[S.PEARL_MASTER]
+        mine = s[pb(seat) + S.P_PEARLS] + pearls
+        if holder != seat and (holder < 0 or mine >= s[pb(holder) + S.P_PEARLS]):
+            value += param(s, seat, H_MASTER)
+    return value
+
+
+@njit(cache=True)
+def next_spot(s, seat):
+    return s[pb(seat) + S.P_CHAMBER]
+
+
+@njit(cache=True)
+def pile_value(s, seat, colour):
+    """The Lords of a pile, each valued on the spots it would take (no order search)."""
+    off = S.PILES + colour * S.PILE_STRIDE
+    spot = next_spot(s, seat)
+    value = 0
+    for i in range(s[off]):
+        if spot + i >= s[S.T_N_SPOTS]:
+            break
+        value += lord_value(s, seat, s[off + 1 + i], spot + i)
+    return value
+
+
+@njit(cache=True)
+def heuristic(s, seat, decision, n):
+    if decision == D_SOURCE:
+        return source(s, seat, n)
+    if decision == D_KEEP or decision == D_PLACE:
+        spot = next_spot(s, seat)
+        best, best_value = s[S.OPT], -(1 << 30)
+        for i in range(n):
+            v = lord_value(s, seat, s[S.OPT + i], spot)
+            if v > best_value:
+                best, best_value = s[S.OPT + i], v
+        return best
+    if decision == D_SWAP:
+        return best_swap(s, seat, n)
+    if decision == D_LOCATION_SOURCE:
+        return location_source(s, seat, n)
+    return location_keep(s, seat, n)
+
+
+@njit(cache=True)
+def source(s, seat, n):
+    """Take the best pile if it is worth `pile_min`, else draw `draw` cards (or the most
+    allowed)."""
+    best_pile, best_value = -1, -(1 << 30)
+    most_draw = 0
+    for i in range(n):
+        o = s[S.OPT + i]
+        if o >= PILE:
+            v = pile_value(s, seat, o - PILE)
+            if v > best_value:
+                best_pile, best_value = o, v
+        else:
+            most_draw = max(most_draw, o)
+    if best_pile >= 0 and (most_draw == 0 or best_value >= param(s, seat, H_PILE_MIN)):
+        return best_pile
+    return min(most_draw, max(1, param(s, seat, H_DRAW)))
+
+
+@njit(cache=True)
+def location_worth(s, seat, location):
+    """A Location's printed IP plus its immediate Pearls (a rough worth: counting Locations
+    are valued at their `per`)."""
+    return (
+        s[S.T_LOC_IP + location]
+        + 2 * s[S.T_LOC_PER + location]
+        + param(s, seat, H_PEARL) * s[S.T_LOC_PEARLS + location] // 10
+    )
+
+
+@njit(cache=True)
+def location_source(s, seat, n):
+    best, best_value = -1, -(1 << 30)
+    last_draw = -1
+    for i in range(n):
+        o = s[S.OPT + i]
+        if o >= LOCATION_DRAW:
+            last_draw = o
+        else:
+            v = location_worth(s, seat, o)
+            if v > best_value:
+                best, best_value = o, v
+    if best >= 0 and (last_draw < 0 or best_value >= param(s, seat, H_LOCATION_MIN)):
+        return best
+    return last_draw
+
+
+@njit(cache=True)
+def location_keep(s, seat, n):
+    best, best_value = s[S.OPT], -(1 << 30)
+    for i in range(n):
+        v = location_worth(s, seat, s[S.OPT + i])
+        if v > best_value:
+            best, best_value = s[S.OPT + i], v
+    return best
+
+
+@njit(cache=True)
+def best_swap(s, seat, n):
+    """The swap that grows the largest coalition most; none if no swap grows it."""
+    best, best_size = NO_SWAP, largest_group(s, seat, 0)
+    for k in range(n):
+        o = s[S.OPT + k]
+        if o == NO_SWAP:
+            continue
+        swap_spots(s, seat, o // 16, o % 16)
+        size = largest_group(s, seat, 0)
+        swap_spots(s, seat, o // 16, o % 16)
+        if size > best_size:
+            best, best_size = o, size
+    return best

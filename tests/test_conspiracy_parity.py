@@ -1,0 +1,92 @@
+"""Parity: Conspiracy's fast path (`sim.conspiracy.kernel`) plays exactly the reference engine's
+games: the same decisions with the same options in the same order, the same final state (every
+card's place, every counter, the random streams' positions) and the same scores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.conspiracy import kernel as KN
+from sim.conspiracy import state as S
+from sim.conspiracy.cards import load_cards
+from sim.conspiracy.rules import Game
+from sim.core.rng import N_STREAMS
+from strategies.conspiracy import HeuristicPolicy, RandomPolicy
+
+TRACE_CAP = 4000
+
+
+def policies(lineup):
+    return [RandomPolicy() if name == "random" else HeuristicPolicy() for name in lineup]
+
+
+def kernel_game(t, lineup, seed, game):
+    base = S.template(t)
+    s = S.with_trace(base, TRACE_CAP)
+    ps = policies(lineup)
+    for seat, p in enumerate(ps):
+        s[S.POLICY_KIND + seat] = p.kind
+        s[S.POLICY_PARAMS + seat * S.N_PARAMS : S.POLICY_PARAMS + (seat + 1) * S.N_PARAMS] = (
+            p.params()
+        )
+    out_seats = np.zeros((len(lineup), KN.N_SEAT_FIELDS), dtype=np.int32)
+    out_game = np.zeros(KN.N_GAME_FIELDS, dtype=np.int32)
+    KN.play_one(s, np.int64(seed), np.int64(game), np.int64(len(lineup)), out_seats, out_game)
+    n = int(s[S.TRACE])
+    trace = [tuple(int(x) for x in s[S.TRACE + 1 + 4 * i : S.TRACE + 5 + 4 * i]) for i in range(n)]
+    return s, out_seats, out_game, trace
+
+
+def compare(t, lineup, seed, game):
+    g = Game(t, policies(lineup), seed, game, record=False).play()
+    s, out_seats, out_game, trace = kernel_game(t, lineup, seed, game)
+    assert trace == g.trace, "different decisions"
+    state, counters = S.encode(g)
+    assert (S.canonical(s) == state).all(), "different final state"
+    kcounters = s[S.RNG_COUNTERS : S.RNG_COUNTERS + 2 * N_STREAMS].copy().view(np.int64)
+    assert (kcounters == counters).all(), "different random stream positions"
+    for seat, score in enumerate(g.scores):
+        row = out_seats[seat]
+        assert (row[KN.R_SCORE], row[KN.R_LORDS], row[KN.R_LOCATIONS]) == (
+            score.total,
+            score.lords,
+            score.locations,
+        )
+        assert (row[KN.R_COALITION], row[KN.R_PEARL_MASTER]) == (
+            score.coalition,
+            score.pearl_master,
+        )
+        assert row[KN.R_RANK] == g.ranks[seat]
+    assert out_game[KN.RG_TURNS] == g.turn
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return {
+        "seed": load_cards(),
+        "options": load_cards(
+            overrides={"rules.bonus_locations": True, "rules.key_rule": "bga", "game.draw_max": 2}
+        ),
+    }
+
+
+LINEUPS = (["random"], ["heuristic"], ["heuristic", "random"])
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+@pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "heuristic", "mixed"])
+@pytest.mark.parametrize("data", ["seed", "options"])
+def test_parity_ci(tables, data, lineup, n_players):
+    t = tables[data]
+    for game in range(15):
+        compare(t, [lineup[i % len(lineup)] for i in range(n_players)], seed=11, game=game)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+@pytest.mark.parametrize("lineup", LINEUPS, ids=["random", "heuristic", "mixed"])
+def test_parity_3000_seeds(tables, lineup, n_players):
+    t = tables["seed"]
+    for seed in range(3000):
+        compare(t, [lineup[i % len(lineup)] for i in range(n_players)], seed=seed, game=seed % 5)
