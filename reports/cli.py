@@ -35,7 +35,7 @@ BUILTIN_CARDS = Path(__file__).resolve().parent.parent / "sim" / "abyss" / "data
 
 app = typer.Typer(
     name="abyss-mc",
-    help="Monte Carlo strategy analyzer for the board game Abyss.",
+    help="Monte Carlo strategy analyzer for the Abyss family of board games (--game).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -252,7 +252,7 @@ def _root(
         typer.Option("--version", callback=_version_callback, is_eager=True, help="Show version."),
     ] = False,
 ) -> None:
-    """Monte Carlo strategy analyzer for the board game Abyss."""
+    """Monte Carlo strategy analyzer for the Abyss family of board games."""
 
 
 # --- commands --------------------------------------------------------------------------------

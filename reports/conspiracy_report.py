@@ -400,7 +400,7 @@ def pile_summary(run: ConspiracyRun) -> pd.DataFrame:
     )
 
 
-def pile_share(seats: pd.DataFrame) -> pd.Series:
+def pile_share(seats: pd.DataFrame) -> pd.Categorical:
     """Each seat-game's share of recruitment turns that took a discard pile, binned
     (`PILE_LABELS`; NaN for a seat that never recruited)."""
     takes = seats["pile_takes"].to_numpy(dtype=float)
@@ -677,6 +677,13 @@ def _interval_text(run: ConspiracyRun) -> str:
     )
 
 
+def _unit(run: ConspiracyRun) -> str:
+    """The unit of the subgroup intervals, for captions."""
+    if run.is_tournament:
+        return "cluster-robust over blocks"
+    return "Wilson and t over seat-games"
+
+
 def build_report(run_dir: Path | str | ConspiracyRun):
     """The balance report of a Conspiracy run (a `reports.render.Report`)."""
     from reports.render import Report
@@ -725,8 +732,11 @@ def _about(report, run: ConspiracyRun) -> None:
     if run.is_tournament:
         rows["blocks"] = f"{run.seats['block'].nunique():,}"
         for key in ("design", "crn", "tables"):
-            if cfg.get(key) is not None:
-                rows[key] = cfg[key]
+            value = cfg.get(key)
+            if isinstance(value, dict):  # per player count
+                value = ", ".join(f"{v} at {k} players" for k, v in value.items())
+            if value is not None:
+                rows[key] = value
     sec.table(
         pd.DataFrame({"value": [str(v) for v in rows.values()]}, index=pd.Index(rows, name="")),
         caption="Run configuration",
@@ -760,12 +770,17 @@ def _seats_section(report, run: ConspiracyRun) -> None:
         "gives every seat 1/n of the wins. Strategies rotate through the seats, so the seats "
         f"differ only by their place in turn order. Win shares with 95% {unit}."
     )
-    sec.table(table, caption="Win rate by seat", float_format="{:.3f}")
+    seat_unit = "t over blocks" if run.is_tournament else "Wilson over seat-games"
+    sec.table(
+        table,
+        caption=f"Win share by seat (95% intervals, {seat_unit})",
+        float_format="{:.3f}",
+    )
     if run.multi:
         fig = chart_seats_by_count(table)
     else:
         fig = chart_seats(table.loc[run.counts[0]], run.counts[0])
-    sec.figure(fig, "seat_advantage", "Win rate by seat (95% intervals)")
+    sec.figure(fig, "seat_advantage", f"Win share by seat (95% intervals, {seat_unit})")
 
 
 def _strategy_section(report, run: ConspiracyRun) -> None:
@@ -792,7 +807,11 @@ def _strategy_section(report, run: ConspiracyRun) -> None:
         name = f"-{n}p" if run.multi else ""
         if not run.is_tournament:
             rates = strategy_rates(run, n)
-            sec.table(rates, caption="Win rate and mean IP per strategy" + tag)
+            sec.table(
+                rates,
+                caption="Win share and mean IP per strategy (95% intervals: Wilson and t over "
+                "seat-games)" + tag,
+            )
             sec.figure(
                 chart_rates(rates, n),
                 "strategy_win_rates" + name,
@@ -871,12 +890,14 @@ def _coalition_section(report, run: ConspiracyRun) -> None:
     rates = group_rates(run.seats, keys, run.cluster)
     rates = rates.rename_axis(index={"coalition_size": "coalition size"})
     sec.table(
-        rates, caption="Win rate and mean IP by size of the largest coalition (95% intervals)"
+        rates,
+        caption="Win share and mean IP by size of the largest coalition (95% intervals, "
+        f"{_unit(run)})",
     )
     sec.figure(
         chart_rate_by(rates, "coalition size", "largest coalition (Lords)", _fair(run)),
         "win_by_coalition_size",
-        "Win rate and mean IP by largest coalition (95% intervals)",
+        f"Win share and mean IP by largest coalition (95% intervals, {_unit(run)})",
     )
 
 
@@ -904,12 +925,13 @@ def _location_section(report, run: ConspiracyRun) -> None:
         sec.figure(
             chart_cards(frame, overall, "Locations: win rate of the seats holding it" + tag),
             "location_impact" + (f"-{n}p" if run.multi else ""),
-            "Win rate of the holders of each Location (95% intervals); dashed: all seats" + tag,
+            f"Win share of the holders of each Location (95% intervals, {_unit(run)}); "
+            "dashed: all seats" + tag,
         )
         sec.table(
             frame.sort_values("win rate", ascending=False, kind="stable"),
-            caption=f"Locations: pick rate and win rate of holders (all seats: {overall:.3f})"
-            + tag,
+            caption=f"Locations: pick rate and win share of holders, 95% intervals "
+            f"({_unit(run)}); all seats: {overall:.3f}" + tag,
             float_format="{:.3f}",
         )
 
@@ -931,11 +953,16 @@ def _pile_section(report, run: ConspiracyRun) -> None:
         "deal (big piles appear when others discard), so this is not the effect of taking "
         "piles."
     )
-    sec.table(rates, caption="Win rate and mean IP by share of recruitment turns from piles")
+    sec.table(
+        rates,
+        caption="Win share and mean IP by share of recruitment turns from piles (95% "
+        f"intervals, {_unit(run)})",
+    )
     sec.figure(
         chart_rate_by(rates, "from piles", "share of recruitment turns from piles", _fair(run)),
         "pile_share",
-        "Win rate and mean IP by share of recruitment turns from piles (95% intervals)",
+        f"Win share and mean IP by share of recruitment turns from piles (95% intervals, "
+        f"{_unit(run)})",
     )
     h2h = pile_raider_head_to_head(run)
     causal = pile_min_pairs(run.strategies)

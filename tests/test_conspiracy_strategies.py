@@ -1,0 +1,52 @@
+"""The built-in Conspiracy strategies: each beats random, and each plays as its description says."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from reports.summary import wilson_interval
+from sim.conspiracy.cards import load_cards
+from sim.conspiracy.fast import run_fast
+from strategies.conspiracy import presets, strategy_names
+
+PRESETS = ["coalition_builder", "key_hunter", "pearl_master", "high_ip", "pile_raider"]
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return load_cards()
+
+
+def test_five_distinct_presets_are_built_in() -> None:
+    assert set(PRESETS) <= set(presets())
+    assert strategy_names()[:2] == ["random", "heuristic"]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_preset_beats_random(tables, name) -> None:
+    seats, _, _ = run_fast(tables, n_players=2, n_games=400, seed=5, strategies=[name, "random"])
+    df = pd.DataFrame(seats)
+    mine = df[df["strategy"] == name]
+    lo, _ = wilson_interval(float(mine["win"].sum()), len(mine))
+    assert lo > 0.5, f"{name} wins {mine['win'].mean():.1%} against random"
+
+
+@pytest.fixture(scope="module")
+def mixed(tables):
+    seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=6, strategies=PRESETS[:4])
+    a = pd.DataFrame(seats)
+    seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=7, strategies=PRESETS[1:])
+    b = pd.DataFrame(seats)
+    return pd.concat([a, b]).groupby("strategy").mean(numeric_only=True)
+
+
+def test_presets_play_as_described(mixed) -> None:
+    """coalition_builder builds the largest coalitions; key_hunter takes the most Locations;
+    pearl_master holds the Pearl Master most; pile_raider takes the most discard piles; high_ip
+    scores the most from its strongest Lord of each colour."""
+    assert mixed["score_lords"].idxmax() == "high_ip"
+    assert mixed["coalition_size"].idxmax() == "coalition_builder"
+    assert mixed["n_locations"].idxmax() == "key_hunter"
+    assert mixed["score_pearl_master"].idxmax() == "pearl_master"
+    assert mixed["pile_takes"].idxmax() == "pile_raider"
