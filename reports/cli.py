@@ -98,7 +98,7 @@ GameOption = Annotated[
 def check_game(game: str) -> str:
     name = game.strip().lower()
     if name not in GAMES:
-        raise UserError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+        raise UserError(f"unknown game {game!r} for --game; known: {', '.join(GAMES)}")
     return name
 
 
@@ -440,7 +440,11 @@ def replay(
     presets: PresetsOption = None,
 ) -> None:
     """Replay one game of a run move by move (same --seed/--players/--strategies/... as the run)."""
-    if game.strip().isdigit():  # `--game 42`: the index (the option's older meaning)
+    if game.strip().lstrip("-").isdigit():  # `--game 42`: the index (the option's older meaning)
+        if int(game) < 0:
+            raise UserError(
+                f"--game must be a game ({', '.join(GAMES)}) or an index >= 0; got {game}"
+            )
         game, index = "abyss", int(game) if index is None else index
     index = 0 if index is None else index
     if check_game(game) == "conspiracy":
