@@ -309,6 +309,24 @@ def simulate(
     ] = True,
     presets: PresetsOption = None,
     game: GameOption = "abyss",
+    chunk_size: Annotated[
+        int | None,
+        typer.Option(
+            "--chunk-size",
+            help="Games per chunk (the unit of progress and of --resume); default: about a "
+            "second of work each.",
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            metavar="DIR",
+            help="Finish an interrupted run (Ctrl-C, a killed process) of the fast engine: "
+            "its finished chunks are kept, the rest is played with the run's own options; the "
+            "results are those of an uninterrupted run.",
+        ),
+    ] = None,
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
     if check_game(game) == "conspiracy":
@@ -333,6 +351,19 @@ def simulate(
         )
         return
     t_start = time.perf_counter()
+    from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
+
+    if resume is not None:
+        from sim.core.runs import resume_run_dir
+
+        out_dir = resume
+        staging = resume_run_dir(resume)
+        plan = _read_plan(staging.dir)
+        players, games, seed = plan["n_players"], plan["n_games"], plan["seed"]
+        strategies, engine, per_game = ",".join(plan["strategies"]), "fast", plan["per_game"]
+        expansions = ",".join(plan["expansions"])
+        cards = Path(plan["cards"]) if plan["cards"] else None
+        set_, presets = plan["set"], Path(plan["presets"]) if plan["presets"] else None
     use_presets(presets)
     exp = parse_expansions(expansions)
     check_players(players, exp)
@@ -340,12 +371,29 @@ def simulate(
         raise UserError(f"--games must be at least 1; got {games}")
     check_seed(seed)
     check_engine(engine)
+    if chunk_size is not None and chunk_size < 1:
+        raise UserError(f"--chunk-size must be at least 1; got {chunk_size}")
     lineup = parse_lineup(strategies, players)
 
-    from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
-
-    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging:  # refuses an existing directory before any work
+    if resume is None:
+        out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+        # refuses an existing directory before any work; the fast engine's runs can resume
+        staging = create_run_dir(out_dir, resumable=engine == "fast")
+        _write_plan(
+            staging.dir,
+            {
+                "n_players": players,
+                "n_games": games,
+                "seed": seed,
+                "strategies": lineup,
+                "per_game": per_game,
+                "expansions": list(exp),
+                "cards": str(cards) if cards is not None else None,
+                "set": list(set_ or []),
+                "presets": str(presets) if presets is not None else None,
+            },
+        )
+    with staging, _interrupt_note(staging, out_dir):
         t0 = time.perf_counter()
         tables = load_tables(cards, set_, exp)
         t_cards = time.perf_counter() - t0
@@ -364,6 +412,8 @@ def simulate(
             threads=threads,
             per_game=per_game,
             progress=sys.stderr.isatty(),
+            store=_chunk_store(staging) if engine == "fast" else None,
+            chunk_size=chunk_size,
         )
         t_run = time.perf_counter() - t0
 
@@ -408,10 +458,64 @@ def simulate(
             },
             extra={"schema_version": SCHEMA_VERSION},
         )
+        _drop_resume_files(staging)
         staging.commit()
 
     typer.echo(summary, nl=False)
     typer.echo(f"results: {out_dir}")
+
+
+PLAN_NAME = "plan.json"
+CHUNKS_NAME = "chunks"
+
+
+def _write_plan(directory: Path, plan: dict) -> None:
+    from sim.core.runs import atomic_write_text
+
+    atomic_write_text(directory / PLAN_NAME, json.dumps(plan, indent=1) + "\n")
+
+
+def _read_plan(directory: Path) -> dict:
+    try:
+        return json.loads((directory / PLAN_NAME).read_text())
+    except (OSError, ValueError):
+        raise UserError(f"{directory} has no readable {PLAN_NAME}; it cannot resume") from None
+
+
+def _chunk_store(staging):
+    if not staging.resumable:
+        return None
+    from sim.core.chunks import ChunkStore
+
+    return ChunkStore(staging.dir / CHUNKS_NAME)
+
+
+def _drop_resume_files(staging) -> None:
+    """The chunks and the plan are scaffolding: the finished run holds only its results."""
+    import shutil
+
+    shutil.rmtree(staging.dir / CHUNKS_NAME, ignore_errors=True)
+    (staging.dir / PLAN_NAME).unlink(missing_ok=True)
+
+
+class _interrupt_note:
+    """On Ctrl-C or SIGTERM during a resumable run: say how to finish it, exit 130."""
+
+    def __init__(self, staging, out_dir: Path) -> None:
+        self.staging, self.out_dir = staging, out_dir
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc_type is None or not issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
+            return False
+        if self.staging.resumable and not self.staging.committed:
+            typer.echo(
+                f"interrupted: finish the run with `abyss-mc simulate --resume {self.out_dir}`",
+                err=True,
+            )
+        return False
 
 
 @app.command()

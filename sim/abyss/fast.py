@@ -39,11 +39,14 @@ def run_fast(
     per_game: bool = True,
     progress: bool = False,
     rotate: bool = True,
+    store=None,
 ):
     """Play games 0 .. n_games - 1 of `seed` on the fast path.
 
     Returns (seats rows, games rows, aggregates, timings); the rows are column dicts in the
-    results schema (None without `per_game`).
+    results schema (None without `per_game`). With a `store` (`sim.core.chunks.ChunkStore`),
+    each finished chunk is stored, and the chunks already in the store are not played again:
+    an interrupted run resumes where it stopped, with the same results.
     """
     if len(strategies) != n_players:
         raise ValueError("one strategy per seat")
@@ -55,29 +58,81 @@ def run_fast(
     agg = Aggregates(names, n_players)
     seat_parts: list[dict] = []
     game_parts: list[dict] = []
+    first_game = 0
+    if store is not None:
+        agg, seat_parts, game_parts, first_game = load_chunks(store, agg, per_game)
 
     def play(first: int, n: int) -> None:
+        nonlocal agg
         games = np.arange(first, first + n, dtype=np.int64)
         seatings = rotated_seatings(games, n_players, rotate)
+        part = Aggregates(names, n_players) if store is not None else agg
         out_seats, out_games = play_into(
-            agg, base, seed, games, seatings, kinds, params, name_of_entry[seatings]
+            part, base, seed, games, seatings, kinds, params, name_of_entry[seatings]
         )
+        seats = game_cols = None
         if per_game:
             seats, game_cols = chunk_columns(
                 out_seats, out_games, seatings, strategies, games, seed, n_players
             )
             seat_parts.append(seats)
             game_parts.append(game_cols)
+        if store is not None:
+            save_chunk(store, first, n, part, seats, game_cols)
+            agg = agg.merge(part)
 
-    elapsed = run_chunks(n_games, play, chunk_size=chunk_size, progress=progress)
+    elapsed = run_chunks(
+        n_games, play, chunk_size=chunk_size, progress=progress, first_game=first_game
+    )
+    played = n_games - first_game
     timings = {
-        "games_per_second": n_games / elapsed if elapsed else 0.0,
+        "games_per_second": played / elapsed if elapsed else 0.0,
         "seconds": elapsed,
         "threads": threads,
     }
     if not per_game:
         return None, None, agg, timings
     return _concat(seat_parts), _concat(game_parts), agg, timings
+
+
+def save_chunk(store, first: int, n: int, part: Aggregates, seats, game_cols) -> None:
+    """Store one finished chunk: its aggregates and, with per-game tables, its columns."""
+    writers = {"aggregates.npz": lambda path: _atomic(path, part.save)}
+    if seats is not None:
+        writers["columns.npz"] = lambda path: _atomic(
+            path, lambda p: np.savez(p, **_prefixed(seats, "s_"), **_prefixed(game_cols, "g_"))
+        )
+    store.save(first, n, writers)
+
+
+def load_chunks(store, agg: Aggregates, per_game: bool):
+    """The stored chunks of a resumed run, merged in order: (aggregates, seat parts, game
+    parts, the first game still to play)."""
+    seat_parts: list[dict] = []
+    game_parts: list[dict] = []
+    for first, _ in store.completed():
+        agg = agg.merge(Aggregates.load(store.path(first, "aggregates.npz")))
+        if per_game:
+            with np.load(store.path(first, "columns.npz"), allow_pickle=True) as f:
+                seat_parts.append({k[2:]: f[k] for k in f.files if k.startswith("s_")})
+                game_parts.append({k[2:]: f[k] for k in f.files if k.startswith("g_")})
+    return agg, seat_parts, game_parts, store.end()
+
+
+def _prefixed(columns: dict, prefix: str) -> dict:
+    return {prefix + k: np.asarray(v) for k, v in columns.items()}
+
+
+def _atomic(path, write) -> None:
+    """`write(tmp)` then rename to `path` (numpy adds no suffix to an open file)."""
+    import os
+
+    tmp = f"{path}.tmp"
+    with open(tmp, "wb") as f:
+        write(f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
 
 
 #: Games whose index is a multiple of this record per-round trajectories (a sample that does not

@@ -89,8 +89,11 @@ def run_games(
     threads: int | None = None,
     per_game: bool = True,
     progress: bool = False,
+    store=None,
+    chunk_size: int | None = None,
 ):
-    """Play games 0 .. n_games - 1 on the `fast` or `reference` engine (the same games).
+    """Play games 0 .. n_games - 1 on the `fast` or `reference` engine (the same games);
+    `store`: the fast engine's chunk store of a resumable run (`sim.abyss.fast.run_fast`).
 
     Returns (seat rows, game rows, aggregates, timings); the rows are None without `per_game`.
     """
@@ -108,6 +111,8 @@ def run_games(
             threads=threads,
             per_game=per_game,
             progress=progress,
+            store=store,
+            chunk_size=chunk_size,
         )
     from sim.abyss.aggregate import Aggregates
     from sim.core.schema import games_frame, seats_frame

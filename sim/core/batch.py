@@ -44,8 +44,10 @@ def run_chunks(
     chunk_size: int | None = None,
     progress: bool = False,
     label: str = "games",
+    first_game: int = 0,
 ) -> float:
-    """Call `play(first, n)` over consecutive chunks covering games 0 .. n_games - 1.
+    """Call `play(first, n)` over consecutive chunks covering games first_game .. n_games - 1
+    (a resumed run starts after the games already done).
 
     `chunk_size` fixes the chunk length; by default chunks are sized to take about a second.
     A `play` that returns True stops the run after its chunk (sequential stopping).
@@ -53,7 +55,7 @@ def run_chunks(
     last more than a couple of seconds. Returns the elapsed seconds.
     """
     start = time.perf_counter()
-    done = 0
+    done = first_game
     bar = None
     size = chunk_size or FIRST_CHUNK
     try:
@@ -63,7 +65,7 @@ def run_chunks(
             stop = play(done, n)
             done += n
             elapsed = time.perf_counter() - start
-            rate = done / elapsed if elapsed > 0 else float("inf")
+            rate = (done - first_game) / elapsed if elapsed > 0 else float("inf")
             if chunk_size is None:
                 per_game = (time.perf_counter() - t0) / n
                 size = int(min(MAX_CHUNK, max(FIRST_CHUNK, CHUNK_SECONDS / max(per_game, 1e-9))))

@@ -49,11 +49,16 @@ class RunDirError(UserError):
 
 
 class Staging:
-    """A run directory being written. Write into `dir`; `commit` publishes it as `path`."""
+    """A run directory being written. Write into `dir`; `commit` publishes it as `path`.
 
-    def __init__(self, path: Path, partial: Path) -> None:
+    A *resumable* staging (`create_run_dir(..., resumable=True)`, `resume_run_dir`) lives in
+    ``.<name>.partial`` and is kept when the run is interrupted (Ctrl-C, SIGTERM; a killed
+    process leaves it anyway), so that ``--resume <name>`` can finish it."""
+
+    def __init__(self, path: Path, partial: Path, resumable: bool = False) -> None:
         self.path = path
         self.dir = partial
+        self.resumable = resumable
         self.committed = False
         self.aborted = False
 
@@ -63,6 +68,8 @@ class Staging:
             return self.path
         if self.aborted:
             raise RuntimeError("commit() after abort()")
+        if self.resumable:
+            _unlink_quietly(self.dir / LOCK_NAME)
         try:
             _rename_noreplace(self.dir, self.path)
         except FileExistsError:
@@ -90,14 +97,26 @@ class Staging:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if not self.committed:
-            self.abort()
+        if self.committed:
+            return
+        if (
+            self.resumable
+            and exc_type is not None
+            and issubclass(exc_type, (KeyboardInterrupt, SystemExit))
+        ):
+            _unlink_quietly(self.dir / LOCK_NAME)  # interrupted: kept for --resume
+            return
+        self.abort()
 
 
-def create_run_dir(path: Path | str) -> Staging:
+LOCK_NAME = "lock"
+
+
+def create_run_dir(path: Path | str, resumable: bool = False) -> Staging:
     """Start writing a new run directory at `path`; refuse if anything exists there already.
 
     Parent directories are created as needed. Raises `RunDirError` with a one-line message.
+    A resumable run is staged in ``.<name>.partial`` (see `Staging`).
     """
     path = Path(path)
     if path.exists() or path.is_symlink():
@@ -105,10 +124,60 @@ def create_run_dir(path: Path | str) -> Staging:
     parent = path.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
-        partial = _make_partial_dir(parent, f".{path.name}.partial-{os.getpid()}")
+        if resumable:
+            partial = partial_dir(path)
+            if partial.exists():
+                raise RunDirError(
+                    f"an interrupted run of {path} is waiting in {partial}; finish it with "
+                    f"--resume {path}, or remove {partial}"
+                )
+            partial.mkdir()
+            _lock(partial)
+        else:
+            partial = _make_partial_dir(parent, f".{path.name}.partial-{os.getpid()}")
     except OSError as exc:
         raise RunDirError(f"cannot create {path}: {exc.strerror or exc}") from None
-    return Staging(path, partial)
+    return Staging(path, partial, resumable)
+
+
+def partial_dir(path: Path | str) -> Path:
+    """Where a resumable run of `path` is staged."""
+    path = Path(path)
+    return path.parent / f".{path.name}.partial"
+
+
+def resume_run_dir(path: Path | str) -> Staging:
+    """The staging of an interrupted resumable run of `path`, to finish it."""
+    path = Path(path)
+    if path.exists():
+        raise RunDirError(f"{path} is already complete; nothing to resume")
+    partial = partial_dir(path)
+    if not partial.is_dir():
+        raise RunDirError(f"no interrupted run of {path} to resume (no {partial})")
+    _lock(partial)
+    return Staging(path, partial, resumable=True)
+
+
+def _lock(partial: Path) -> None:
+    """Claim a resumable staging for this process; refuse if a live process holds it."""
+    lock = partial / LOCK_NAME
+    try:
+        pid = int(lock.read_text())
+    except (OSError, ValueError):
+        pid = 0
+    if pid and pid != os.getpid() and _alive(pid):
+        raise RunDirError(f"{partial} is being written by process {pid}")
+    atomic_write_text(lock, str(os.getpid()))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def default_run_dir(root: Path | str = "runs", seed: int | None = None) -> Path:
