@@ -976,6 +976,112 @@ def _fight_rollouts(tables, names, counts, seed, n_points, run_dir: Path) -> Non
 
 @app.command()
 @user_errors
+def sweep(
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            metavar="KEY=V1,V2,...",
+            help="A card-data or rules value to sweep, with its values; repeat for a grid "
+            "(every combination), e.g. --set leviathan_game.hand_limit=8,10,12,14.",
+        ),
+    ] = None,
+    fixed: Annotated[
+        list[str] | None,
+        typer.Option("--fixed", metavar="KEY=VALUE", help="An override for every point."),
+    ] = None,
+    players: PlayersOption = 4,
+    games: Annotated[int, typer.Option("--games", help="Games per point (>= 2).")] = 20_000,
+    seed: SeedOption = 1,
+    strategies: StrategiesOption = "greedy",
+    expansions: ExpansionsOption = "leviathan",
+    cards: CardsOption = None,
+    out: OutDirOption = None,
+    report: Annotated[bool, typer.Option("--report/--no-report")] = True,
+    threads: ThreadsOption = None,
+    presets: PresetsOption = None,
+    game: GameOption = "abyss",
+) -> None:
+    """Play the default and every point of a grid of card-data or rules values on the same
+    seeds; report what changes, with intervals and multiple-comparison correction."""
+    from reports.sweep import build_report, parse_sweep, run_sweep, sweep_text
+    from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_parquet
+
+    check_seed(seed)
+    if games < 2:
+        raise UserError(f"--games must be at least 2; got {games}")
+    axes = parse_sweep(list(set_ or []))
+    base = list(fixed or [])
+    name = check_game(game)
+    if name == "conspiracy":
+        from reports import conspiracy_cli
+
+        conspiracy_cli.use_presets(presets)
+        conspiracy_cli.check_expansions("" if expansions == "leviathan" else expansions)
+
+        def load(setting):
+            items = base + [f"{k}={v}" for k, v in setting.items()]
+            return conspiracy_cli.load_tables(cards, items)
+
+        probe = load({})
+        conspiracy_cli.check_players(probe, players)
+        lineup = conspiracy_cli.lineup_of(
+            "key_hunter,pile_raider" if strategies == "greedy" else strategies, players
+        )
+
+        def run(tables):
+            from sim.conspiracy.fast import run_fast
+
+            seats, game_cols, _ = run_fast(
+                tables, n_players=players, n_games=games, seed=seed, strategies=lineup,
+                threads=threads,
+            )  # fmt: skip
+            return seats, game_cols
+    else:
+        use_presets(presets)
+        exp = parse_expansions(expansions)
+        check_players(players, exp)
+        lineup = parse_lineup(strategies, players)
+        from strategies.abyss import make_policies
+
+        make_policies(lineup, players)
+
+        def load(setting):
+            items = base + [f"{k}={v}" for k, v in setting.items()]
+            return load_tables(cards, items, exp)
+
+        def run(tables):
+            import numpy as np
+
+            from sim.abyss.fast import run_tables
+
+            game_ids = np.arange(games, dtype=np.int64)
+            seatings = (np.arange(players)[None, :] + game_ids[:, None]) % players
+            seats, game_cols, _ = run_tables(
+                tables, seed=seed, games=game_ids, seatings=seatings, strategies=lineup
+            )
+            return seats, game_cols
+
+    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+    with create_run_dir(out_dir) as staging:
+        result = run_sweep(load, run, axes, progress=lambda text: typer.echo(text, err=True))
+        command = " ".join(["abyss-mc", *sys.argv[1:]])
+        rep, diffs = build_report(result, name, command)
+        write_parquet(result.points.astype(str), staging.dir / "points.parquet")
+        write_parquet(result.seats, staging.dir / "seats.parquet")
+        write_parquet(result.games, staging.dir / "games.parquet")
+        write_parquet(diffs, staging.dir / "differences.parquet")
+        text = sweep_text(result, diffs)
+        atomic_write_text(staging.dir / "summary.txt", text)
+        if report:
+            rep.write(staging.dir / "report")
+        staging.commit()
+    typer.echo(text, nl=False)
+    typer.echo(f"results: {out_dir}")
+
+
+@app.command()
+@user_errors
 def plan(
     effect: Annotated[
         float,
