@@ -309,6 +309,19 @@ def simulate(
     ] = True,
     presets: PresetsOption = None,
     game: GameOption = "abyss",
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            metavar="local|dask",
+            help="local: this machine's threads; dask: chunks of games on a Dask cluster "
+            "(--scheduler ADDRESS, or a local cluster), the same results.",
+        ),
+    ] = "local",
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", metavar="ADDRESS", help="A running Dask scheduler."),
+    ] = None,
     chunk_size: Annotated[
         int | None,
         typer.Option(
@@ -373,6 +386,12 @@ def simulate(
     check_engine(engine)
     if chunk_size is not None and chunk_size < 1:
         raise UserError(f"--chunk-size must be at least 1; got {chunk_size}")
+    if backend not in ("local", "dask"):
+        raise UserError(f"--backend must be local or dask; got {backend!r}")
+    if backend == "dask" and (engine != "fast" or resume is not None):
+        raise UserError("--backend dask runs the fast engine and cannot --resume")
+    if scheduler is not None and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
     lineup = parse_lineup(strategies, players)
 
     if resume is None:
@@ -401,6 +420,8 @@ def simulate(
         from sim.abyss.runner import run_games
 
         t0 = time.perf_counter()
+        if backend == "dask":
+            run_games = _dask_runner(scheduler, threads)  # noqa: F811
         seats_rows, games_rows, agg, runner_timings = run_games(
             tables,
             engine=engine,
@@ -463,6 +484,28 @@ def simulate(
 
     typer.echo(summary, nl=False)
     typer.echo(f"results: {out_dir}")
+
+
+def _dask_runner(scheduler: str | None, workers: int | None):
+    """`run_games` on a Dask cluster (`sim.core.dask_backend`), with the same results."""
+
+    def run(tables, *, n_players, n_games, seed, strategies, per_game, chunk_size, **_):
+        from sim.abyss.fast import run_distributed
+        from sim.core.dask_backend import client
+
+        with client(scheduler, workers) as c:
+            return run_distributed(
+                c,
+                tables,
+                n_players=n_players,
+                n_games=n_games,
+                seed=seed,
+                strategies=strategies,
+                chunk_size=chunk_size,
+                per_game=per_game,
+            )
+
+    return run
 
 
 PLAN_NAME = "plan.json"
