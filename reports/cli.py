@@ -544,8 +544,8 @@ def _drop_resume_files(staging) -> None:
 class _interrupt_note:
     """On Ctrl-C or SIGTERM during a resumable run: say how to finish it, exit 130."""
 
-    def __init__(self, staging, out_dir: Path) -> None:
-        self.staging, self.out_dir = staging, out_dir
+    def __init__(self, staging, out_dir: Path, command: str = "simulate") -> None:
+        self.staging, self.out_dir, self.command = staging, out_dir, command
 
     def __enter__(self):
         return self
@@ -555,7 +555,8 @@ class _interrupt_note:
             return False
         if self.staging.resumable and not self.staging.committed:
             typer.echo(
-                f"interrupted: finish the run with `abyss-mc simulate --resume {self.out_dir}`",
+                f"interrupted: finish the run with `abyss-mc {self.command} --resume "
+                f"{self.out_dir}`",
                 err=True,
             )
         return False
@@ -1044,12 +1045,47 @@ def sweep(
     threads: ThreadsOption = None,
     presets: PresetsOption = None,
     game: GameOption = "abyss",
+    backend: Annotated[
+        str, typer.Option("--backend", metavar="local|dask", help="As for simulate (Abyss).")
+    ] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            metavar="DIR",
+            help="Finish an interrupted sweep: its finished points are kept, the rest is "
+            "played with the sweep's own options.",
+        ),
+    ] = None,
 ) -> None:
     """Play the default and every point of a grid of card-data or rules values on the same
     seeds; report what changes, with intervals and multiple-comparison correction."""
     from reports.sweep import build_report, parse_sweep, run_sweep, sweep_text
-    from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_parquet
+    from sim.core.runs import (
+        atomic_write_text,
+        create_run_dir,
+        default_run_dir,
+        resume_run_dir,
+        write_parquet,
+    )
 
+    if resume is not None:
+        staging = resume_run_dir(resume)
+        sweep_plan = _read_plan(staging.dir)
+        set_, fixed, players = sweep_plan["set"], sweep_plan["fixed"], sweep_plan["players"]
+        games, seed, strategies = sweep_plan["games"], sweep_plan["seed"], sweep_plan["strategies"]
+        expansions, game = sweep_plan["expansions"], sweep_plan["game"]
+        cards = Path(sweep_plan["cards"]) if sweep_plan["cards"] else None
+        presets = Path(sweep_plan["presets"]) if sweep_plan["presets"] else None
+    if backend not in ("local", "dask"):
+        raise UserError(f"--backend must be local or dask; got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
+    if backend == "dask" and check_game(game) != "abyss":
+        raise UserError("--backend dask runs Abyss sweeps (Conspiracy: --backend local)")
     check_seed(seed)
     if games < 2:
         raise UserError(f"--games must be at least 2; got {games}")
@@ -1094,20 +1130,50 @@ def sweep(
             return load_tables(cards, items, exp)
 
         def run(tables):
-            import numpy as np
+            from sim.abyss.aggregate import win_shares
+            from sim.abyss.fast import run_fast
 
-            from sim.abyss.fast import run_tables
-
-            game_ids = np.arange(games, dtype=np.int64)
-            seatings = (np.arange(players)[None, :] + game_ids[:, None]) % players
-            seats, game_cols, _ = run_tables(
-                tables, seed=seed, games=game_ids, seatings=seatings, strategies=lineup
-            )
+            if backend == "dask":
+                seats, game_cols, _, _ = _dask_runner(scheduler, threads)(
+                    tables, n_players=players, n_games=games, seed=seed, strategies=lineup,
+                    per_game=True, chunk_size=None,
+                )  # fmt: skip
+            else:
+                seats, game_cols, _, _ = run_fast(
+                    tables, n_players=players, n_games=games, seed=seed, strategies=lineup,
+                    threads=threads,
+                )  # fmt: skip
+            seats["win"] = win_shares(seats["rank"].reshape(-1, players)).ravel()
             return seats, game_cols
 
-    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging:
-        result = run_sweep(load, run, axes, progress=lambda text: typer.echo(text, err=True))
+    if resume is None:
+        out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+        staging = create_run_dir(out_dir, resumable=True)
+        _write_plan(
+            staging.dir,
+            {
+                "set": list(set_ or []),
+                "fixed": base,
+                "players": players,
+                "games": games,
+                "seed": seed,
+                "strategies": strategies,
+                "expansions": expansions,
+                "game": name,
+                "cards": str(cards) if cards is not None else None,
+                "presets": str(presets) if presets is not None else None,
+            },
+        )
+    else:
+        out_dir = resume
+    with staging, _interrupt_note(staging, out_dir, "sweep"):
+        result = run_sweep(
+            load,
+            run,
+            axes,
+            progress=lambda text: typer.echo(text, err=True),
+            store=_chunk_store(staging),
+        )
         command = " ".join(["abyss-mc", *sys.argv[1:]])
         rep, diffs = build_report(result, name, command)
         write_parquet(result.points.astype(str), staging.dir / "points.parquet")
@@ -1118,6 +1184,7 @@ def sweep(
         atomic_write_text(staging.dir / "summary.txt", text)
         if report:
             rep.write(staging.dir / "report")
+        _drop_resume_files(staging)
         staging.commit()
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")

@@ -68,20 +68,41 @@ def run_sweep(
     axes: list[tuple[str, list[str]]],
     *,
     progress=None,
+    store=None,
 ) -> SweepResult:
     """Play the default and every grid point. `load(overrides) -> tables` (validates; raises
-    a user error), `run(tables) -> (seat columns, game columns)` (same seed and games)."""
+    a user error), `run(tables) -> (seat columns, game columns)` (same seed and games).
+
+    With a `store` (`sim.core.chunks.ChunkStore`; chunk i = point i), each finished point is
+    stored, and points already stored are read back instead of played: an interrupted sweep
+    resumes with the same results."""
     settings = [{}] + grid(axes)
     tables = [load(s) for s in settings]  # every point validated before any game is played
+    done = store.end() if store is not None else 0
     seat_parts, game_parts = [], []
     for i, (s, t) in enumerate(zip(settings, tables, strict=True)):
-        if progress is not None:
-            progress(f"point {i}/{len(settings) - 1}: {label(s)}")
-        seats, games = run(t)
-        seats = pd.DataFrame(seats)
-        games = pd.DataFrame(games)
-        seats.insert(0, "point", i)
-        games.insert(0, "point", i)
+        if i < done:
+            seats = pd.read_parquet(store.path(i, "seats.parquet"))
+            games = pd.read_parquet(store.path(i, "games.parquet"))
+        else:
+            if progress is not None:
+                progress(f"point {i}/{len(settings) - 1}: {label(s)}")
+            seats, games = run(t)
+            seats = pd.DataFrame(seats)
+            games = pd.DataFrame(games)
+            seats.insert(0, "point", i)
+            games.insert(0, "point", i)
+            if store is not None:
+                from sim.core.runs import write_parquet
+
+                store.save(
+                    i,
+                    1,
+                    {
+                        "seats.parquet": lambda path, df=seats: write_parquet(df, path),
+                        "games.parquet": lambda path, df=games: write_parquet(df, path),
+                    },
+                )
         seat_parts.append(seats)
         game_parts.append(games)
     points = pd.DataFrame([{"point": i, "label": label(s), **s} for i, s in enumerate(settings)])

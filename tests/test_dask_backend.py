@@ -57,3 +57,16 @@ def test_dask_errors_are_one_line(tmp_path, args, message) -> None:
     lines = result.output.strip().splitlines()
     assert lines[-1].startswith("error: ") and message in lines[-1], lines
     assert not out.exists()
+
+
+def test_dask_sweep_gives_the_local_results(tmp_path, cluster) -> None:
+    args = ["sweep", "--set", "leviathan_game.hand_limit=8,14", "--games", "600", "--no-report"]
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    assert runner.invoke(app, [*args, "--out", str(local)]).exit_code == 0
+    result = runner.invoke(
+        app, [*args, "--backend", "dask", "--scheduler", cluster.scheduler_address,
+              "--out", str(remote)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for name in ("seats.parquet", "differences.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(local / name), pd.read_parquet(remote / name))
