@@ -110,6 +110,11 @@ def run_sweep(
                        pd.concat(game_parts, ignore_index=True))  # fmt: skip
 
 
+def short_label(text: str) -> str:
+    """A point's label with each key cut to its last part: "hand_limit=8, cost=6"."""
+    return ", ".join(part.split(".")[-1] for part in text.split(", "))
+
+
 def label(setting: dict[str, str]) -> str:
     return ", ".join(f"{k}={v}" for k, v in setting.items()) or "default"
 
@@ -263,25 +268,23 @@ def build_report(result: SweepResult, game: str, command: str):
         float_format="{:.4f}",
     )
     sens = report.section("Sensitivity")
-    for key in [c for c in result.points.columns if c not in ("point", "label")]:
-        for metric, title in (("win", "win rate"), ("score", "mean IP"), ("turns", "turns")):
-            part = metrics[metrics["metric"] == metric]
-            if metric != "turns":
-                part = part[part["group"].str.startswith("strategy")]
-            fig = new_figure((7.0, 3.6))
-            ax = fig.add_subplot()
-            values = result.points[key].fillna("default").astype(str).tolist()
-            for group, g in part.groupby("group"):
-                g = g.sort_values("point")
-                x = np.arange(len(g))
-                yerr = np.vstack([g["mean"] - g["lo"], g["hi"] - g["mean"]])
-                ax.errorbar(x, g["mean"], yerr=yerr, marker="o", capsize=3, label=group)
-            ax.set_xticks(range(len(values)), values, rotation=30, fontsize=7)
-            ax.set_xlabel(f"{key} (point order; 'default': the card data)")
-            ax.set_ylabel(title)
-            ax.legend(fontsize=7)
-            sens.figure(fig, f"sweep-{key}-{metric}", f"{title} at every point, 95% intervals")
-        break  # one axis's charts (points are ordered by the first key; the tables have all)
+    values = [short_label(s) for s in result.points["label"]]
+    for metric, title in (("win", "win rate"), ("score", "mean IP"), ("turns", "turns")):
+        part = metrics[metrics["metric"] == metric]
+        if metric != "turns":
+            part = part[part["group"].str.startswith("strategy")]
+        fig = new_figure((7.0, 3.8))
+        ax = fig.add_subplot()
+        for group, g in part.groupby("group"):
+            g = g.sort_values("point")
+            yerr = np.vstack([g["mean"] - g["lo"], g["hi"] - g["mean"]])
+            ax.errorbar(np.arange(len(g)), g["mean"], yerr=yerr, marker="o", capsize=3,
+                        label=group)  # fmt: skip
+        ax.set_xticks(range(len(values)), values, rotation=30, ha="right", fontsize=7)
+        ax.set_xlabel("point ('default': the card data as given)")
+        ax.set_ylabel(title)
+        ax.legend(fontsize=7)
+        sens.figure(fig, f"sweep-{metric}", f"{title} at every point, 95% intervals")
     tbl = report.section("Per point")
     tbl.table(
         metrics.merge(result.points[["point", "label"]], on="point")[
