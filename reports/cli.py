@@ -525,12 +525,34 @@ def _read_plan(directory: Path) -> dict:
         raise UserError(f"{directory} has no readable {PLAN_NAME}; it cannot resume") from None
 
 
-def _chunk_store(staging):
+def _chunk_store(staging, part: str = ""):
     if not staging.resumable:
         return None
     from sim.core.chunks import ChunkStore
 
-    return ChunkStore(staging.dir / CHUNKS_NAME)
+    return ChunkStore(staging.dir / CHUNKS_NAME / part)
+
+
+def _tournament_options(
+    strategies, players, blocks, design, crn, seed, report, expansions, fight_points, cards,
+    set_, presets, game,
+) -> dict:  # fmt: skip
+    """What `tournament --resume` needs to play the rest as the run was started."""
+    return {
+        "strategies": strategies,
+        "players": players,
+        "blocks": blocks,
+        "design": design,
+        "crn": crn,
+        "seed": seed,
+        "report": report,
+        "expansions": expansions,
+        "fight_points": fight_points,
+        "cards": str(cards) if cards is not None else None,
+        "set": list(set_ or []),
+        "presets": str(presets) if presets is not None else None,
+        "game": game,
+    }
 
 
 def _drop_resume_files(staging) -> None:
@@ -857,8 +879,36 @@ def tournament(
     threads: ThreadsOption = None,
     presets: PresetsOption = None,
     game: GameOption = "abyss",
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            metavar="DIR",
+            help="Finish an interrupted tournament (not --sequential): its finished chunks of "
+            "blocks are kept, the rest is played with its own options.",
+        ),
+    ] = None,
 ) -> None:
     """Compare strategies with seat rotation and common random numbers; print the ranking."""
+    if resume is not None:
+        from sim.core.runs import resume_run_dir
+
+        staging = resume_run_dir(resume)
+        options = _read_plan(staging.dir)
+        strategies, players, blocks = options["strategies"], options["players"], options["blocks"]
+        design, crn, seed, report = (
+            options["design"],
+            options["crn"],
+            options["seed"],
+            options["report"],
+        )
+        expansions, fight_points = options["expansions"], options["fight_points"]
+        cards = Path(options["cards"]) if options["cards"] else None
+        set_, presets, game = options["set"], options["presets"], options["game"]
+        presets = Path(presets) if presets else None
+        out, sequential = resume, None
+    else:
+        staging = None
     if check_game(game) == "conspiracy":
         from reports import conspiracy_cli
 
@@ -877,6 +927,7 @@ def tournament(
             set_=set_,
             threads=threads,
             presets=presets,
+            staging=staging,
         )
         return
     t_start = time.perf_counter()
@@ -911,7 +962,17 @@ def tournament(
     from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
 
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging:
+    if staging is None:
+        staging = create_run_dir(out_dir, resumable=sequential is None)
+        if staging.resumable:
+            _write_plan(
+                staging.dir,
+                _tournament_options(
+                    strategies, players, blocks, design, crn, seed, report, expansions,
+                    fight_points, cards, set_, presets, "abyss",
+                ),
+            )  # fmt: skip
+    with staging, _interrupt_note(staging, out_dir, "tournament"):
         tables = load_tables(cards, set_, exp)
         import pandas as pd
 
@@ -932,6 +993,7 @@ def tournament(
                 threads=threads,
                 progress=sys.stderr.isatty(),
                 sequential_alpha=sequential,
+                store=_chunk_store(staging, f"{n}p"),
             )
         typed = [tournament_frames(r.seats, r.games) for r in results.values()]
         seats_df = pd.concat([t[0] for t in typed], ignore_index=True)
@@ -987,6 +1049,7 @@ def tournament(
             from reports.balance import write_report
 
             write_report(staging.dir, staging.dir / "report")
+        _drop_resume_files(staging)
         staging.commit()
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")

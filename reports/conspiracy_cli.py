@@ -200,10 +200,18 @@ def tournament(
     set_: list[str] | None,
     threads: int | None,
     presets: Path | None,
+    staging=None,
 ) -> None:
     import pandas as pd
 
-    from reports.cli import parse_player_counts
+    from reports.cli import (
+        _chunk_store,
+        _drop_resume_files,
+        _interrupt_note,
+        _tournament_options,
+        _write_plan,
+        parse_player_counts,
+    )
     from reports.tournament import crn_mode, make_design, run_tournament, tournament_text
     from sim.core.runs import (
         atomic_write_text,
@@ -234,7 +242,17 @@ def tournament(
         make_policy(name)
     plans = {n: make_design(names, n, design) for n in counts}
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging:
+    if staging is None:
+        staging = create_run_dir(out_dir, resumable=sequential is None)
+        if staging.resumable:
+            _write_plan(
+                staging.dir,
+                _tournament_options(
+                    ",".join(names), players, blocks, design, crn, seed, report, "", 0,
+                    cards_dir, set_, presets, GAME,
+                ),
+            )  # fmt: skip
+    with staging, _interrupt_note(staging, out_dir, "tournament"):
         results = {
             n: run_tournament(
                 tables,
@@ -248,6 +266,7 @@ def tournament(
                 progress=sys.stderr.isatty(),
                 sequential_alpha=sequential,
                 game=GAME,
+                store=_chunk_store(staging, f"{n}p"),
             )
             for n in counts
         }
@@ -292,6 +311,7 @@ def tournament(
             from reports.conspiracy_report import write_report
 
             write_report(staging.dir, staging.dir / "report")
+        _drop_resume_files(staging)
         staging.commit()
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")

@@ -172,6 +172,7 @@ def run_tournament(
     sequential_alpha: float | None = None,
     min_blocks: int = 100,
     game: str = "abyss",
+    store=None,
 ) -> TournamentResult:
     """Play `n_blocks` blocks of the design on the fast path of `game` ("abyss" or
     "conspiracy"; Conspiracy keeps no aggregates: `aggregates` is None).
@@ -181,6 +182,11 @@ def run_tournament(
     family-wise error rate held at `sequential_alpha`; `reports.stats.SequentialComparison`),
     checking after each chunk of blocks once `min_blocks` are played; `n_blocks` is then the
     budget.
+
+    With a `store` (`sim.core.chunks.ChunkStore`; a chunk is a run of blocks), each finished
+    chunk is stored and the stored ones are read back instead of played: an interrupted
+    tournament resumes with the same results (not with `sequential_alpha`, whose stopping point
+    depends on where the chunks end).
     """
     import pandas as pd
 
@@ -199,6 +205,16 @@ def run_tournament(
 
         seq = SequentialComparison(list(strategies), alpha=sequential_alpha)
     state = {"blocks": 0, "stopped": False}
+    if store is not None:
+        for first, _ in store.completed():
+            seat_parts.append(pd.read_parquet(store.path(first, "seats.parquet")))
+            game_parts.append(pd.read_parquet(store.path(first, "games.parquet")))
+            if store.path(first, "aggregates.npz").is_file():
+                from sim.abyss.aggregate import Aggregates
+
+                part = Aggregates.load(store.path(first, "aggregates.npz"))
+                agg = part if agg is None else agg.merge(part)
+        state["blocks"] = store.end()
 
     def play(first: int, n: int) -> bool:
         nonlocal agg
@@ -217,6 +233,8 @@ def run_tournament(
         game_parts.append(games_df)
         if chunk_agg is not None:
             agg = chunk_agg if agg is None else agg.merge(chunk_agg)
+        if store is not None:
+            save_blocks(store, first, n, seats_df, games_df, chunk_agg)
         state["blocks"] = first + n
         if seq is not None:
             seq.update(seats_df)
@@ -228,7 +246,9 @@ def run_tournament(
     from sim.core.batch import set_threads
 
     threads = set_threads(threads)
-    elapsed = run_chunks(n_blocks, play, progress=progress, label="blocks")
+    elapsed = run_chunks(
+        n_blocks, play, progress=progress, label="blocks", first_game=state["blocks"]
+    )
     seats_df = pd.concat(seat_parts, ignore_index=True)
     games_df = pd.concat(game_parts, ignore_index=True)
     n_games = len(games_df)
@@ -247,6 +267,28 @@ def run_tournament(
             "threads": threads,
         },
     )
+
+
+def save_blocks(store, first: int, n: int, seats_df, games_df, agg) -> None:
+    """Store one finished chunk of blocks (`run_tournament`'s `store`)."""
+    from sim.core.runs import write_parquet
+
+    writers = {
+        "seats.parquet": lambda path: write_parquet(seats_df, path),
+        "games.parquet": lambda path: write_parquet(games_df, path),
+    }
+    if agg is not None:
+        writers["aggregates.npz"] = lambda path: _save_npz(agg, path)
+    store.save(first, n, writers)
+
+
+def _save_npz(agg, path) -> None:
+    import os
+
+    tmp = f"{path}.tmp"
+    with open(tmp, "wb") as f:
+        agg.save(f)
+    os.replace(tmp, path)
 
 
 def table_runner(game: str):

@@ -148,3 +148,31 @@ def test_interrupted_sweep_resumes_to_identical_results(tmp_path, sig) -> None:
     for name in ("seats.parquet", "games.parquet", "differences.parquet", "points.parquet"):
         pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
     assert (out / "summary.txt").read_text() == (whole / "summary.txt").read_text()
+
+
+@pytest.mark.parametrize("game", ["abyss", "conspiracy"])
+def test_interrupted_tournament_resumes_to_identical_results(tmp_path, game) -> None:
+    """A tournament stores each finished chunk of blocks, per player count."""
+    args = ["tournament", "--game", game, "--players", "3,4", "--blocks", "4000", "--threads",
+            "1", "--fight-points", "0"]  # fmt: skip
+    whole = tmp_path / "whole"
+    done = run(*args, "--out", whole)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "run"
+    p = cli(*args, "--out", out)
+    chunks = partial_dir(out) / "chunks"
+    while p.poll() is None and not (chunks.is_dir() and len(list(chunks.rglob("*.done"))) >= 2):
+        time.sleep(0.01)
+    os.kill(p.pid, signal.SIGKILL)
+    p.communicate(timeout=120)
+    if out.exists():
+        pytest.skip("the tournament finished before the signal")
+    done = run("tournament", "--resume", out)
+    assert done.returncode == 0, done.stderr
+    for name in ("seats.parquet", "games.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
+    assert (out / "summary.txt").read_text() == (whole / "summary.txt").read_text()
+    if game == "abyss":
+        for n in (3, 4):
+            name = f"aggregates-{n}p.npz"
+            assert Aggregates.load(out / name) == Aggregates.load(whole / name)
