@@ -342,8 +342,20 @@ def simulate(
     ] = None,
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
+    if resume is not None:
+        from sim.core.runs import partial_dir
+
+        if partial_dir(resume).is_dir():  # the run's own game (a bad path fails below)
+            game = _read_plan(partial_dir(resume)).get("game", "abyss")
     if check_game(game) == "conspiracy":
         from reports import conspiracy_cli
+
+        if resume is not None:
+            options = _read_plan(partial_dir(resume))
+            players, games, seed = options["n_players"], options["n_games"], options["seed"]
+            strategies, set_ = ",".join(options["strategies"]), options["set"]
+            cards = Path(options["cards"]) if options["cards"] else None
+            presets = Path(options["presets"]) if options["presets"] else None
 
         check_engine(engine)
         check_seed(seed)
@@ -361,6 +373,8 @@ def simulate(
             threads=threads,
             presets=presets,
             expansions=expansions,
+            resume=resume,
+            chunk_size=chunk_size,
         )
         return
     t_start = time.perf_counter()

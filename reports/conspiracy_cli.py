@@ -118,9 +118,12 @@ def simulate(
     threads: int | None,
     presets: Path | None,
     expansions: str,
+    resume: Path | None = None,
+    chunk_size: int | None = None,
 ) -> None:
     import pandas as pd
 
+    from reports.cli import _chunk_store, _drop_resume_files, _interrupt_note, _write_plan
     from sim.core.runs import (
         atomic_write_text,
         create_run_dir,
@@ -137,8 +140,21 @@ def simulate(
     if games < 1:
         raise UserError(f"--games must be at least 1; got {games}")
     lineup = lineup_of(strategies, players)
-    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging:
+    if resume is not None:
+        out_dir = resume
+        staging = _resume_staging(resume)
+    else:
+        out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+        staging = create_run_dir(out_dir, resumable=engine == "fast")
+        if staging.resumable:
+            _write_plan(
+                staging.dir,
+                {"game": GAME, "n_players": players, "n_games": games, "seed": seed,
+                 "strategies": lineup, "per_game": True, "expansions": [],
+                 "cards": str(cards_dir) if cards_dir else None, "set": list(set_ or []),
+                 "presets": str(presets) if presets else None},
+            )  # fmt: skip
+    with staging, _interrupt_note(staging, out_dir):
         from sim.conspiracy.fast import run_fast, run_reference
 
         if engine == "reference":
@@ -154,6 +170,8 @@ def simulate(
                 strategies=lineup,
                 threads=threads,
                 progress=sys.stderr.isatty(),
+                store=_chunk_store(staging),
+                chunk_size=chunk_size,
             )
         seats_df, games_df = pd.DataFrame(seats), pd.DataFrame(game_cols)
         write_parquet(seats_df, staging.dir / "seats.parquet")
@@ -180,6 +198,7 @@ def simulate(
             card_digest=tables.digest,
             timings={"total": time.perf_counter() - t_start, "runner": dict(timings)},
         )
+        _drop_resume_files(staging)
         staging.commit()
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
@@ -317,6 +336,12 @@ def tournament(
     typer.echo(f"results: {out_dir}")
     if report:
         typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
+
+
+def _resume_staging(path: Path):
+    from sim.core.runs import resume_run_dir
+
+    return resume_run_dir(path)
 
 
 def is_conspiracy_run(run_dir: Path) -> bool:

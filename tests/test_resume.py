@@ -176,3 +176,24 @@ def test_interrupted_tournament_resumes_to_identical_results(tmp_path, game) -> 
         for n in (3, 4):
             name = f"aggregates-{n}p.npz"
             assert Aggregates.load(out / name) == Aggregates.load(whole / name)
+
+
+def test_interrupted_conspiracy_simulation_resumes(tmp_path) -> None:
+    args = ["simulate", "--game", "conspiracy", "--games", "60000", "--chunk-size", "1500",
+            "--threads", "1", "--seed", "3"]  # fmt: skip
+    whole = tmp_path / "whole"
+    assert run(*args, "--out", whole).returncode == 0
+    out = tmp_path / "run"
+    p = cli(*args, "--out", out)
+    chunks = partial_dir(out) / "chunks"
+    while p.poll() is None and not (chunks.is_dir() and len(list(chunks.glob("*.done"))) >= 3):
+        time.sleep(0.01)
+    os.kill(p.pid, signal.SIGINT)
+    p.communicate(timeout=120)
+    if out.exists():
+        pytest.skip("the run finished before the signal")
+    done = run("simulate", "--resume", out)
+    assert done.returncode == 0, done.stderr
+    for name in ("seats.parquet", "games.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
+    assert (out / "summary.txt").read_text() == (whole / "summary.txt").read_text()

@@ -99,23 +99,32 @@ def save_chunk(store, first: int, n: int, part: Aggregates, seats, game_cols) ->
     """Store one finished chunk: its aggregates and, with per-game tables, its columns."""
     writers = {"aggregates.npz": lambda path: _atomic(path, part.save)}
     if seats is not None:
-        writers["columns.npz"] = lambda path: _atomic(
-            path, lambda p: np.savez(p, **_prefixed(seats, "s_"), **_prefixed(game_cols, "g_"))
-        )
+        writers["columns.npz"] = lambda path: save_columns(path, seats, game_cols)
     store.save(first, n, writers)
+
+
+def save_columns(path, seats: dict, game_cols: dict) -> None:
+    """A chunk's per-game columns in one file (atomic)."""
+    _atomic(path, lambda f: np.savez(f, **_prefixed(seats, "s_"), **_prefixed(game_cols, "g_")))
+
+
+def load_columns(store) -> tuple[list[dict], list[dict]]:
+    """The per-game columns of every stored chunk, in game order."""
+    seat_parts: list[dict] = []
+    game_parts: list[dict] = []
+    for first, _ in store.completed():
+        with np.load(store.path(first, "columns.npz"), allow_pickle=True) as f:
+            seat_parts.append({k[2:]: f[k] for k in f.files if k.startswith("s_")})
+            game_parts.append({k[2:]: f[k] for k in f.files if k.startswith("g_")})
+    return seat_parts, game_parts
 
 
 def load_chunks(store, agg: Aggregates, per_game: bool):
     """The stored chunks of a resumed run, merged in order: (aggregates, seat parts, game
     parts, the first game still to play)."""
-    seat_parts: list[dict] = []
-    game_parts: list[dict] = []
     for first, _ in store.completed():
         agg = agg.merge(Aggregates.load(store.path(first, "aggregates.npz")))
-        if per_game:
-            with np.load(store.path(first, "columns.npz"), allow_pickle=True) as f:
-                seat_parts.append({k[2:]: f[k] for k in f.files if k.startswith("s_")})
-                game_parts.append({k[2:]: f[k] for k in f.files if k.startswith("g_")})
+    seat_parts, game_parts = load_columns(store) if per_game else ([], [])
     return agg, seat_parts, game_parts, store.end()
 
 

@@ -124,13 +124,22 @@ def run_fast(
     threads: int | None = None,
     chunk_size: int | None = None,
     progress: bool = False,
+    store=None,
 ):
-    """Games 0 .. n_games - 1 of `seed` on the fast path: (seat columns, game columns, timings)."""
+    """Games 0 .. n_games - 1 of `seed` on the fast path: (seat columns, game columns, timings).
+    With a `store` (`sim.core.chunks.ChunkStore`) each finished chunk is kept and stored chunks
+    are not played again (`sim.abyss.fast.run_fast`)."""
+    from sim.abyss.fast import load_columns, save_columns
+
     if len(strategies) != n_players:
         raise ValueError("one strategy per seat")
     threads = set_threads(threads)
     seat_parts: list[dict] = []
     game_parts: list[dict] = []
+    first_game = 0
+    if store is not None:
+        seat_parts, game_parts = load_columns(store)
+        first_game = store.end()
 
     def play(first: int, n: int) -> None:
         games = np.arange(first, first + n, dtype=np.int64)
@@ -140,10 +149,14 @@ def run_fast(
         )
         seat_parts.append(seats)
         game_parts.append(game_cols)
+        if store is not None:
+            store.save(first, n, {"columns.npz": lambda path: save_columns(path, seats, game_cols)})
 
-    elapsed = run_chunks(n_games, play, chunk_size=chunk_size, progress=progress)
+    elapsed = run_chunks(
+        n_games, play, chunk_size=chunk_size, progress=progress, first_game=first_game
+    )
     timings = {
-        "games_per_second": n_games / elapsed if elapsed else 0.0,
+        "games_per_second": (n_games - first_game) / elapsed if elapsed else 0.0,
         "seconds": elapsed,
         "threads": threads,
     }
