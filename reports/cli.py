@@ -342,6 +342,12 @@ def simulate(
     ] = None,
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
+    if backend not in ("local", "dask"):
+        raise UserError(f"--backend must be local or dask; got {backend!r}")
+    if backend == "dask" and (engine != "fast" or resume is not None):
+        raise UserError("--backend dask runs the fast engine and cannot --resume")
+    if scheduler is not None and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
     if resume is not None:
         from sim.core.runs import partial_dir
 
@@ -375,6 +381,8 @@ def simulate(
             expansions=expansions,
             resume=resume,
             chunk_size=chunk_size,
+            backend=backend,
+            scheduler=scheduler,
         )
         return
     t_start = time.perf_counter()
@@ -400,12 +408,6 @@ def simulate(
     check_engine(engine)
     if chunk_size is not None and chunk_size < 1:
         raise UserError(f"--chunk-size must be at least 1; got {chunk_size}")
-    if backend not in ("local", "dask"):
-        raise UserError(f"--backend must be local or dask; got {backend!r}")
-    if backend == "dask" and (engine != "fast" or resume is not None):
-        raise UserError("--backend dask runs the fast engine and cannot --resume")
-    if scheduler is not None and backend != "dask":
-        raise UserError("--scheduler needs --backend dask")
     lineup = parse_lineup(strategies, players)
 
     if resume is None:
@@ -1161,8 +1163,6 @@ def sweep(
         raise UserError(f"--backend must be local or dask; got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
-    if backend == "dask" and check_game(game) != "abyss":
-        raise UserError("--backend dask runs Abyss sweeps (Conspiracy: --backend local)")
     check_seed(seed)
     if games < 2:
         raise UserError(f"--games must be at least 2; got {games}")
@@ -1186,8 +1186,17 @@ def sweep(
         )
 
         def run(tables):
-            from sim.conspiracy.fast import run_fast
+            from sim.conspiracy.fast import run_distributed, run_fast
 
+            if backend == "dask":
+                from sim.core.dask_backend import client
+
+                with client(scheduler, threads) as c:
+                    seats, game_cols, _ = run_distributed(
+                        c, tables, n_players=players, n_games=games, seed=seed,
+                        strategies=lineup,
+                    )  # fmt: skip
+                return seats, game_cols
             seats, game_cols, _ = run_fast(
                 tables, n_players=players, n_games=games, seed=seed, strategies=lineup,
                 threads=threads,

@@ -120,6 +120,8 @@ def simulate(
     expansions: str,
     resume: Path | None = None,
     chunk_size: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> None:
     import pandas as pd
 
@@ -155,9 +157,17 @@ def simulate(
                  "presets": str(presets) if presets else None},
             )  # fmt: skip
     with staging, _interrupt_note(staging, out_dir):
-        from sim.conspiracy.fast import run_fast, run_reference
+        from sim.conspiracy.fast import run_distributed, run_fast, run_reference
 
-        if engine == "reference":
+        if backend == "dask":
+            from sim.core.dask_backend import client
+
+            with client(scheduler, threads) as c:
+                seats, game_cols, timings = run_distributed(
+                    c, tables, n_players=players, n_games=games, seed=seed, strategies=lineup,
+                    chunk_size=chunk_size,
+                )  # fmt: skip
+        elif engine == "reference":
             seats, game_cols, timings = run_reference(
                 tables, n_players=players, n_games=games, seed=seed, strategies=lineup
             )

@@ -70,3 +70,16 @@ def test_dask_sweep_gives_the_local_results(tmp_path, cluster) -> None:
     assert result.exit_code == 0, result.output
     for name in ("seats.parquet", "differences.parquet"):
         pd.testing.assert_frame_equal(pd.read_parquet(local / name), pd.read_parquet(remote / name))
+
+
+def test_dask_conspiracy_gives_the_local_results(tmp_path, cluster) -> None:
+    args = ["simulate", "--game", "conspiracy", "--games", "2000", "--seed", "4"]
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    assert runner.invoke(app, [*args, "--out", str(local)]).exit_code == 0
+    result = runner.invoke(
+        app, [*args, "--backend", "dask", "--scheduler", cluster.scheduler_address,
+              "--chunk-size", "300", "--out", str(remote)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for name in ("seats.parquet", "games.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(local / name), pd.read_parquet(remote / name))
