@@ -480,10 +480,7 @@ def simulate(
                 "engine": engine,
                 "threads": runner_timings.get("threads"),
                 "per_game": per_game,
-                "cards": str(cards) if cards is not None else None,
-                "set": list(set_ or []),
-                "presets": str(presets) if presets is not None else None,
-                "out": str(out_dir),
+                **data_options(cards, set_, presets, out_dir),
             },
             card_digest=card_digest(tables, cards, set_),
             timings={
@@ -547,6 +544,16 @@ def _chunk_store(staging, part: str = ""):
     from sim.core.chunks import ChunkStore
 
     return ChunkStore(staging.dir / CHUNKS_NAME / part)
+
+
+def data_options(cards, set_, presets, out_dir) -> dict:
+    """The card data, presets and output of a run, as its manifest records them."""
+    return {
+        "cards": str(cards) if cards is not None else None,
+        "set": list(set_ or []),
+        "presets": str(presets) if presets is not None else None,
+        "out": str(out_dir),
+    }
 
 
 def _tournament_options(
@@ -1049,10 +1056,7 @@ def tournament(
                 "stopped_early": all(r.stopped_early for r in results.values()),
                 "seed": seed,
                 "expansions": list(exp),
-                "cards": str(cards) if cards is not None else None,
-                "set": list(set_ or []),
-                "presets": str(presets) if presets is not None else None,
-                "out": str(out_dir),
+                **data_options(cards, set_, presets, out_dir),
             },
             card_digest=card_digest(tables, cards, set_),
             timings={

@@ -125,7 +125,13 @@ def simulate(
 ) -> None:
     import pandas as pd
 
-    from reports.cli import _chunk_store, _drop_resume_files, _interrupt_note, _write_plan
+    from reports.cli import (
+        _chunk_store,
+        _drop_resume_files,
+        _interrupt_note,
+        _write_plan,
+        data_options,
+    )
     from sim.core.runs import (
         atomic_write_text,
         create_run_dir,
@@ -200,10 +206,7 @@ def simulate(
                 "seed": seed,
                 "strategies": lineup,
                 "engine": engine,
-                "cards": str(cards_dir) if cards_dir is not None else None,
-                "set": list(set_ or []),
-                "presets": str(presets) if presets is not None else None,
-                "out": str(out_dir),
+                **data_options(cards_dir, set_, presets, out_dir),
             },
             card_digest=tables.digest,
             timings={"total": time.perf_counter() - t_start, "runner": dict(timings)},
@@ -239,6 +242,7 @@ def tournament(
         _interrupt_note,
         _tournament_options,
         _write_plan,
+        data_options,
         parse_player_counts,
     )
     from reports.tournament import crn_mode, make_design, run_tournament, tournament_text
@@ -325,10 +329,7 @@ def tournament(
                 "crn": crn,
                 "sequential": sequential,
                 "seed": seed,
-                "cards": str(cards_dir) if cards_dir is not None else None,
-                "set": list(set_ or []),
-                "presets": str(presets) if presets is not None else None,
-                "out": str(out_dir),
+                **data_options(cards_dir, set_, presets, out_dir),
             },
             card_digest=tables.digest,
             timings={
