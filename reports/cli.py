@@ -88,7 +88,7 @@ StrategiesOption = Annotated[
 ]
 
 #: The games `--game` selects (Abyss is the default).
-GAMES = ("abyss", "conspiracy")
+GAMES = ("abyss", "conspiracy", "wilds")
 GameOption = Annotated[
     str,
     typer.Option("--game", metavar="|".join(GAMES), help="The game: " + ", ".join(GAMES) + "."),
@@ -273,6 +273,11 @@ def cards(
         conspiracy_cli.check_expansions(expansions)
         conspiracy_cli.cards(cards, set_)
         return
+    if game == "wilds":
+        from sim.wilds.cards import describe
+
+        typer.echo(describe(_wilds_tables(cards, set_)), nl=False)
+        return
     from sim.abyss.cards import describe
 
     typer.echo(describe(load_tables(cards, set_, parse_expansions(expansions))))
@@ -353,7 +358,13 @@ def simulate(
 
         if partial_dir(resume).is_dir():  # the run's own game (a bad path fails below)
             game = _read_plan(partial_dir(resume)).get("game", "abyss")
-    if check_game(game) == "conspiracy":
+    if check_game(game) == "wilds":
+        check_seed(seed)
+        if games < 2:
+            raise UserError(f"--games must be at least 2; got {games}")
+        _simulate_wilds(games, seed, cards, set_, out)
+        return
+    if game == "conspiracy":
         from reports import conspiracy_cli
 
         if resume is not None:
@@ -544,6 +555,60 @@ def _chunk_store(staging, part: str = ""):
     from sim.core.chunks import ChunkStore
 
     return ChunkStore(staging.dir / CHUNKS_NAME / part)
+
+
+def _wilds_tables(cards: Path | None, set_: list[str] | None):
+    if cards is not None and not cards.exists():
+        raise UserError(f"card data directory {cards} does not exist")
+    from sim.abyss.cards import parse_set_options
+    from sim.wilds.cards import load_cards as load_wilds
+
+    return load_wilds(cards, parse_set_options(list(set_ or [])))
+
+
+def _simulate_wilds(games: int, seed: int, cards, set_, out) -> None:
+    """`simulate --game wilds`: episodes of every strike setting and warp-deck variant; the
+    long-form table, a summary and the report (all data PLACEHOLDER)."""
+    from reports.wilds import build_report, effort, run_analysis
+    from sim.core.runs import (
+        atomic_write_text,
+        create_run_dir,
+        default_run_dir,
+        write_manifest,
+        write_parquet,
+    )
+
+    t_start = time.perf_counter()
+    tables = _wilds_tables(cards, set_)
+    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+    with create_run_dir(out_dir) as staging:
+        frame = run_analysis(tables, seed, games)
+        write_parquet(frame, staging.dir / "crystals.parquet")
+        table = effort(frame[frame["deck"] == "as given"], ["setting", "warped"])
+        text = (
+            "Warped crystals (ALL DATA IS PLACEHOLDER): per crystal broken, mean strikes and "
+            f"turns spent on it, {games:,} episodes per setting\n"
+            + table[["setting", "warped", "strikes", "turns_spent", "warps"]].to_string(
+                index=False, float_format=lambda x: f"{x:.2f}"
+            )
+            + "\n"
+        )
+        atomic_write_text(staging.dir / "summary.txt", text)
+        command = " ".join(["abyss-mc", *sys.argv[1:]])
+        build_report(frame, tables, command).write(staging.dir / "report")
+        write_manifest(
+            staging.dir,
+            command=["abyss-mc", *sys.argv[1:]],
+            seed=seed,
+            config={"game": "wilds", "command": "simulate", "n_games": games, "seed": seed,
+                    **data_options(cards, set_, None, out_dir)},
+            card_digest=tables.digest,
+            timings={"total": time.perf_counter() - t_start},
+        )  # fmt: skip
+        staging.commit()
+    typer.echo(text, nl=False)
+    typer.echo(f"results: {out_dir}")
+    typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
 
 
 def data_options(cards, set_, presets, out_dir) -> dict:

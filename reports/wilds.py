@@ -1,0 +1,170 @@
+"""Monte Carlo analyses of the warped crystals (Leviathan Wilds: Shattered Peak) and their report.
+
+What does warping do to the effort of breaking crystals? For each strike value (1-4 fixed, and
+the climber's own mix), episodes of the placeholder scenario are played on the fast path; per
+crystal: strikes and turns to break it, warp cards drawn, where it ended. The warp deck's
+composition is varied (as given; diagrams only; no diagrams; short moves; long moves) on the same
+seeds. ALL DATA IS PLACEHOLDER (components.md 4.2): the figures show what the rules do with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+
+from sim.wilds import kernel as KN
+
+STRIKE_SETTINGS = (0, 1, 2, 3, 4)  # 0: the climber's own mix of strike values
+
+
+def setting_name(value: int) -> str:
+    return "mix" if value == 0 else f"strike {value}"
+
+
+def episodes_frame(t, seed: int, n: int, strike_value: int, deck: str = "as given"):
+    """One row per (episode, crystal) of n episodes."""
+    out_crystals, out_games = KN.run_episodes(t, seed, np.arange(n), strike_value)
+    m = t.n_crystals
+    # The climber goes for the crystals in the data's order, so crystal i is its target from the
+    # turn crystal i-1 broke (turn 1 for the first): the turns spent on it count both ends.
+    broken_turn = out_crystals[:, :, KN.C_TURN]
+    started = np.concatenate([np.ones((n, 1), dtype=np.int64), broken_turn[:, :-1]], axis=1)
+    turns_spent = np.where(broken_turn > 0, broken_turn - started + 1, 0)
+    frame = pd.DataFrame(
+        {
+            "episode": np.repeat(np.arange(n), m),
+            "crystal": np.tile(np.arange(m), n),
+            "setting": setting_name(strike_value),
+            "deck": deck,
+            "warped": out_crystals[:, :, KN.C_WARPED].ravel().astype(bool),
+            "broken": out_crystals[:, :, KN.C_BROKEN].ravel().astype(bool),
+            "strikes": out_crystals[:, :, KN.C_STRIKES].ravel(),
+            "warps": out_crystals[:, :, KN.C_WARPS].ravel(),
+            "turn_broken": broken_turn.ravel(),
+            "turns_spent": turns_spent.ravel(),
+            "row": out_crystals[:, :, KN.C_ROW].ravel(),
+            "col": out_crystals[:, :, KN.C_COL].ravel(),
+            "episode_turns": np.repeat(out_games[:, 0], m),
+        }
+    )
+    return frame
+
+
+def deck_variants(t) -> dict[str, object]:
+    """The warp deck as given and four variants of it (same number of cards)."""
+    moves, regains = t.warp_move.copy(), t.warp_regain.copy()
+    diagrams = regains == 0
+    out = {"as given": t}
+    # diagrams only: each non-diagram card becomes a copy of a diagram
+    only = moves.copy()
+    only[~diagrams] = moves[diagrams][: (~diagrams).sum()] if diagrams.any() else only[~diagrams]
+    out["diagrams only"] = dataclasses.replace(
+        t, warp_move=only, warp_regain=np.zeros_like(regains)
+    )
+    out["no diagrams"] = dataclasses.replace(
+        t, warp_move=np.zeros_like(moves), warp_regain=np.ones_like(regains)
+    )
+    out["1-space moves"] = dataclasses.replace(t, warp_move=np.sign(moves).astype(moves.dtype))
+    out["3-space moves"] = dataclasses.replace(
+        t, warp_move=(np.sign(moves) * 3).astype(moves.dtype)
+    )
+    return out
+
+
+def run_analysis(t, seed: int, n: int) -> pd.DataFrame:
+    parts = [episodes_frame(t, seed, n, v) for v in STRIKE_SETTINGS]
+    for name, variant in deck_variants(t).items():
+        if name != "as given":
+            parts.append(episodes_frame(variant, seed, n, 0, deck=name))
+    return pd.concat(parts, ignore_index=True)
+
+
+def effort(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Mean strikes and turns to break, with 95% t intervals over episodes, and the share of
+    crystals broken."""
+    rows = []
+    for key, part in frame.groupby(by, sort=False):
+        broken = part[part["broken"]]
+        row = dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True))
+        for col in ("strikes", "turns_spent", "warps"):
+            v = broken[col].to_numpy(dtype=float)
+            half = 1.96 * v.std(ddof=1) / math.sqrt(len(v)) if len(v) > 1 else math.nan
+            row[col] = v.mean() if len(v) else math.nan
+            row[f"{col}_half"] = half
+        row["broken_share"] = float(part["broken"].mean())
+        row["crystals"] = len(part)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def build_report(frame: pd.DataFrame, t, command: str):
+    from reports.render import Report, new_figure
+
+    n = frame["episode"].nunique()
+    report = Report(
+        "Warped crystals: what warping does to the effort of breaking them",
+        f"Leviathan Wilds: Shattered Peak, {n:,} episodes per setting; ALL DATA IS PLACEHOLDER",
+    )
+    about = report.section("About these numbers")
+    about.note(
+        "The map, the crystals, the warp deck and the climber are PLACEHOLDER data "
+        "(sim/wilds/data/wilds.toml; no source gives the real ones). The rules are the seed "
+        "text's: the strike value against a warped crystal is capped at 2; if it does not break, "
+        "a warp card is drawn; a diagram moves it, as far as it can at the map's edge, and from "
+        "an open space it snaps to the closest non-open space."
+    )
+    about.paragraph(
+        f"Each episode: one climber clears the map's {t.n_crystals} crystals, "
+        f"{t.ap_per_turn} AP a turn. Means with 95% t intervals over episodes. Command: "
+        f"`{command}`"
+    )
+    main = frame[frame["deck"] == "as given"]
+    by_setting = effort(main, ["setting", "warped"])
+    sec = report.section("Strikes and turns, warped against plain")
+    caption = (
+        "Per crystal broken: strikes, turns spent on it (from the turn the climber went for it "
+        "to the turn it broke, both counted; walking included), warps (95% half-widths)"
+    )
+    sec.table(by_setting, caption=caption, float_format="{:.2f}")
+    for col, title in (("strikes", "strikes to break"), ("turns_spent", "turns spent on it")):
+        fig = new_figure((7, 3.6))
+        ax = fig.add_subplot()
+        settings = list(dict.fromkeys(main["setting"]))
+        x = np.arange(len(settings))
+        for k, warped in enumerate((False, True)):
+            part = by_setting[by_setting["warped"] == warped].set_index("setting").reindex(settings)
+            ax.bar(x + (k - 0.5) * 0.38, part[col], 0.38, yerr=part[f"{col}_half"], capsize=3,
+                   label="warped" if warped else "plain")  # fmt: skip
+        ax.set_xticks(x, settings)
+        ax.set_ylabel(title)
+        ax.legend()
+        sec.figure(fig, f"wilds-{col}", f"Mean {title} per crystal, warped and plain (95% CI)")
+    dist = report.section("Distribution of strikes")
+    counts = (
+        main.groupby(["setting", "warped"])["strikes"].value_counts(normalize=True).rename("share")
+    ).reset_index()
+    caption = "Share of crystals broken in each number of strikes"
+    dist.table(counts.sort_values(["setting", "warped", "strikes"]), caption=caption,
+               float_format="{:.3f}")  # fmt: skip
+    heat = report.section("Where warped crystals end up")
+    warped = main[main["warped"] & (main["setting"] == "mix")]
+    grid = np.zeros(t.terrain.shape)
+    np.add.at(grid, (warped["row"].to_numpy(), warped["col"].to_numpy()), 1)
+    fig = new_figure((6, 5))
+    ax = fig.add_subplot()
+    shown = np.where(t.terrain == 0, np.nan, grid / max(1, len(warped)))
+    image = ax.imshow(shown, cmap="viridis")
+    for i in range(t.n_crystals):
+        if t.crystal_warped[i]:
+            ax.plot(t.crystal_col[i], t.crystal_row[i], "r+", markersize=12)
+    ax.set_title("warped crystals breaking here (share; +: start)", fontsize=9)
+    fig.colorbar(image, ax=ax)
+    heat.figure(fig, "wilds-heatmap", "Where warped crystals break (the climber's own strikes)")
+    deck = report.section("The warp deck's composition")
+    variants = effort(frame[frame["setting"] == "mix"], ["deck", "warped"])
+    deck.table(variants, caption="Effort per crystal under each warp deck (same seeds)",
+               float_format="{:.2f}")  # fmt: skip
+    return report
