@@ -557,6 +557,15 @@ def _chunk_store(staging, part: str = ""):
     return ChunkStore(staging.dir / CHUNKS_NAME / part)
 
 
+def _run_game(run_dir: Path) -> str:
+    """The `game` a run directory's manifest names ("abyss" when it names none)."""
+    try:
+        config = json.loads((Path(run_dir) / "manifest.json").read_text()).get("config", {})
+    except (OSError, ValueError):
+        return "abyss"
+    return config.get("game", "abyss")
+
+
 def _wilds_tables(cards: Path | None, set_: list[str] | None):
     if cards is not None and not cards.exists():
         raise UserError(f"card data directory {cards} does not exist")
@@ -1447,7 +1456,22 @@ def report_(
     from reports.conspiracy_cli import is_conspiracy_run
     from reports.rollout import is_rollout_run
 
-    if is_conspiracy_run(run_dir):
+    if _run_game(run_dir) == "wilds":
+        import pandas as pd
+
+        from reports.wilds import build_report as wilds_report
+
+        manifest = json.loads((Path(run_dir) / "manifest.json").read_text())
+        config = manifest.get("config", {})
+        tables = _wilds_tables(
+            Path(config["cards"]) if config.get("cards") else None, config.get("set")
+        )
+        frame = pd.read_parquet(Path(run_dir) / "crystals.parquet")
+        command = " ".join(manifest.get("command") or [])
+        paths = wilds_report(frame, tables, command).write(
+            out if out is not None else Path(run_dir) / "report"
+        )
+    elif is_conspiracy_run(run_dir):
         from reports.conspiracy_report import write_report as write_conspiracy
 
         paths = write_conspiracy(run_dir, out)

@@ -142,12 +142,20 @@ def build_report(frame: pd.DataFrame, t, command: str):
         ax.set_ylabel(title)
         ax.legend()
         sec.figure(fig, f"wilds-{col}", f"Mean {title} per crystal, warped and plain (95% CI)")
-    dist = report.section("Distribution of strikes")
+    dist = report.section("Distribution of strikes and turns")
     counts = (
         main.groupby(["setting", "warped"])["strikes"].value_counts(normalize=True).rename("share")
     ).reset_index()
     caption = "Share of crystals broken in each number of strikes"
     dist.table(counts.sort_values(["setting", "warped", "strikes"]), caption=caption,
+               float_format="{:.3f}")  # fmt: skip
+    turns = (
+        main.groupby(["setting", "warped"])["turns_spent"]
+        .value_counts(normalize=True)
+        .rename("share")
+    ).reset_index()
+    dist.table(turns.sort_values(["setting", "warped", "turns_spent"]),
+               caption="Share of crystals broken in each number of turns spent on them",
                float_format="{:.3f}")  # fmt: skip
     heat = report.section("Where warped crystals end up")
     warped = main[main["warped"] & (main["setting"] == "mix")]

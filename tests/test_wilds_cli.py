@@ -26,6 +26,9 @@ def test_simulate_wilds_writes_the_analyses_and_report(tmp_path) -> None:
     assert by[("strike 4", False)] < by[("strike 2", False)]
     report = (out / "report" / "report.md").read_text()
     assert "PLACEHOLDER" in report and "Where warped crystals end up" in report
+    again = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "r")])
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "r" / "report.html").is_file()
 
 
 def test_cards_wilds_and_bad_data() -> None:
