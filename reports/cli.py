@@ -717,6 +717,9 @@ def replay(
     if check_game(game) == "conspiracy":
         _replay_conspiracy(seed, index, players, strategies, json_out, cards, set_, presets)
         return
+    if game == "wilds":
+        _replay_wilds(seed, index, json_out, cards, set_)
+        return
     game = index
     use_presets(presets)
     exp = parse_expansions(expansions)
@@ -775,6 +778,9 @@ def bench(
     """Measure both engines' speed in one run: games/s, threads, start-up, memory."""
     if check_game(game) == "conspiracy":
         _bench_conspiracy(players, strategies, games, reference_games, seed, cards, set_, markdown)
+        return
+    if game == "wilds":
+        _bench_wilds(games, reference_games, seed, cards, set_, markdown)
         return
     use_presets(presets)
     exp = parse_expansions(expansions)
@@ -841,6 +847,58 @@ def _replay_conspiracy(seed, index, players, strategies, json_out, cards, set_, 
     for e in g.events:
         details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("event", "turn"))
         typer.echo(f"turn {e['turn']:>3}  {e['event']:<16} {details}")
+
+
+def _replay_wilds(seed, index, json_out, cards, set_):
+    from sim.wilds.rules import Game as WildsGame
+
+    check_seed(seed)
+    if index < 0:
+        raise UserError(f"--index must be >= 0; got {index}")
+    g = WildsGame(_wilds_tables(cards, set_), seed, index).play()
+    if json_out:
+        typer.echo(json.dumps(g.events, indent=1, default=_json_default))
+        return
+    typer.echo(f"Warped crystals (PLACEHOLDER data), seed {seed}, episode {index}:")
+    for e in g.events:
+        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("event", "turn"))
+        typer.echo(f"turn {e['turn']:>3}  {e['event']:<8} {details}")
+
+
+def _bench_wilds(games, reference_games, seed, cards, set_, markdown):
+    """Episodes per second of both Wilds engines (same episodes), 1 thread and all threads."""
+    import numpy as np
+
+    from reports.bench import BenchResult
+    from sim.core.batch import set_threads
+    from sim.core.jit import numba
+    from sim.core.runs import atomic_write_text
+    from sim.wilds.kernel import run_episodes
+    from sim.wilds.rules import Game as WildsGame
+
+    check_seed(seed)
+    t = _wilds_tables(cards, set_)
+    result = BenchResult({"game": "wilds", "episodes": games})
+    run_episodes(t, seed, np.arange(8))  # compile or load
+    t0 = time.perf_counter()
+    for g in range(reference_games):
+        WildsGame(t, seed, g, record=False).play()
+    ref = reference_games / (time.perf_counter() - t0)
+    result.add("Wilds reference engine", ref, f"{ref:,.0f} episodes/s")
+    rates = {}
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        set_threads(threads)
+        t0 = time.perf_counter()
+        run_episodes(t, seed, np.arange(games))
+        rates[threads] = games / (time.perf_counter() - t0)
+        result.add(f"Wilds fast path, {threads} thread(s)", rates[threads],
+                   f"{rates[threads]:,.0f} episodes/s")  # fmt: skip
+    set_threads(None)
+    result.add("fast (1 thread) / reference", rates[1] / ref, f"{rates[1] / ref:,.0f}x")
+    text = result.markdown(" ".join(["abyss-mc", *sys.argv[1:]]))
+    typer.echo(text)
+    if markdown is not None:
+        atomic_write_text(markdown, text)
 
 
 def _bench_conspiracy(players, strategies, games, reference_games, seed, cards, set_, markdown):

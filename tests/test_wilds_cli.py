@@ -36,3 +36,12 @@ def test_cards_wilds_and_bad_data() -> None:
     assert result.exit_code == 0 and "PLACEHOLDER" in result.output
     result = runner.invoke(app, ["cards", "--game", "wilds", "--set", "rules.snap_tie=random"])
     assert result.exit_code == 2 and result.output.startswith("error: ")
+
+
+def test_replay_and_bench_wilds() -> None:
+    result = runner.invoke(app, ["replay", "--game", "wilds", "--index", "2"])
+    assert result.exit_code == 0 and "strike" in result.output
+    result = runner.invoke(
+        app, ["bench", "--game", "wilds", "--games", "2000", "--reference-games", "20"]
+    )
+    assert result.exit_code == 0 and "episodes/s" in result.output
