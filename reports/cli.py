@@ -1305,7 +1305,17 @@ def sweep(
     axes = parse_sweep(list(set_ or []))
     base = list(fixed or [])
     name = check_game(game)
-    if name == "conspiracy":
+    if name == "wilds":
+        from reports.sweep import wilds_run
+
+        if backend == "dask":
+            raise UserError("--backend dask does not run Wilds sweeps; use --backend local")
+
+        def load(setting):
+            return _wilds_tables(cards, base + [f"{k}={v}" for k, v in setting.items()])
+
+        run = wilds_run(games, seed)
+    elif name == "conspiracy":
         from reports import conspiracy_cli
 
         conspiracy_cli.use_presets(presets)

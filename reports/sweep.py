@@ -21,7 +21,10 @@ import pandas as pd
 from sim.core.errors import UserError
 
 #: Per-seat columns summarised at every point (both games have `score`; the sources differ).
+#: What `point_metrics` summarises besides the score: the game's sources of points (for
+#: Wilds, "score" is the strikes a crystal took; these are its other efforts).
 SOURCES = {
+    "wilds": ["turns_spent", "warps"],
     "abyss": ["score_lords", "score_locations", "score_allies", "score_monsters", "score_wounds",
               "score_scourge"],
     "conspiracy": ["score_lords", "score_locations", "score_coalition", "score_pearl_master"],
@@ -277,7 +280,7 @@ def build_report(result: SweepResult, game: str, command: str):
         ax = fig.add_subplot()
         for group, g in part.groupby("group"):
             g = g.sort_values("point")
-            yerr = np.vstack([g["mean"] - g["lo"], g["hi"] - g["mean"]])
+            yerr = np.clip(np.vstack([g["mean"] - g["lo"], g["hi"] - g["mean"]]), 0, None)
             ax.errorbar(np.arange(len(g)), g["mean"], yerr=yerr, marker="o", capsize=3,
                         label=group)  # fmt: skip
         ax.set_xticks(range(len(values)), values, rotation=30, ha="right", fontsize=7)
@@ -294,3 +297,31 @@ def build_report(result: SweepResult, game: str, command: str):
         float_format="{:.4f}",
     )
     return report, diffs
+
+
+# ----------------------------------------------------------------------------- Wilds
+def wilds_run(n_episodes: int, seed: int):
+    """`run` of a Wilds sweep: episodes 0 .. n-1 of the climber's own strikes, as "seat" rows
+    (one per crystal: `strategy` = warped / plain, `score` = strikes) and "game" rows (`turns`),
+    so `differences` and the report work unchanged."""
+
+    def run(tables):
+        from reports.wilds import episodes_frame
+
+        frame = episodes_frame(tables, seed, n_episodes, 0)
+        seats = pd.DataFrame(
+            {
+                "game": frame["episode"],
+                "seat": frame["crystal"],
+                "strategy": np.where(frame["warped"], "warped crystals", "plain crystals"),
+                "win": frame["broken"].astype(float),
+                "score": frame["strikes"],
+                "turns_spent": frame["turns_spent"],
+                "warps": frame["warps"],
+            }
+        )
+        games = frame.groupby("episode", sort=True)["episode_turns"].first().reset_index()
+        games.columns = ["game", "turns"]
+        return seats, games
+
+    return run

@@ -24,11 +24,18 @@ def test_grid_is_every_combination_first_key_slowest() -> None:
     assert points[3] == {"a.x": "2", "b.y": "p"}
 
 
-@pytest.mark.parametrize("game", ["abyss", "conspiracy"])
+KEYS = {
+    "abyss": "leviathan_game.hand_limit=12,8",
+    "conspiracy": "game.coalition_ip=3,5",
+    "wilds": "climber.ap_per_turn=4,6",
+}
+
+
+@pytest.mark.parametrize("game", ["abyss", "conspiracy", "wilds"])
 def test_sweep_runs_every_point_on_the_same_seeds(tmp_path, game) -> None:
     """A point equal to the default plays the very same games (common random numbers): its
     differences from the default are exactly zero."""
-    key = "leviathan_game.hand_limit=12,8" if game == "abyss" else "game.coalition_ip=3,5"
+    key = KEYS[game]
     out = tmp_path / "sweep"
     result = invoke("sweep", "--game", game, "--set", key, "--games", 200, "--out", out)
     assert result.exit_code == 0, result.output
@@ -37,7 +44,7 @@ def test_sweep_runs_every_point_on_the_same_seeds(tmp_path, game) -> None:
     seats = pd.read_parquet(out / "seats.parquet")
     same = seats[seats["point"] == 0].drop(columns="point").reset_index(drop=True)
     equal = seats[seats["point"] == 1].drop(columns="point").reset_index(drop=True)
-    pd.testing.assert_frame_equal(same, equal)  # value 12 / 3 is the shipped default
+    pd.testing.assert_frame_equal(same, equal)  # the first value is the shipped default
     diffs = pd.read_parquet(out / "differences.parquet")
     at_default = diffs[diffs["point"] == 1]
     assert (at_default["diff"] == 0).all() and not at_default["significant"].any()
