@@ -1039,8 +1039,8 @@ def tournament(
         typer.Option(
             "--resume",
             metavar="DIR",
-            help="Finish an interrupted tournament (not --sequential): its finished chunks of "
-            "blocks are kept, the rest is played with its own options.",
+            help="Finish an interrupted tournament: its finished chunks of blocks are kept, the "
+            "rest is played with its own options.",
         ),
     ] = None,
 ) -> None:
@@ -1061,7 +1061,7 @@ def tournament(
         cards = Path(options["cards"]) if options["cards"] else None
         set_, presets, game = options["set"], options["presets"], options["game"]
         presets = Path(presets) if presets else None
-        out, sequential = resume, None
+        out, sequential = resume, options.get("sequential")
     else:
         staging = None
     if check_game(game) == "conspiracy":
@@ -1118,15 +1118,17 @@ def tournament(
 
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
     if staging is None:
-        staging = create_run_dir(out_dir, resumable=sequential is None)
-        if staging.resumable:
-            _write_plan(
-                staging.dir,
-                _tournament_options(
+        staging = create_run_dir(out_dir, resumable=True)
+        _write_plan(
+            staging.dir,
+            {
+                **_tournament_options(
                     strategies, players, blocks, design, crn, seed, report, expansions,
                     fight_points, cards, set_, presets, "abyss",
                 ),
-            )  # fmt: skip
+                "sequential": sequential,
+            },
+        )  # fmt: skip
     with staging, _interrupt_note(staging, out_dir, "tournament"):
         tables = load_tables(cards, set_, exp)
         import pandas as pd

@@ -276,15 +276,17 @@ def tournament(
     plans = {n: make_design(names, n, design) for n in counts}
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
     if staging is None:
-        staging = create_run_dir(out_dir, resumable=sequential is None)
-        if staging.resumable:
-            _write_plan(
-                staging.dir,
-                _tournament_options(
+        staging = create_run_dir(out_dir, resumable=True)
+        _write_plan(
+            staging.dir,
+            {
+                **_tournament_options(
                     ",".join(names), players, blocks, design, crn, seed, report, "", 0,
                     cards_dir, set_, presets, GAME,
                 ),
-            )  # fmt: skip
+                "sequential": sequential,
+            },
+        )  # fmt: skip
     with staging, _interrupt_note(staging, out_dir, "tournament"):
         results = {
             n: run_tournament(

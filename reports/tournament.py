@@ -34,6 +34,8 @@ from sim.abyss.aggregate import win_shares  # noqa: F401  (re-exported)
 from sim.core.errors import UserError
 
 DESIGNS = ("balanced", "all")
+#: A sequential tournament checks whether to stop every this many blocks (chunks of this size).
+SEQUENTIAL_CHECK = 50
 #: Which tables of a block share a deal: all of them, the rotations of each line-up, or none.
 CRN_MODES = ("block", "lineup", "none")
 
@@ -180,13 +182,12 @@ def run_tournament(
     With `sequential_alpha`, stop as soon as every pair of strategies is decided (its
     anytime-valid confidence sequence for the difference in win share excludes 0, with the
     family-wise error rate held at `sequential_alpha`; `reports.stats.SequentialComparison`),
-    checking after each chunk of blocks once `min_blocks` are played; `n_blocks` is then the
-    budget.
+    checking every `SEQUENTIAL_CHECK` blocks once `min_blocks` are played (fixed points, so the
+    stopping block never depends on the machine's speed); `n_blocks` is then the budget.
 
     With a `store` (`sim.core.chunks.ChunkStore`; a chunk is a run of blocks), each finished
     chunk is stored and the stored ones are read back instead of played: an interrupted
-    tournament resumes with the same results (not with `sequential_alpha`, whose stopping point
-    depends on where the chunks end).
+    tournament resumes with the same results, sequential or not.
     """
     import pandas as pd
 
@@ -215,6 +216,9 @@ def run_tournament(
                 part = Aggregates.load(store.path(first, "aggregates.npz"))
                 agg = part if agg is None else agg.merge(part)
         state["blocks"] = store.end()
+        if seq is not None:
+            for part in seat_parts:
+                seq.update(part)
 
     def play(first: int, n: int) -> bool:
         nonlocal agg
@@ -247,7 +251,12 @@ def run_tournament(
 
     threads = set_threads(threads)
     elapsed = run_chunks(
-        n_blocks, play, progress=progress, label="blocks", first_game=state["blocks"]
+        n_blocks,
+        play,
+        progress=progress,
+        label="blocks",
+        first_game=state["blocks"],
+        chunk_size=SEQUENTIAL_CHECK if seq is not None else None,
     )
     seats_df = pd.concat(seat_parts, ignore_index=True)
     games_df = pd.concat(game_parts, ignore_index=True)
@@ -347,7 +356,7 @@ def tournament_text(result: TournamentResult) -> str:
             if result.stopped_early
             else ("; sequential: budget reached before every pair was decided")
         )
-    console.print(head, highlight=False)
+    console.print(head, highlight=False, soft_wrap=True)  # one line, whatever its length
     table = Table(box=box.SIMPLE_HEAD, title="strategies (95% intervals over blocks)")
     for column in ("strategy", "win rate", "mean IP"):
         table.add_column(column, justify="left" if column == "strategy" else "right")

@@ -197,3 +197,29 @@ def test_interrupted_conspiracy_simulation_resumes(tmp_path) -> None:
     for name in ("seats.parquet", "games.parquet"):
         pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
     assert (out / "summary.txt").read_text() == (whole / "summary.txt").read_text()
+
+
+def test_interrupted_sequential_tournament_resumes_to_identical_results(tmp_path) -> None:
+    """Sequential tournaments check for stopping every SEQUENTIAL_CHECK blocks, whatever the
+    speed, so they too resume to the uninterrupted results."""
+    # the same strategy under two names: never decided, the budget is played
+    args = ["tournament", "--players", "4", "--strategies", "greedy,greedy:fight_p=0.5",
+            "--sequential", "0.05", "--blocks", "6000", "--threads", "1",
+            "--fight-points", "0"]  # fmt: skip
+    whole = tmp_path / "whole"
+    done = run(*args, "--out", whole)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "run"
+    p = cli(*args, "--out", out)
+    chunks = partial_dir(out) / "chunks"
+    while p.poll() is None and not (chunks.is_dir() and len(list(chunks.rglob("*.done"))) >= 3):
+        time.sleep(0.01)
+    if p.poll() is not None:
+        pytest.skip("the tournament finished before the signal")
+    os.kill(p.pid, signal.SIGKILL)
+    p.communicate(timeout=120)
+    done = run("tournament", "--resume", out)
+    assert done.returncode == 0, done.stderr
+    for name in ("seats.parquet", "games.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
+    assert (out / "summary.txt").read_text() == (whole / "summary.txt").read_text()
