@@ -42,19 +42,21 @@ def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
-def interrupt(out: Path, sig: int, extra: list[str]) -> None:
-    """Start a run, wait for three finished chunks, then send `sig`."""
-    p = cli("simulate", *ARGS, *extra, "--out", out)
+def interrupt(args: list, out: Path, sig: int, n_chunks: int = 3) -> None:
+    """Start `abyss-mc *args --out out`, wait for `n_chunks` finished chunks, send `sig`; skip
+    the test if the run finished first."""
+    p = cli(*args, "--out", out)
     chunks = partial_dir(out) / "chunks"
     deadline = time.time() + 300
     while time.time() < deadline and p.poll() is None:
-        if chunks.is_dir() and len(list(chunks.glob("*.done"))) >= 3:
+        if chunks.is_dir() and len(list(chunks.rglob("*.done"))) >= n_chunks:
             break
         time.sleep(0.01)
+    if p.poll() is not None:
+        pytest.skip("the run finished before the signal; nothing was interrupted")
     os.kill(p.pid, sig)
     p.communicate(timeout=120)
-    if out.exists():
-        pytest.skip("the run finished before the signal; nothing was interrupted")
+    assert not out.exists()
     assert partial_dir(out).is_dir(), "the interrupted run must be kept for --resume"
 
 
@@ -73,7 +75,7 @@ def reference(tmp_path_factory):
 def test_interrupted_run_resumes_to_identical_results(tmp_path, reference, sig, kind) -> None:
     extra = ["--no-per-game"] if kind == "aggregates" else []
     out = tmp_path / "run"
-    interrupt(out, sig, extra)
+    interrupt(["simulate", *ARGS, *extra], out, sig)
     done = run("simulate", "--resume", out)
     assert done.returncode == 0, done.stderr
     assert not partial_dir(out).exists()
@@ -135,14 +137,7 @@ def test_interrupted_sweep_resumes_to_identical_results(tmp_path, sig) -> None:
     whole = tmp_path / "whole"
     assert run(*SWEEP, "--out", whole).returncode == 0
     out = tmp_path / "run"
-    p = cli(*SWEEP, "--out", out)
-    chunks = partial_dir(out) / "chunks"
-    while p.poll() is None and not (chunks.is_dir() and any(chunks.glob("*.done"))):
-        time.sleep(0.01)
-    os.kill(p.pid, sig)
-    p.communicate(timeout=120)
-    if out.exists():
-        pytest.skip("the sweep finished before the signal")
+    interrupt([*SWEEP], out, sig, 1)
     done = run("sweep", "--resume", out)
     assert done.returncode == 0, done.stderr
     for name in ("seats.parquet", "games.parquet", "differences.parquet", "points.parquet"):
@@ -159,14 +154,7 @@ def test_interrupted_tournament_resumes_to_identical_results(tmp_path, game) -> 
     done = run(*args, "--out", whole)
     assert done.returncode == 0, done.stderr
     out = tmp_path / "run"
-    p = cli(*args, "--out", out)
-    chunks = partial_dir(out) / "chunks"
-    while p.poll() is None and not (chunks.is_dir() and len(list(chunks.rglob("*.done"))) >= 2):
-        time.sleep(0.01)
-    os.kill(p.pid, signal.SIGKILL)
-    p.communicate(timeout=120)
-    if out.exists():
-        pytest.skip("the tournament finished before the signal")
+    interrupt([*args], out, signal.SIGKILL, 2)
     done = run("tournament", "--resume", out)
     assert done.returncode == 0, done.stderr
     for name in ("seats.parquet", "games.parquet"):
@@ -184,14 +172,7 @@ def test_interrupted_conspiracy_simulation_resumes(tmp_path) -> None:
     whole = tmp_path / "whole"
     assert run(*args, "--out", whole).returncode == 0
     out = tmp_path / "run"
-    p = cli(*args, "--out", out)
-    chunks = partial_dir(out) / "chunks"
-    while p.poll() is None and not (chunks.is_dir() and len(list(chunks.glob("*.done"))) >= 3):
-        time.sleep(0.01)
-    os.kill(p.pid, signal.SIGINT)
-    p.communicate(timeout=120)
-    if out.exists():
-        pytest.skip("the run finished before the signal")
+    interrupt([*args], out, signal.SIGINT, 3)
     done = run("simulate", "--resume", out)
     assert done.returncode == 0, done.stderr
     for name in ("seats.parquet", "games.parquet"):
@@ -210,14 +191,7 @@ def test_interrupted_sequential_tournament_resumes_to_identical_results(tmp_path
     done = run(*args, "--out", whole)
     assert done.returncode == 0, done.stderr
     out = tmp_path / "run"
-    p = cli(*args, "--out", out)
-    chunks = partial_dir(out) / "chunks"
-    while p.poll() is None and not (chunks.is_dir() and len(list(chunks.rglob("*.done"))) >= 3):
-        time.sleep(0.01)
-    if p.poll() is not None:
-        pytest.skip("the tournament finished before the signal")
-    os.kill(p.pid, signal.SIGKILL)
-    p.communicate(timeout=120)
+    interrupt([*args], out, signal.SIGKILL, 3)
     done = run("tournament", "--resume", out)
     assert done.returncode == 0, done.stderr
     for name in ("seats.parquet", "games.parquet"):

@@ -204,6 +204,15 @@ def next_step(terrain, sc, pr, pc, tr, tc, dist, first, heap):
 
 
 @njit(cache=True)
+def first_unbroken(cr):
+    """`Game.target`: the first unbroken crystal in the data's order (-1: none left)."""
+    for i in range(cr.shape[0]):
+        if cr[i, C_BROKEN] == 0:
+            return i
+    return -1
+
+
+@njit(cache=True)
 def play_episode(terrain, crystals0, moves, regains, values, weights, sc, seed, game, fixed,
                  out_crystals, out_game):  # fmt: skip
     """One episode (`Game.play`): out_crystals[i] the final crystal fields; out_game = (turns,
@@ -224,23 +233,11 @@ def play_episode(terrain, crystals0, moves, regains, values, weights, sc, seed, 
     heap = np.zeros((8 * rows * cols + 8, 4), dtype=np.int64)
     pr, pc = sc[T_START_R], sc[T_START_C]
     turn = 0
-    n = cr.shape[0]
-    while turn < TURN_LIMIT:
-        target = -1
-        for i in range(n):
-            if cr[i, C_BROKEN] == 0:
-                target = i
-                break
-        if target < 0:
-            break
+    while turn < TURN_LIMIT and first_unbroken(cr) >= 0:
         turn += 1
         ap = sc[T_AP]
         while ap > 0:
-            target = -1
-            for i in range(n):
-                if cr[i, C_BROKEN] == 0:
-                    target = i
-                    break
+            target = first_unbroken(cr)
             if target < 0:
                 break
             tr, tc = cr[target, C_ROW], cr[target, C_COL]
