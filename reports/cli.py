@@ -810,12 +810,7 @@ def bench(
         starts=starts,
         progress=lambda text: typer.echo(text, err=True),
     )
-    text = result.markdown(" ".join(["abyss-mc", *sys.argv[1:]]))
-    typer.echo(text)
-    if markdown is not None:
-        from sim.core.runs import atomic_write_text
-
-        atomic_write_text(markdown, text)
+    _emit_bench(result, markdown)
 
 
 def _replay_conspiracy(seed, index, players, strategies, json_out, cards, set_, presets):
@@ -849,6 +844,16 @@ def _replay_conspiracy(seed, index, players, strategies, json_out, cards, set_, 
         typer.echo(f"turn {e['turn']:>3}  {e['event']:<16} {details}")
 
 
+def _emit_bench(result, markdown: Path | None) -> None:
+    """Print a benchmark's Markdown table, and write it to `--markdown FILE` (atomically)."""
+    from sim.core.runs import atomic_write_text
+
+    text = result.markdown(" ".join(["abyss-mc", *sys.argv[1:]]))
+    typer.echo(text)
+    if markdown is not None:
+        atomic_write_text(markdown, text)
+
+
 def _replay_wilds(seed, index, json_out, cards, set_):
     from sim.wilds.rules import Game as WildsGame
 
@@ -872,7 +877,6 @@ def _bench_wilds(games, reference_games, seed, cards, set_, markdown):
     from reports.bench import BenchResult
     from sim.core.batch import set_threads
     from sim.core.jit import numba
-    from sim.core.runs import atomic_write_text
     from sim.wilds.kernel import run_episodes
     from sim.wilds.rules import Game as WildsGame
 
@@ -895,16 +899,12 @@ def _bench_wilds(games, reference_games, seed, cards, set_, markdown):
                    f"{rates[threads]:,.0f} episodes/s")  # fmt: skip
     set_threads(None)
     result.add("fast (1 thread) / reference", rates[1] / ref, f"{rates[1] / ref:,.0f}x")
-    text = result.markdown(" ".join(["abyss-mc", *sys.argv[1:]]))
-    typer.echo(text)
-    if markdown is not None:
-        atomic_write_text(markdown, text)
+    _emit_bench(result, markdown)
 
 
 def _bench_conspiracy(players, strategies, games, reference_games, seed, cards, set_, markdown):
     from reports import conspiracy_cli
     from reports.bench import run_conspiracy_bench
-    from sim.core.runs import atomic_write_text
 
     check_seed(seed)
     tables = conspiracy_cli.load_tables(cards, set_)
@@ -922,10 +922,7 @@ def _bench_conspiracy(players, strategies, games, reference_games, seed, cards, 
         abyss_games=games,
         progress=lambda text: typer.echo(text, err=True),
     )
-    text = result.markdown(" ".join(["abyss-mc", *sys.argv[1:]]))
-    typer.echo(text)
-    if markdown is not None:
-        atomic_write_text(markdown, text)
+    _emit_bench(result, markdown)
 
 
 @app.command("strategies")
