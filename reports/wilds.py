@@ -3,8 +3,9 @@
 What does warping do to the effort of breaking crystals? For each strike value (1-4 fixed, and
 the climber's own mix), episodes of the placeholder scenario are played on the fast path; per
 crystal: strikes and turns to break it, warp cards drawn, where it ended. The warp deck's
-composition is varied (as given; diagrams only; no diagrams; short moves; long moves) on the same
-seeds. ALL DATA IS PLACEHOLDER (components.md 4.2): the figures show what the rules do with it.
+composition is varied (as given; diagrams only; no diagrams; short moves; long moves; half the
+diagrams moving the climber) on the same seeds. ALL DATA IS PLACEHOLDER (components.md 4.2): the
+figures show what the rules do with it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from sim.wilds import kernel as KN
+from sim.wilds.cards import WARP_CLIMBER
 
 STRIKE_SETTINGS = (0, 1, 2, 3, 4)  # 0: the climber's own mix of strike values
 
@@ -54,15 +56,18 @@ def episodes_frame(t, seed: int, n: int, strike_value: int, deck: str = "as give
 
 
 def deck_variants(t) -> dict[str, object]:
-    """The warp deck as given and four variants of it (same number of cards)."""
-    moves, regains = t.warp_move.copy(), t.warp_regain.copy()
+    """The warp deck as given and five variants of it (same number of cards)."""
+    moves, regains, targets = t.warp_move.copy(), t.warp_regain.copy(), t.warp_target.copy()
     diagrams = regains == 0
     out = {"as given": t}
-    # diagrams only: each non-diagram card becomes a copy of a diagram
-    only = moves.copy()
-    only[~diagrams] = moves[diagrams][: (~diagrams).sum()] if diagrams.any() else only[~diagrams]
+    # diagrams only: each non-diagram card becomes a copy of a diagram (cycling through them)
+    only, only_targets = moves.copy(), targets.copy()
+    if diagrams.any():
+        k = int((~diagrams).sum())
+        only[~diagrams] = np.resize(moves[diagrams], (k, 2))
+        only_targets[~diagrams] = np.resize(targets[diagrams], k)
     out["diagrams only"] = dataclasses.replace(
-        t, warp_move=only, warp_regain=np.zeros_like(regains)
+        t, warp_move=only, warp_regain=np.zeros_like(regains), warp_target=only_targets
     )
     out["no diagrams"] = dataclasses.replace(
         t, warp_move=np.zeros_like(moves), warp_regain=np.ones_like(regains)
@@ -71,6 +76,10 @@ def deck_variants(t) -> dict[str, object]:
     out["3-space moves"] = dataclasses.replace(
         t, warp_move=(np.sign(moves) * 3).astype(moves.dtype)
     )
+    # climber diagrams: every other diagram (the 1st, 3rd, ...) moves the climber instead
+    climber = targets.copy()
+    climber[np.flatnonzero(diagrams)[::2]] = WARP_CLIMBER
+    out["climber diagrams"] = dataclasses.replace(t, warp_target=climber)
     return out
 
 
@@ -173,6 +182,12 @@ def build_report(frame: pd.DataFrame, t, command: str):
     heat.figure(fig, "wilds-heatmap", "Where warped crystals break (the climber's own strikes)")
     deck = report.section("The warp deck's composition")
     variants = effort(frame[frame["setting"] == "mix"], ["deck", "warped"])
+    deck.paragraph(
+        "Variants: diagrams only (non-diagram cards become diagrams), no diagrams (every card "
+        "regains 1 HP), 1-space and 3-space moves (the same directions), climber diagrams (every "
+        "other diagram moves the climber who drew it, as far as it can on the map, without "
+        "snapping)."
+    )
     deck.table(variants, caption="Effort per crystal under each warp deck (same seeds)",
                float_format="{:.2f}")  # fmt: skip
     return report

@@ -37,6 +37,13 @@ def bga_tables() -> ConspiracyTables:
 
 
 @lru_cache(maxsize=1)
+def keyless_swap_tables() -> ConspiracyTables:
+    """The shipped card data with `rules.zero_swap = "keyless"` (the 0 swaps key-less Lords only,
+    Board Game Arena)."""
+    return load_cards(overrides={"rules.zero_swap": "keyless"})
+
+
+@lru_cache(maxsize=1)
 def bonus_tables() -> ConspiracyTables:
     """The shipped card data with the bonus Locations #21-#25 in the deck."""
     return load_cards(overrides={"rules.bonus_locations": True})

@@ -24,6 +24,7 @@ from sim.conspiracy.cards import (
     LocationPower,
     LocationScore,
     LordPower,
+    ZeroSwap,
     chamber_adjacency,
     default_data_dir,
     describe,
@@ -358,6 +359,7 @@ def test_game_values(cards):
 
 def test_default_rules_are_the_seed_readings(cards):
     assert cards.key_rule == KeyRule.SEED
+    assert cards.zero_swap == ZeroSwap.ANY
     assert cards.bonus_locations is False
 
 
@@ -365,6 +367,7 @@ def test_game_toml_documents_the_partly_player_count():
     text = (default_data_dir() / "game.toml").read_text()
     assert "PARTLY" in text and "Coat-of-Arms" in text
     assert 'key_rule = "seed"' in text and "bonus_locations = false" in text
+    assert 'zero_swap = "any"' in text
 
 
 def test_digest_is_stable_and_independent_of_location_and_comments(cards, tmp_path):
@@ -387,6 +390,12 @@ def test_override_key_rule_bga(cards):
     assert tables.key_rule == KeyRule.BGA
     assert tables.digest != cards.digest
     assert load_cards().digest == cards.digest  # the shipped data is untouched
+
+
+def test_override_zero_swap_keyless(cards):
+    tables = load_cards(overrides=parse_set_options(["rules.zero_swap=keyless"]))
+    assert tables.zero_swap == ZeroSwap.KEYLESS
+    assert tables.digest != cards.digest
 
 
 def test_override_coalition_ip(cards):
@@ -459,6 +468,7 @@ def test_unknown_override_key_without_close_match_explains_the_key_forms():
     [
         ('rules.key_rule="three"', ["game.toml", "[rules]", "unknown key_rule", "bga"]),
         ("rules.bonus_locations=1", ["game.toml", "[rules]", "expected true or false"]),
+        ("rules.zero_swap=some", ["game.toml", "[rules]", "unknown zero_swap", "keyless"]),
         ("game.coalition_ip=-1", ["game.toml", "[game]", "coalition_ip", "0..20"]),
         ("game.min_players=5", ["game.toml", "[game]", "must not exceed max_players"]),
         ("game.chamber_rows=[5,3,1]", ["game.toml", "chamber_rows", "inverted pyramid"]),
@@ -624,6 +634,7 @@ def test_describe_lists_everything(cards):
         "2 x (gold keys on your Lords)",
         "1 + (your purple Lords)",
         "key_rule = seed",
+        "zero_swap = any",
         "bonus_locations = false",
     ):
         assert fragment in text, fragment

@@ -60,6 +60,7 @@ class CheckedGame(Game):
     def __init__(self, *args, **kwargs):
         self.turns_by_seat: Counter = Counter()
         self.forcing = (0, -1)  # (#9 / #10 power, its owner), tracked here independently
+        self.placed: dict[int, list[tuple[int, int]]] = {}  # seat -> (spot, Lord) as placed
         super().__init__(*args, **kwargs)
         check_state(self)
 
@@ -94,6 +95,10 @@ class CheckedGame(Game):
                 piles = [PILE + c for c, pile in enumerate(self.piles) if pile]
                 assert options == list(range(1, min(3, deck) + 1)) + piles
         return super().choose(seat, decision, options)
+
+    def place(self, p, lord: int) -> None:
+        self.placed.setdefault(p.seat, []).append((len(p.chamber), lord))
+        super().place(p, lord)
 
     def location_power(self, p, location: int) -> None:
         number = int(self.t.location_number[location])
@@ -142,11 +147,14 @@ def g_location_supply(t: ConspiracyTables) -> list[int]:
 
 
 def check_locations(g: Game, p) -> None:
-    """Replay the key rule on the Chamber: key Lords never move (the 0 swaps keyless Lords
-    only), so the key Lords in spot order are the keys in the order gained."""
+    """Replay the key rule on the Lords in the order they were placed (the 0 may since have
+    swapped them): keys count when a Lord is added, and a Location is taken on the spot where
+    the Lord completing the keys was placed."""
     t = g.t
     assert len(p.locations) == len(p.location_spots)
     assert p.location_spots == sorted(set(p.location_spots))
+    placed = g.placed.get(p.seat, []) if isinstance(g, CheckedGame) else list(enumerate(p.chamber))
+    assert sorted(lord for _, lord in placed) == sorted(p.chamber)
     taken = dict(zip(p.location_spots, p.locations, strict=True))
     numbers = [int(t.location_number[x]) for x in p.locations]
     assert p.any_two_keys == (13 in numbers)
@@ -154,7 +162,7 @@ def check_locations(g: Game, p) -> None:
     keys: list[int] = []
     any_two = False
     expected: list[int] = []
-    for spot, lord in enumerate(p.chamber):
+    for spot, lord in placed:
         key = int(t.lord_key[lord])
         if key == KeyKind.NONE:
             assert spot not in taken

@@ -66,7 +66,12 @@ def tables():
     return {
         "seed": load_cards(),
         "options": load_cards(
-            overrides={"rules.bonus_locations": True, "rules.key_rule": "bga", "game.draw_max": 2}
+            overrides={
+                "rules.bonus_locations": True,
+                "rules.key_rule": "bga",
+                "rules.zero_swap": "keyless",
+                "game.draw_max": 2,
+            }
         ),
     }
 

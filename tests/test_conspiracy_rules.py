@@ -22,6 +22,7 @@ from conspiracy_helpers import (
     give_location,
     give_lords,
     gold,
+    keyless_swap_tables,
     location,
     lord,
     lord_ids,
@@ -38,7 +39,7 @@ from conspiracy_helpers import (
     take_lord,
 )
 
-from sim.conspiracy.cards import KeyKind, KeyRule, LocationPower, LocationScore
+from sim.conspiracy.cards import KeyKind, KeyRule, LocationPower, LocationScore, ZeroSwap
 from sim.conspiracy.rules import (
     LOCATION_DRAW,
     NO_SWAP,
@@ -702,35 +703,77 @@ def test_bonus_group_needs_adjacency():
 
 
 # ================================================================================ Lord powers
-@pytest.mark.parametrize("answer", [NO_SWAP, 0 * 16 + 3, 2 * 16 + 3, 0 * 16 + 2])
-def test_zero_ip_lord_swaps_two_keyless_lords_or_not(answer):
-    """Seed, LORD CARDS: "One zero (with the power to swap two Lords within your chamber)";
-    components.md 3.1: "two Lords in the Chamber (this one included) may swap places, except
-    Lords with keys"; declining is allowed."""
-    t = tables()
+def swap_after_three_lords(t, answer: int) -> tuple[list[list[int]], list[int], list[int]]:
+    """A Chamber of a 0, a silver-key 1 and a 4, then a 0 placed, the swap answered `answer`:
+    (the swap questions, the Chamber, the Chamber expected from `answer`)."""
     pol = Scripted({Decision.SWAP: [answer]})
-    g = new_game(2, policies=[pol, Scripted()])
+    g = new_game(2, policies=[pol, Scripted()], t=t)
     first = [lord(t, Y, 0), silver(t, Y), lord(t, R, 4)]
     give_lords(g, 0, first)
     zero = lord(t, R, 0)
     p = place(g, 0, zero)
-    assert pol.questions(Decision.SWAP) == [[NO_SWAP, 0 * 16 + 2, 0 * 16 + 3, 2 * 16 + 3]]
     expected = [*first, zero]
     if answer != NO_SWAP:
         i, j = divmod(answer, 16)
         expected[i], expected[j] = expected[j], expected[i]
-    assert p.chamber == expected
+    return pol.questions(Decision.SWAP), p.chamber, expected
 
 
-def test_zero_ip_lord_alone_without_keyless_partner_asks_nothing():
-    """components.md 3.1: "Needs ≥2 key-less Lords (`canSwap`)"."""
+@pytest.mark.parametrize("answer", [NO_SWAP, 0 * 16 + 1, 1 * 16 + 3, 2 * 16 + 3])
+def test_zero_ip_lord_swaps_any_two_lords_or_not(answer):
+    """Seed, LORD CARDS: "One zero (with the power to swap two Lords within your chamber)": the
+    text puts no limit on the two Lords, so Lords with keys may move (default
+    rules.zero_swap = "any"); the 0 itself is one of the Lords; declining is allowed."""
     t = tables()
-    pol = Scripted()
+    assert t.zero_swap == ZeroSwap.ANY
+    questions, chamber, expected = swap_after_three_lords(t, answer)
+    every_pair = [i * 16 + j for i in range(4) for j in range(i + 1, 4)]
+    assert questions == [[NO_SWAP, *every_pair]]
+    assert chamber == expected
+
+
+def test_zero_ip_lord_swap_keeps_the_keys_already_counted():
+    """Seed, KEYS: "When you add a Lord that gives you a second key, check the two keys in your
+    possession": keys count when a Lord is added, so moving a key Lord with the 0 changes neither
+    the keys held nor a Location taken."""
+    t = tables()
+    pol = Scripted({Decision.SWAP: [0 * 16 + 2]})
     g = new_game(2, policies=[pol, Scripted()])
+    place(g, 0, silver(t, Y), lord(t, Y, 4))
+    assert g.players[0].keys == [KeyKind.SILVER]
+    p = place(g, 0, lord(t, R, 0))
+    assert p.chamber[0] == lord(t, R, 0) and p.chamber[2] == silver(t, Y)
+    assert p.keys == [KeyKind.SILVER] and p.locations == []
+
+
+@pytest.mark.parametrize("answer", [NO_SWAP, 0 * 16 + 3, 2 * 16 + 3, 0 * 16 + 2])
+def test_zero_ip_lord_keyless_option_swaps_two_keyless_lords_or_not(answer):
+    """rules.zero_swap = "keyless" (Board Game Arena; components.md 3.1: "two Lords in the
+    Chamber (this one included) may swap places, except Lords with keys"); declining is
+    allowed."""
+    questions, chamber, expected = swap_after_three_lords(keyless_swap_tables(), answer)
+    assert questions == [[NO_SWAP, 0 * 16 + 2, 0 * 16 + 3, 2 * 16 + 3]]
+    assert chamber == expected
+
+
+def test_zero_ip_lord_keyless_option_without_keyless_partner_asks_nothing():
+    """components.md 3.1 (Board Game Arena): "Needs ≥2 key-less Lords (`canSwap`)"."""
+    t = keyless_swap_tables()
+    pol = Scripted()
+    g = new_game(2, policies=[pol, Scripted()], t=t)
     give_lords(g, 0, [silver(t, Y), gold(t, Y)])
     p = place(g, 0, lord(t, B, 0))
     assert pol.questions(Decision.SWAP) == []
     assert p.chamber[-1] == lord(t, B, 0)
+
+
+def test_zero_ip_lord_first_in_the_chamber_asks_nothing():
+    """A swap needs two Lords: the 0 alone in the Chamber has no partner."""
+    t = tables()
+    pol = Scripted()
+    g = new_game(2, policies=[pol, Scripted()])
+    p = place(g, 0, lord(t, B, 0))
+    assert pol.questions(Decision.SWAP) == [] and p.chamber == [lord(t, B, 0)]
 
 
 def test_six_ip_lord_reveals_the_top_lord_onto_its_colour_pile():

@@ -119,6 +119,26 @@ def test_parity_with_options_and_edited_cards():
         compare(t, base, ["greedy", "random", "random"], seed=5, game=game)
 
 
+@pytest.mark.parametrize("option", ["last_round_extra_turn", "powers_after_kill"])
+def test_parity_of_the_seed_readings_and_their_options(all_tables, option):
+    """Both engines play the seed-text default and the other reading of each rules option, and
+    the option does change games (rules-notes.md, "Rules options")."""
+    seed_t = all_tables[("leviathan",)]
+    option_t = load_cards(overrides={f"rules.{option}": True}, expansions=("leviathan",))
+    assert getattr(seed_t.rules, option) is False and getattr(option_t.rules, option) is True
+    lineup = ["random", "greedy", "random", "greedy"]
+    changed = 0
+    for t in (seed_t, option_t):
+        base = template(t)
+        for game in range(60):
+            compare(t, base, lineup, seed=5, game=game)
+    for game in range(60):
+        a = Game(seed_t, make_policies(lineup, 4), seed=5, game=game, record=False).play()
+        b = Game(option_t, make_policies(lineup, 4), seed=5, game=game, record=False).play()
+        changed += a.trace != b.trace
+    assert changed > 0
+
+
 def test_batch_runner_matches_reference_runner(all_tables):
     """The chunked, threaded runner writes the reference runner's per-game tables exactly."""
     t = all_tables[("leviathan",)]

@@ -14,6 +14,7 @@ below), dice are scripted by replacing `g.rng.die`, single `Game` methods are dr
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
@@ -1137,6 +1138,47 @@ def test_a_fight_ends_the_exploration():
     assert audit(g) == []
 
 
+@pytest.mark.parametrize("option", [False, True])
+@pytest.mark.parametrize("outcome", ["kill", "no kill"])
+def test_a_kill_ends_the_turn_before_the_once_per_turn_powers(option, outcome):
+    """Leviathan: "The death of a Leviathan ends your turn." The Oracle (#17): "During your turn,
+    you may discard 1 stack of cards from the council." After the kill there is no more "your
+    turn", so the Oracle is not offered again (default); the rules option powers_after_kill
+    offers it. Control Locations still happens ("If you gain a third Key, you must immediately
+    take control of a Location"), and so does the end-of-turn Martial Law. Without a kill, the
+    Oracle is offered after the action either way (the Council was empty before it).
+    tests/test_parity.py plays both readings on both engines."""
+    base = lev_tables()
+    t = dataclasses.replace(base, rules=dataclasses.replace(base.rules, powers_after_kill=option))
+    squid5 = (SQUID, 5)
+    g = game(
+        t=t,
+        s0={
+            Decision.ACTION: [0],  # Explore the Depths
+            Decision.TAKE_ALLY: [0],  # leave the Squid 2 on the track
+            LevDecision.MONSTER_CHOICE: [FIGHT],
+            LevDecision.LEVIATHAN_TARGET: [4],
+            LevDecision.ATTACK_ALLY: lambda g, s, o: o[-1],
+            LevDecision.ATTACK_AGAIN: [0],
+        },
+    )
+    zones = set_border(g, {4: 11, 6: 12})  # 11: Squid, one Life Point at Resistance 5
+    p = g.players[0]
+    give_lord(g, 0, "Oracle")
+    give_allies(g, 0, squid5)
+    (squid2, _monster) = stack_deck(g, (SQUID, 2), M)
+    script_dice(g, 6 if outcome == "kill" else 1)
+    assert not any(g.council)  # the Oracle cannot be used before the action
+    g.take_turn(0)
+    killed = outcome == "kill"
+    assert (p.killed == [zones[4]]) is killed
+    assert g.council[SQUID] == [squid2]  # the exploration ended: the track went to the Council
+    offered = [options for options, _ in asked(g, 0, Decision.POWER)]
+    expect_offer = option or not killed
+    assert offered == ([[0, int(Power.ORACLE)]] if expect_offer else [])
+    assert audit(g) == []
+
+
 def test_kill_keeps_the_card_and_first_killer_takes_the_scourge():
     """Leviathan: "When a Leviathan loses its last Life Point, it is dead. ... take the Leviathan
     and keep its card face up in front of you." / "If you are the first player to kill a
@@ -1193,6 +1235,31 @@ def test_killing_the_last_leviathan_adds_a_new_one_at_once():
     assert g.leviathan_discard == [] and g.n_leviathan_attacks == 0
     assert all(q.wounds == 0 for q in g.players)
     assert events(g, "leviathan_arrives")[-1]["why"] == "empty_border"
+    assert audit(g) == []
+
+
+def test_killing_the_last_leviathan_with_an_empty_deck_leaves_the_border_empty():
+    """Leviathan: "There must always be at least one Leviathan on the Border" cannot hold when
+    "Reveal the top card of the Leviathan deck" finds none; the text is silent, nothing refills
+    the Border, and "At the end of a player's turn, if the Leviathan deck ... [is] empty, each
+    opponent has one last turn" is already under way. Martial Law still applies at the end of the
+    turn the kill ended ("at the end of your turn")."""
+    g = game(s0={Decision.ACTION: [0], LevDecision.MONSTER_CHOICE: [FIGHT],
+                 LevDecision.ATTACK_ALLY: lambda g, s, o: o[-1]})  # fmt: skip
+    zones = set_border(g, {4: 11})
+    g.leviathan_discard.extend(g.leviathan_deck)
+    g.leviathan_deck.clear()
+    p = g.players[0]
+    others = [(race, v) for race in (CRAB, SHELLFISH, JELLYFISH) for v in (1, 2, 3, 4)]
+    give_allies(g, 0, (SQUID, 5), *others)  # 14 Allies in hand with the starting Crab
+    stack_deck(g, M)
+    dice = script_dice(g, 6)
+    g.take_turn(0)
+    assert dice == []
+    assert p.killed == [zones[4]] and g.border_zones() == []
+    assert events(g, "leviathan_deck_empty_on_add")[-1]["why"] == "empty_border"
+    assert g.end_reason == "leviathan_deck_empty"
+    assert len(p.hand) == g.t.hand_limit  # 13 after the fight, one over: Martial Law discarded it
     assert audit(g) == []
 
 

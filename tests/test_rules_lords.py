@@ -942,6 +942,51 @@ def test_invoker_takes_an_extra_turn_right_after():
     assert audit(g) == []
 
 
+SIX_LORDS = ("Miller", "Aquaculturalist", "Landowner", "Peddler", "Trader", "Shopkeeper")
+
+
+@pytest.mark.parametrize("option", [False, True])
+def test_invoker_as_seventh_lord_gives_no_turn_beyond_the_last_round(option):
+    """End of Game: "The active player finishes their turn, and every other player takes one
+    last turn." With the Invoker recruited as the 7th Lord, its "Take an extra turn after this
+    one" would give a further turn: by the seed text it is not taken (default); the rules option
+    last_round_extra_turn = true takes it first."""
+    t = with_rules(last_round_extra_turn=True) if option else tables()
+    assert t.rules.last_round_extra_turn is option
+    g, pols = make_game({D.ACTION: [Action.RECRUIT]}, t=t)
+    for name in SIX_LORDS:
+        give_lord(g, 0, name)
+    invoker = lord_id(g, "Invoker")
+    pols[0].answers[D.RECRUIT_LORD] = [invoker]
+    set_court(g, "Invoker")
+    give_allies(g, 0, *PAY["Invoker"])
+    g.play()
+    assert g.end_reason == "seventh_lord" and invoker in g.players[0].lords
+    seats = [e["who"] for e in events(g, "turn_start")]
+    assert seats == ([0, 0, 1, 2] if option else [0, 1, 2])
+    assert len(events(g, "extra_turn_not_taken")) == (0 if option else 1)
+    assert audit(g) == []
+
+
+def test_invoker_recruited_in_a_last_turn_gives_no_extra_turn():
+    """End of Game: "every other player takes one last turn": an opponent recruiting the Invoker
+    in its last turn plays no further turn (default reading)."""
+    g, pols = make_game({D.ACTION: [Action.RECRUIT]}, {D.ACTION: [Action.RECRUIT]})
+    for name in SIX_LORDS:
+        give_lord(g, 0, name)
+    set_court(g, "Shepherd", "Invoker")
+    pols[0].answers[D.RECRUIT_LORD] = [lord_id(g, "Shepherd")]
+    pols[1].answers[D.RECRUIT_LORD] = [lord_id(g, "Invoker")]
+    give_allies(g, 0, (S, 5), (S, 3))
+    give_allies(g, 1, *PAY["Invoker"])
+    g.play()
+    assert g.end_reason == "seventh_lord"
+    assert lord_id(g, "Invoker") in g.players[1].lords
+    assert [e["who"] for e in events(g, "turn_start")] == [0, 1, 2]
+    assert [e["who"] for e in events(g, "extra_turn_not_taken")] == [1]
+    assert audit(g) == []
+
+
 def test_apprentice_takes_a_council_stack():
     """The Apprentice (#16, arrow): "Add 1 stack of cards from the Council to your hand." """
     g, pols = make_game({D.COUNCIL_STACK: [int(C)]})

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sim.wilds import kernel as KN
-from sim.wilds.cards import load_cards
+from sim.wilds.cards import WARP_CLIMBER, load_cards
 from sim.wilds.rules import Game
 
 
@@ -44,9 +44,40 @@ def test_parity_with_every_crystal_warped() -> None:
     compare(t, 3, list(range(60)), 0)
 
 
+def climber_deck(t, every: int, scale: int = 1):
+    """Every `every`-th diagram of the deck moves the climber; moves scaled by `scale`."""
+    targets = t.warp_target.copy()
+    targets[np.flatnonzero(t.warp_regain == 0)[::every]] = WARP_CLIMBER
+    return dataclasses.replace(t, warp_target=targets, warp_move=t.warp_move * scale)
+
+
+@pytest.mark.parametrize("value", [0, 1, 2])
+@pytest.mark.parametrize("tie", ["reading", "continue"])
+def test_parity_with_climber_diagrams(value, tie) -> None:
+    """Half the diagrams move the climber (who may land on, and walk off, open spaces)."""
+    t = climber_deck(load_cards(overrides={"rules.snap_tie": tie}), 2)
+    compare(t, 13, list(range(60)), value)
+
+
+def test_parity_with_long_climber_diagrams_and_every_crystal_warped() -> None:
+    """Only climber diagrams, 3-space moves (off the map's edge often)."""
+    t = load_cards()
+    t = climber_deck(t, 1, 3)
+    t = dataclasses.replace(t, crystal_warped=np.ones(t.n_crystals, dtype=bool))
+    compare(t, 4, list(range(60)), 0)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("value", [0, 1, 2, 3, 4])
 def test_parity_3000_seeds(value) -> None:
     t = load_cards()
+    for seed in range(30):
+        compare(t, seed, list(range(100)), value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", [0, 1, 2])
+def test_parity_3000_seeds_with_climber_diagrams(value) -> None:
+    t = climber_deck(load_cards(), 2)
     for seed in range(30):
         compare(t, seed, list(range(100)), value)

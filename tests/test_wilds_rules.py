@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.wilds.cards import SNAP_TIES, TERRAIN, CardDataError, load_cards
+from sim.wilds.cards import SNAP_TIES, TERRAIN, WARP_CLIMBER, CardDataError, describe, load_cards
 from sim.wilds.rules import Crystal, Game
 
 #  col: 0123456
@@ -20,12 +20,13 @@ MAP = [
 ]
 
 
-def game(rows=MAP, tie="reading", **kw) -> Game:
+def game(rows=MAP, tie="reading", overrides=None, **kw) -> Game:
     """A game on a drawn map, with no crystal yet (the placeholder deck and climber)."""
     terrain = np.array([[TERRAIN[ch] for ch in row] for row in rows], dtype=np.int8)
     t = dataclasses.replace(
-        load_cards(), terrain=terrain, snap_tie=SNAP_TIES.index(tie), start=(0, 0)
-    )
+        load_cards(overrides=overrides), terrain=terrain, snap_tie=SNAP_TIES.index(tie),
+        start=(0, 0),
+    )  # fmt: skip
     g = Game(t, seed=1, record=True, **kw)
     g.crystals = []
     return g
@@ -37,12 +38,17 @@ def warped(g: Game, r: int, c: int, hp: int = 6) -> Crystal:
     return crystal
 
 
-def top_card(g: Game, move=None, regain=0) -> None:
-    """Make the next warp card a diagram `move` (or a regain card)."""
+def top_card(g: Game, move=None, regain=0, climber=False) -> None:
+    """Make the next warp card a diagram `move` (of the climber if `climber`), or a regain card."""
     for card in range(len(g.t.warp_regain)):
         if regain and int(g.t.warp_regain[card]) == regain:
             break
-        if move and tuple(int(x) for x in g.t.warp_move[card]) == move:
+        if (
+            move
+            and int(g.t.warp_regain[card]) == 0
+            and tuple(int(x) for x in g.t.warp_move[card]) == move
+            and (int(g.t.warp_target[card]) == WARP_CLIMBER) == climber
+        ):
             break
     else:
         raise AssertionError("no such card in the placeholder deck")
@@ -151,6 +157,75 @@ def test_example_3_a_move_off_the_map_goes_as_far_as_it_can() -> None:
     assert (crystal.row, crystal.col) == (0, 0)
 
 
+# Climber diagrams (placeholder cards `{ climber = [rows, cols] }`): the diagram moves the climber
+# who drew it, not the struck crystal.
+CLIMBER_DECK = {
+    "warp.cards": "[{ climber = [0, -2] }, { climber = [0, -3] }, { climber = [1, 0] },"
+    " { climber = [-2, -2] }, { move = [0, -2] }, { regain = 1 }]"
+}
+
+
+def climber_game(at: tuple[int, int], card: tuple[int, int]) -> tuple[Game, Crystal]:
+    """The climber at `at` strikes a warped crystal in its space; the next card: climber `card`."""
+    g = game(overrides=dict(CLIMBER_DECK))
+    g.climber = at
+    crystal = warped(g, *at)
+    top_card(g, move=card, climber=True)
+    g.strike(crystal, 1)
+    return g, crystal
+
+
+def test_a_climber_diagram_moves_the_climber_not_the_crystal() -> None:
+    """ "that climber draws a card from the warp deck and resolves its effect": a climber diagram
+    moves the climber; the crystal stays where it is, and the card counts as a warp of it."""
+    g, crystal = climber_game((1, 4), (0, -2))
+    assert g.climber == (1, 2)
+    assert (crystal.row, crystal.col, crystal.hp, crystal.warps) == (1, 4, 5, 1)
+    assert g.events[-1]["event"] == "warp_climber" and g.events[-1]["to"] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("at", "card", "expected"),
+    [((1, 1), (0, -3), (1, 0)), ((1, 2), (-2, -2), (0, 1)), ((0, 0), (-2, -2), (0, 0))],
+)
+def test_a_climber_diagram_off_the_map_goes_as_far_as_it_can(at, card, expected) -> None:
+    """ "If a warp card diagram would cause a crystal or climber to be moved off the map, that
+    crystal or climber moves as far as it can in that direction instead." """
+    g, crystal = climber_game(at, card)
+    assert g.climber == expected
+    assert (crystal.row, crystal.col) == at
+
+
+def test_a_climber_is_not_snapped_off_an_open_space() -> None:
+    """ "When moving a warped crystal, if it would be placed in an open space, it is placed in the
+    closest non-open space instead." speaks of crystals only: the climber stays on the open space
+    (2, 3), and its path leaves from there over non-open spaces."""
+    g, crystal = climber_game((1, 3), (1, 0))
+    assert g.climber == (2, 3) and g.is_open(2, 3)
+    assert (crystal.row, crystal.col) == (1, 3)
+    far = warped(g, 0, 0)
+    step = g.next_step(far)
+    assert step is not None and not g.is_open(*step)
+    assert max(abs(step[0] - 2), abs(step[1] - 3)) == 1
+
+
+def test_games_with_climber_diagrams_keep_everything_on_the_map() -> None:
+    """Invariants with climber diagrams in the placeholder scenario: the climber stays on the map
+    (maybe on an open space); crystals stay on non-open spaces."""
+    t = load_cards(overrides=dict(CLIMBER_DECK))
+    moved = 0
+    for game_index in range(100):
+        g = Game(t, seed=9, game=game_index).play()
+        assert g.on_map(*g.climber)
+        moved += sum(e["event"] == "warp_climber" for e in g.events)
+        for crystal in g.crystals:
+            assert g.on_map(crystal.row, crystal.col) and not g.is_open(crystal.row, crystal.col)
+        for e in g.events:
+            if e["event"] in ("warp", "warp_climber"):
+                assert g.on_map(*e["to"])
+    assert moved > 0
+
+
 def test_an_empty_warp_deck_is_the_discard_reshuffled() -> None:
     g = game()
     n = len(g.deck)
@@ -193,4 +268,31 @@ def test_same_seed_same_game() -> None:
 def test_malformed_data_is_a_one_line_error(overrides, message) -> None:
     with pytest.raises(CardDataError, match=message) as info:
         load_cards(overrides=overrides)
+    assert "\n" not in str(info.value)
+
+
+def test_climber_cards_load() -> None:
+    cards = "[{ climber = [0, -2] }, { move = [1, 0] }, { regain = 1 }]"
+    t = load_cards(overrides={"warp.cards": cards})
+    assert t.warp_target.tolist() == [WARP_CLIMBER, 0, 0]
+    assert t.warp_move.tolist() == [[0, -2], [1, 0], [0, 0]]
+    assert t.warp_regain.tolist() == [0, 0, 1]
+    assert "3 cards, 2 diagrams (1 moving the climber)" in describe(t)
+    assert load_cards().warp_target.tolist() == [0] * 12  # the shipped deck moves crystals only
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ("[{ climber = [0, 0] }]", r"cards\[0\]: climber: a diagram moves the climber; \[0, 0\]"),
+        ("[{ move = [1, 0] }, { move = [0, 0] }]", r"cards\[1\]: move: a diagram moves the cr"),
+        ("[{ climber = [0, 10] }]", r"climber\[1\]: must be in -9..9"),
+        ("[{ climber = [1] }]", "climber: must have 2..2 entries"),
+        ("[{ climber = [0, 1], move = [1, 0] }]", r"expected \{ move = .*\{ climber = "),
+        ("[{ climber = [0, 1] }", "invalid TOML array"),
+    ],
+)
+def test_malformed_warp_cards_are_one_line_errors(cards, message) -> None:
+    with pytest.raises(CardDataError, match=message) as info:
+        load_cards(overrides={"warp.cards": cards})
     assert "\n" not in str(info.value)

@@ -81,9 +81,18 @@ GAME_RANGES = {
 LORD_FIELDS = ("number", "name", "guild", "cost", "races", "ip", "keys", "power", "text")
 LOCATION_FIELDS = ("number", "name", "rule", "base", "mult", "arg", "text")
 RULES_KEYS = ("landlord_immediate_pearl", "ambassador_mode", "court_end", "turn_limit")
+# Optional base-game rules.toml keys (added later; a copy of older card data may lack them) and
+# their defaults (the seed text).
+BASE_OPTIONAL_RULES_DEFAULTS = {"last_round_extra_turn": False}
 # Optional rules.toml keys of the Leviathan expansion and their defaults (the seed text).
-LEVIATHAN_RULES_DEFAULTS = {"leviathan_20th_token": True, "leviathan_end_trigger": True}
+LEVIATHAN_RULES_DEFAULTS = {
+    "leviathan_20th_token": True,
+    "leviathan_end_trigger": True,
+    "powers_after_kill": False,
+}
 LEVIATHAN_RULES_KEYS = tuple(LEVIATHAN_RULES_DEFAULTS)
+OPTIONAL_RULES_DEFAULTS = {**BASE_OPTIONAL_RULES_DEFAULTS, **LEVIATHAN_RULES_DEFAULTS}
+BASE_RULES_KEYS = RULES_KEYS + tuple(BASE_OPTIONAL_RULES_DEFAULTS)
 AMBASSADOR_MODES = ("draw", "keys")
 COURT_ENDS = ("refill", "bga")
 
@@ -159,9 +168,11 @@ class RulesOptions:
     ambassador_mode: str
     court_end: str
     turn_limit: int
+    last_round_extra_turn: bool = False  # the Invoker's extra turn also after the end's trigger
     # Leviathan expansion (optional in rules.toml; read whether or not the expansion is loaded)
     leviathan_20th_token: bool = True  # add the PLACEHOLDER 20th Leviathan Monster token
     leviathan_end_trigger: bool = True  # seed text's end trigger (false: BGA, no trigger)
+    powers_after_kill: bool = False  # once-per-turn powers still offered after a kill
 
 
 @dataclass(frozen=True, eq=False)
@@ -349,7 +360,7 @@ def load_cards(
     lords = _validate_lords(lords_check, raw[LORDS_FILE])
     locations = _validate_locations(Checker(paths[LOCATIONS_FILE], overridden), raw[LOCATIONS_FILE])
     rules_all = _validate_rules(Checker(paths[RULES_FILE], overridden), raw[RULES_FILE])
-    rules = {key: rules_all[key] for key in RULES_KEYS}
+    rules = {key: rules_all[key] for key in BASE_RULES_KEYS}
 
     leviathan = None
     if LEVIATHAN_FILE in raw:
@@ -438,7 +449,7 @@ def _override_targets(raw: dict[str, dict[str, Any]]) -> dict[str, tuple[dict | 
     for key in GAME_KEYS:
         targets[f"game.{key}"] = (game, key)
     rules = table(raw[RULES_FILE], "rules")
-    for key in RULES_KEYS + LEVIATHAN_RULES_KEYS:
+    for key in BASE_RULES_KEYS + LEVIATHAN_RULES_KEYS:
         targets[f"rules.{key}"] = (rules, key)
     explo = raw[EXPLORATION_FILE] if isinstance(raw[EXPLORATION_FILE], dict) else None
     targets["exploration.monsters"] = (explo, "monsters")
@@ -703,7 +714,7 @@ def _validate_rules(c: Checker, doc: dict[str, Any]) -> dict[str, Any]:
     """All rules options: the base keys (required) and the expansion keys (optional)."""
     c.keys(doc, "(top level)", ("rules",))
     tbl = c.table(doc["rules"], "[rules]")
-    c.keys(tbl, "[rules]", RULES_KEYS, LEVIATHAN_RULES_KEYS)
+    c.keys(tbl, "[rules]", RULES_KEYS, tuple(OPTIONAL_RULES_DEFAULTS))
     out = {
         "landlord_immediate_pearl": c.boolean(tbl, "landlord_immediate_pearl", "[rules]"),
         "ambassador_mode": c.choice(
@@ -712,7 +723,7 @@ def _validate_rules(c: Checker, doc: dict[str, Any]) -> dict[str, Any]:
         "court_end": c.choice(tbl, "court_end", "[rules]", COURT_ENDS, "court_end"),
         "turn_limit": c.integer(tbl, "turn_limit", "[rules]", 10, 10000),
     }
-    for key, default in LEVIATHAN_RULES_DEFAULTS.items():
+    for key, default in OPTIONAL_RULES_DEFAULTS.items():
         out[key] = c.boolean(tbl, key, "[rules]") if key in tbl else default
     return out
 
@@ -1234,7 +1245,7 @@ def describe(tables: CardTables) -> str:
         lines += _describe_leviathan(t)
 
     lines.append("Rules options")
-    for key in RULES_KEYS + (LEVIATHAN_RULES_KEYS if LEVIATHAN in t.expansions else ()):
+    for key in BASE_RULES_KEYS + (LEVIATHAN_RULES_KEYS if LEVIATHAN in t.expansions else ()):
         value = getattr(t.rules, key)
         shown = str(value).lower() if isinstance(value, bool) else value
         lines.append(f"  {key} = {shown}")

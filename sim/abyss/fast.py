@@ -104,8 +104,17 @@ def save_chunk(store, first: int, n: int, part: Aggregates, seats, game_cols) ->
 
 
 def save_columns(path, seats: dict, game_cols: dict) -> None:
-    """A chunk's per-game columns in one file (atomic)."""
+    """A chunk's per-game columns in one file (atomic). Text columns are stored as fixed-width
+    unicode, so that loading never needs pickle (a crafted pickle can run code)."""
     _atomic(path, lambda f: np.savez(f, **_prefixed(seats, "s_"), **_prefixed(game_cols, "g_")))
+
+
+def _plain(column: np.ndarray) -> np.ndarray:
+    return column.astype(str) if column.dtype == object else column
+
+
+def _python_text(column: np.ndarray) -> np.ndarray:
+    return column.astype(object) if column.dtype.kind == "U" else column
 
 
 def load_columns(store) -> tuple[list[dict], list[dict]]:
@@ -113,9 +122,9 @@ def load_columns(store) -> tuple[list[dict], list[dict]]:
     seat_parts: list[dict] = []
     game_parts: list[dict] = []
     for first, _ in store.completed():
-        with np.load(store.path(first, "columns.npz"), allow_pickle=True) as f:
-            seat_parts.append({k[2:]: f[k] for k in f.files if k.startswith("s_")})
-            game_parts.append({k[2:]: f[k] for k in f.files if k.startswith("g_")})
+        with np.load(store.path(first, "columns.npz"), allow_pickle=False) as f:
+            seat_parts.append({k[2:]: _python_text(f[k]) for k in f.files if k.startswith("s_")})
+            game_parts.append({k[2:]: _python_text(f[k]) for k in f.files if k.startswith("g_")})
     return seat_parts, game_parts
 
 
@@ -129,7 +138,7 @@ def load_chunks(store, agg: Aggregates, per_game: bool):
 
 
 def _prefixed(columns: dict, prefix: str) -> dict:
-    return {prefix + k: np.asarray(v) for k, v in columns.items()}
+    return {prefix + k: _plain(np.asarray(v)) for k, v in columns.items()}
 
 
 def _atomic(path, write) -> None:

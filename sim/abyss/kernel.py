@@ -365,7 +365,8 @@ def play(s):
             record_round(s, seat)
         if s[S.EXTRA_TURN] == 1:
             s[S.EXTRA_TURN] = 0
-            continue
+            if s[S.END_REASON] == S.END_NONE or s[T.LAST_ROUND_EXTRA_TURN] == 1:
+                continue
         if s[S.END_REASON] != S.END_NONE:
             if s[S.FINAL_ROUND] == 0:
                 s[S.FINAL_ROUND] = 1
@@ -411,9 +412,11 @@ def take_turn(s, seat):
         reveal_held_tokens(s, seat)
     plot_at_court(s, seat)
     use_once_per_turn_powers(s, seat)
+    kills = s[S.N_KILLS]
     take_action(s, seat)
     control_locations(s, seat)
-    use_once_per_turn_powers(s, seat)
+    if s[S.N_KILLS] == kills or s[T.POWERS_AFTER_KILL] == 1:
+        use_once_per_turn_powers(s, seat)
     enforce_commander(s, seat)
     if lev:
         martial_law(s, seat)

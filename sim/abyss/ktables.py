@@ -49,6 +49,8 @@ LANDLORD_PEARL = _b.scalar()
 AMBASSADOR_DRAW = _b.scalar()  # ambassador_mode == "draw"
 COURT_END_BGA = _b.scalar()  # court_end == "bga"
 LEV_END_TRIGGER = _b.scalar()
+LAST_ROUND_EXTRA_TURN = _b.scalar()
+POWERS_AFTER_KILL = _b.scalar()
 LEVIATHAN_ON = _b.scalar()
 # per card
 ALLY_RACE = _b.block(MAX_ALLIES)
@@ -107,6 +109,8 @@ def pack(t) -> np.ndarray:
     v[AMBASSADOR_DRAW] = int(t.rules.ambassador_mode == "draw")
     v[COURT_END_BGA] = int(t.rules.court_end == "bga")
     v[LEV_END_TRIGGER] = int(t.rules.leviathan_end_trigger)
+    v[LAST_ROUND_EXTRA_TURN] = int(t.rules.last_round_extra_turn)
+    v[POWERS_AFTER_KILL] = int(t.rules.powers_after_kill)
     v[LEVIATHAN_ON] = int(lev)
     n = t.n_allies
     if n and (int(t.ally_value.max()) > 15 or int(t.ally_value.min()) < 0):

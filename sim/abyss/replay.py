@@ -127,6 +127,8 @@ class Narrator:
             return f"  Black Smokers is swapped for {self.location(e['took'])}"
         if k == "extra_turn":
             return f"  {self.who(w)} takes an extra turn (Invoker)"
+        if k == "extra_turn_not_taken":
+            return f"  {self.who(w)} takes no extra turn: the end is triggered (Invoker)"
         if k == "end_triggered":
             return f"  ** the end of the game is triggered ({e['reason'].replace('_', ' ')}) **"
         if k == "last_round":

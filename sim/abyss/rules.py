@@ -309,10 +309,13 @@ class Game(LeviathanMixin):
                 break
             self.take_turn(seat)
             if self.extra_turn:
-                # Invoker: "Take an extra turn after this one."
+                # Invoker: "Take an extra turn after this one." Once the end is triggered,
+                # "every other player takes one last turn" (rules option last_round_extra_turn).
                 self.extra_turn = False
-                self.log("extra_turn", who=seat)
-                continue
+                if self.end_reason is None or self.rules.last_round_extra_turn:
+                    self.log("extra_turn", who=seat)
+                    continue
+                self.log("extra_turn_not_taken", who=seat)
             if self.end_reason is not None:
                 if self.final_turns is None:
                     # "The active player finishes their turn, and every other player takes one
@@ -344,9 +347,14 @@ class Game(LeviathanMixin):
             self.reveal_held_tokens(p)
         self.plot_at_court(p)
         self.use_once_per_turn_powers(p)
+        kills = self.n_kills
         self.take_action(p)
+        # "If you gain a third Key, you must immediately take control of a Location": also after
+        # a kill, which ends the turn.
         self.control_locations(p)
-        self.use_once_per_turn_powers(p)
+        if self.n_kills == kills or self.rules.powers_after_kill:
+            # "The death of a Leviathan ends your turn": no "During your turn" powers after it.
+            self.use_once_per_turn_powers(p)
         self.enforce_commander(p)
         if self.leviathan:
             self.martial_law(p)

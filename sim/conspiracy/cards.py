@@ -8,7 +8,7 @@ a one-line message "<file>: <entry>: <what is wrong>".
 
 Override keys (`--set key=value`, parsed by `parse_set_options`):
   game.<key>                 a [game] value of game.toml (`game.chamber_rows=[4,3,2,1]` too)
-  rules.<key>                a [rules] value of game.toml (key_rule, bonus_locations)
+  rules.<key>                a [rules] value of game.toml (key_rule, zero_swap, bonus_locations)
   colour.<name>.<field>      a [[colour]] of lords.toml, by its name (name, guild)
   lord.<type>.<field>        a [[lord]] type of lords.toml, by its type number
   location.<slug>.<field>    a [[location]] of locations.toml, by its name's slug
@@ -70,7 +70,7 @@ GAME_RANGES = {
     "coalition_ip": (0, 20),
     "pearl_master_ip": (0, 50),
 }
-RULES_KEYS = ("key_rule", "bonus_locations")
+RULES_KEYS = ("key_rule", "zero_swap", "bonus_locations")
 COLOUR_FIELDS = ("name", "guild")
 LORD_FIELDS = ("type", "ip", "copies", "key", "pearls", "power")
 LOCATION_FIELDS = ("number", "name", "ip", "pearls", "score", "per", "power")
@@ -142,6 +142,13 @@ class KeyRule(IntEnum):
     BGA = 1  # two identical keys only (Board Game Arena)
 
 
+class ZeroSwap(IntEnum):
+    """rules.zero_swap: which two Lords the 0 may swap."""
+
+    ANY = 0  # any two Lords of the Chamber (seed text; default)
+    KEYLESS = 1  # two Lords without a key (Board Game Arena)
+
+
 def _by_name(enum: type[IntEnum]) -> dict[str, IntEnum]:
     return {member.name.lower(): member for member in enum}
 
@@ -151,6 +158,7 @@ LORD_POWER_BY_NAME = _by_name(LordPower)
 SCORE_BY_NAME = _by_name(LocationScore)
 LOCATION_POWER_BY_NAME = _by_name(LocationPower)
 KEY_RULE_BY_NAME = _by_name(KeyRule)
+ZERO_SWAP_BY_NAME = _by_name(ZeroSwap)
 COLOUR_SCORES = (LocationScore.COLOUR_TOP, LocationScore.COLOUR_COUNT)
 GROUP_SCORES = {
     LocationScore.GROUP_1IP: 1,
@@ -197,6 +205,7 @@ class ConspiracyTables:
     coalition_ip: int  # IP per Lord of the largest same-colour group
     pearl_master_ip: int  # bonus of the Pearl Master token
     key_rule: int  # KeyRule
+    zero_swap: int  # ZeroSwap
     bonus_locations: bool  # the bonus Locations are in the deck
     colour_names: tuple[str, ...]  # by colour id
     colour_guilds: tuple[str, ...]  # by colour id
@@ -431,6 +440,7 @@ def _validate_game(c: _Checker, doc: dict[str, Any]) -> tuple[dict[str, Any], di
     c.keys(rules_tbl, "[rules]", RULES_KEYS)
     rules = {
         "key_rule": c.choice(rules_tbl, "key_rule", "[rules]", KEY_RULE_BY_NAME, "key_rule"),
+        "zero_swap": c.choice(rules_tbl, "zero_swap", "[rules]", ZERO_SWAP_BY_NAME, "zero_swap"),
         "bonus_locations": c.boolean(rules_tbl, "bonus_locations", "[rules]"),
     }
     return game, rules
@@ -645,6 +655,7 @@ def _build_tables(data: dict[str, Any], digest: str, source: str) -> ConspiracyT
         coalition_ip=game["coalition_ip"],
         pearl_master_ip=game["pearl_master_ip"],
         key_rule=int(KEY_RULE_BY_NAME[rules["key_rule"]]),
+        zero_swap=int(ZERO_SWAP_BY_NAME[rules["zero_swap"]]),
         bonus_locations=rules["bonus_locations"],
         colour_names=tuple(col["name"] for col in colours),
         colour_guilds=tuple(col["guild"] for col in colours),
@@ -673,6 +684,10 @@ for _score, _ip in GROUP_SCORES.items():
 _KEY_RULE_TEXT = {
     KeyRule.SEED: "two identical keys, or three keys of any kind",
     KeyRule.BGA: "two identical keys only",
+}
+_ZERO_SWAP_TEXT = {
+    ZeroSwap.ANY: "the 0 swaps any two Lords of the Chamber",
+    ZeroSwap.KEYLESS: "the 0 swaps two Lords without a key",
 }
 
 
@@ -768,5 +783,7 @@ def describe(tables: ConspiracyTables) -> str:
     lines.append("Rules options")
     key_rule = KeyRule(t.key_rule)
     lines.append(f"  key_rule = {key_rule.name.lower()}  ({_KEY_RULE_TEXT[key_rule]})")
+    zero_swap = ZeroSwap(t.zero_swap)
+    lines.append(f"  zero_swap = {zero_swap.name.lower()}  ({_ZERO_SWAP_TEXT[zero_swap]})")
     lines.append(f"  bonus_locations = {str(t.bonus_locations).lower()}")
     return "\n".join(lines) + "\n"

@@ -226,12 +226,13 @@ def swap(s, seat):
     chamber = pb(seat) + S.P_CHAMBER
     n_spots = s[chamber]
     s[S.OPT] = NO_SWAP
+    keyless_only = s[S.T_ZERO_SWAP_KEYLESS] == 1
     n = 1
     for i in range(n_spots):
-        if s[S.T_LORD_KEY + s[chamber + 1 + i]] != KEY_NONE:
+        if keyless_only and s[S.T_LORD_KEY + s[chamber + 1 + i]] != KEY_NONE:
             continue
         for j in range(i + 1, n_spots):
-            if s[S.T_LORD_KEY + s[chamber + 1 + j]] == KEY_NONE:
+            if not keyless_only or s[S.T_LORD_KEY + s[chamber + 1 + j]] == KEY_NONE:
                 s[S.OPT + n] = i * 16 + j
                 n += 1
     if n == 1:

@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Protocol
 
-from sim.conspiracy.cards import ConspiracyTables, KeyKind, LocationPower, LocationScore, LordPower
+from sim.conspiracy.cards import (
+    ConspiracyTables,
+    KeyKind,
+    LocationPower,
+    LocationScore,
+    LordPower,
+    ZeroSwap,
+)
 from sim.core.rng import GameRng
 
 TURN_LIMIT = 400  # = sim.conspiracy.state.TURN_LIMIT
@@ -257,10 +264,16 @@ class Game:
                 self.take_location(p, spot)
 
     def swap_options(self, p: Player) -> list[int]:
-        """The 0: "swap two Lords within your chamber" (this one included), never a Lord with a
-        key (components.md 3.1); declining is allowed."""
-        free = [i for i, lord in enumerate(p.chamber) if self.t.lord_key[lord] == KeyKind.NONE]
-        pairs = [i * 16 + j for k, i in enumerate(free) for j in free[k + 1 :]]
+        """The 0: "One zero (with the power to swap two Lords within your chamber)": any two
+        Lords, this one included; with rules.zero_swap = "keyless" (Board Game Arena) never a Lord
+        with a key. Declining is allowed."""
+        keyless_only = self.t.zero_swap == ZeroSwap.KEYLESS
+        spots = [
+            i
+            for i, lord in enumerate(p.chamber)
+            if not keyless_only or self.t.lord_key[lord] == KeyKind.NONE
+        ]
+        pairs = [i * 16 + j for k, i in enumerate(spots) for j in spots[k + 1 :]]
         return [NO_SWAP, *pairs]
 
     def swap(self, p: Player) -> None:

@@ -69,6 +69,7 @@ T_LOC_DRAW_MAX = _b.scalar()
 T_COALITION_IP = _b.scalar()
 T_PEARL_MASTER_IP = _b.scalar()
 T_KEY_RULE_BGA = _b.scalar()
+T_ZERO_SWAP_KEYLESS = _b.scalar()
 T_LORD_COLOUR = _b.block(MAX_LORDS)
 T_LORD_IP = _b.block(MAX_LORDS)
 T_LORD_KEY = _b.block(MAX_LORDS)
@@ -85,7 +86,7 @@ T_ADJ = _b.block(MAX_SPOTS * MAX_ADJ)  # neighbours of each spot, -1 padded
 TABLE_END = _b.size
 
 # --- kernel workspace
-ROW_WIDTH = 128  # longest option list (the 0's swaps: at most 91 pairs + decline)
+ROW_WIDTH = 128  # longest option list (the 0's swaps: at most 105 pairs + decline)
 N_PARAMS = 16
 OPT = _b.block(ROW_WIDTH)  # the options of the decision being asked
 ROW1 = _b.block(ROW_WIDTH)  # Lords recruited this turn, still to place
@@ -146,6 +147,7 @@ def pack(t) -> np.ndarray:
     w[T_DRAW_MAX], w[T_LOC_DRAW_MAX] = t.draw_max, t.location_draw_max
     w[T_COALITION_IP], w[T_PEARL_MASTER_IP] = t.coalition_ip, t.pearl_master_ip
     w[T_KEY_RULE_BGA] = int(t.key_rule)
+    w[T_ZERO_SWAP_KEYLESS] = int(t.zero_swap)
     for off, arr in (
         (T_LORD_COLOUR, t.lord_colour),
         (T_LORD_IP, t.lord_ip),

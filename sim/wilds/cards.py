@@ -22,6 +22,7 @@ DATA_FILE = "wilds.toml"
 OPEN, BODY, LEDGE, SPECIAL = 0, 1, 2, 3
 TERRAIN = {".": OPEN, "#": BODY, "=": LEDGE, "~": SPECIAL}
 SNAP_TIES = ("reading", "continue")
+WARP_CRYSTAL, WARP_CLIMBER = 0, 1  # what a warp diagram moves: the struck crystal, the climber
 MAX_HP = 6
 
 
@@ -34,6 +35,7 @@ class WildsTables:
     crystal_warped: np.ndarray  # bool
     warp_move: np.ndarray  # int8 (cards, 2): (rows, cols); (0, 0) for a non-diagram card
     warp_regain: np.ndarray  # int8 per card: HP regained (0 for a diagram)
+    warp_target: np.ndarray  # int8 per card: what a diagram moves, WARP_CRYSTAL or WARP_CLIMBER
     start: tuple[int, int]
     ap_per_turn: int
     strike_cost: int
@@ -84,7 +86,12 @@ def _apply(doc: dict, overrides: dict, path: Path) -> dict:
                 "climber.<field>, rules.snap_tie"
             )
         if isinstance(value, str) and value.startswith("["):
-            value = tomllib.loads(f"v = {value}")["v"]
+            try:
+                value = tomllib.loads(f"v = {value}")["v"]
+            except tomllib.TOMLDecodeError as exc:
+                raise CardDataError(
+                    f"{path}: --set {key}: invalid TOML array: {_one_line(str(exc))}"
+                ) from None
         tbl[field] = value
         applied[(id(tbl), field)] = key
     return applied
@@ -111,7 +118,7 @@ def _validate(c: Checker, doc: dict[str, Any], path: Path) -> WildsTables:
         warped.append(c.boolean(tbl, "warped", entry))
     warp = c.table(doc["warp"], "[warp]")
     c.keys(warp, "[warp]", ("cards",))
-    moves, regains = _warp_cards(c, warp)
+    moves, regains, targets = _warp_cards(c, warp)
     climber = c.table(doc["climber"], "[climber]")
     fields = ("start", "ap_per_turn", "strike_cost", "climb_cost", "diagonal_cost",
               "strike_values", "strike_weights")  # fmt: skip
@@ -135,6 +142,7 @@ def _validate(c: Checker, doc: dict[str, Any], path: Path) -> WildsTables:
         crystal_warped=np.array(warped, dtype=bool),
         warp_move=moves,
         warp_regain=regains,
+        warp_target=targets,
         start=(int(start[0]), int(start[1])),
         ap_per_turn=c.integer(climber, "ap_per_turn", "[climber]", 1, 20),
         strike_cost=c.integer(climber, "strike_cost", "[climber]", 1, 20),
@@ -171,25 +179,34 @@ def _map(c: Checker, tbl: dict) -> np.ndarray:
     return out
 
 
-def _warp_cards(c: Checker, warp: dict) -> tuple[np.ndarray, np.ndarray]:
+def _warp_cards(c: Checker, warp: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each card: `{ move = [rows, cols] }` (a diagram moving the struck crystal), `{ climber =
+    [rows, cols] }` (a diagram moving the climber who drew it) or `{ regain = n }`."""
     cards = warp["cards"]
     if not isinstance(cards, list) or not 1 <= len(cards) <= 64:
         c.fail("[warp]", "cards: expected an array of 1..64 cards", warp, "cards")
     moves = np.zeros((len(cards), 2), dtype=np.int8)
     regains = np.zeros(len(cards), dtype=np.int8)
+    targets = np.zeros(len(cards), dtype=np.int8)
     for i, card in enumerate(cards):
         entry = f"[warp] cards[{i}]"
         card = c.table(card, entry)
-        if set(card) == {"move"}:
-            move = c.int_list(card, "move", entry, (2, 2), -9, 9)
+        if set(card) in ({"move"}, {"climber"}):
+            key = next(iter(card))
+            move = c.int_list(card, key, entry, (2, 2), -9, 9)
             if move == [0, 0]:
-                c.fail(entry, "move: a diagram moves the crystal; [0, 0] does not")
+                what = "crystal" if key == "move" else "climber"
+                c.fail(entry, f"{key}: a diagram moves the {what}; [0, 0] does not")
             moves[i] = move
+            targets[i] = WARP_CRYSTAL if key == "move" else WARP_CLIMBER
         elif set(card) == {"regain"}:
             regains[i] = c.integer(card, "regain", entry, 1, MAX_HP)
         else:
-            c.fail(entry, "expected { move = [rows, cols] } or { regain = n }")
-    return moves, regains
+            c.fail(
+                entry,
+                "expected { move = [rows, cols] }, { climber = [rows, cols] } or { regain = n }",
+            )
+    return moves, regains, targets
 
 
 def describe(t: WildsTables) -> str:
@@ -208,8 +225,12 @@ def describe(t: WildsTables) -> str:
             f"  crystal {i + 1}: ({t.crystal_row[i]}, {t.crystal_col[i]}) {kind}, "
             f"{t.crystal_hp[i]} HP"
         )
-    diagrams = int((t.warp_regain == 0).sum())
-    lines.append(f"Warp deck: {len(t.warp_regain)} cards, {diagrams} diagrams")
+    diagrams = t.warp_regain == 0
+    climber = int((diagrams & (t.warp_target == WARP_CLIMBER)).sum())
+    lines.append(
+        f"Warp deck: {len(t.warp_regain)} cards, {int(diagrams.sum())} diagrams "
+        f"({climber} moving the climber)"
+    )
     lines.append(
         f"Climber: start {t.start}, {t.ap_per_turn} AP a turn, strike values "
         f"{list(map(int, t.strike_values))} (weights {list(map(int, t.strike_weights))})"

@@ -6,7 +6,8 @@ both engines play the very same episodes (tests/test_wilds_parity.py).
 
 Tables (`pack`) and the per-episode results are plain arrays; a lane's workspace holds the state:
 crystals (row, col, hp, warped, broken, strikes, warps, broken turn), the warp deck and discard
-pile (stacks), the climber's space, the turn and the random streams.
+pile (stacks), the climber's space (a 2-array while striking: a climber diagram moves it), the
+turn and the random streams.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 
 from sim.core.jit import njit, prange
 from sim.core.rng import N_STREAMS, rand_below, stream_keys
-from sim.wilds.cards import MAX_HP, OPEN
+from sim.wilds.cards import MAX_HP, OPEN, WARP_CLIMBER
 from sim.wilds.rules import DIRECTIONS, TURN_LIMIT
 
 ST_WARP, ST_STRIKES = 0, 1
@@ -29,8 +30,8 @@ N_SCALARS = 7
 
 
 def pack(t):
-    """The tables as arrays for the kernel: (terrain, crystals, warp moves, warp regains,
-    strike values, strike weights, scalars)."""
+    """The tables as arrays for the kernel: (terrain, crystals, warp moves, warp regains, warp
+    targets, strike values, strike weights, scalars)."""
     crystals = np.zeros((t.n_crystals, N_CFIELDS), dtype=np.int64)
     crystals[:, C_ROW] = t.crystal_row
     crystals[:, C_COL] = t.crystal_col
@@ -45,6 +46,7 @@ def pack(t):
         crystals,
         np.ascontiguousarray(t.warp_move, dtype=np.int64),
         np.ascontiguousarray(t.warp_regain, dtype=np.int64),
+        np.ascontiguousarray(t.warp_target, dtype=np.int64),
         np.ascontiguousarray(t.strike_values, dtype=np.int64),
         np.ascontiguousarray(t.strike_weights, dtype=np.int64),
         scalars,
@@ -119,7 +121,9 @@ def draw_warp(deck, discard, sizes, keys, counters):
 
 
 @njit(cache=True)
-def strike(terrain, tie, cr, moves, regains, deck, discard, sizes, keys, counters, turn, value):
+def strike(terrain, tie, cr, moves, regains, targets, deck, discard, sizes, keys, counters, turn,
+           value, climber):  # fmt: skip
+    """`Game.strike`; climber: the climber's (row, col), moved by a climber diagram."""
     if cr[C_WARPED] == 1 and value > 2:
         value = 2
     cr[C_HP] -= value
@@ -135,6 +139,9 @@ def strike(terrain, tie, cr, moves, regains, deck, discard, sizes, keys, counter
             cr[C_HP] = min(MAX_HP, cr[C_HP] + regains[card])
             return
         dr, dc = moves[card, 0], moves[card, 1]
+        if targets[card] == WARP_CLIMBER:
+            climber[0], climber[1] = slide(terrain, climber[0], climber[1], dr, dc)
+            return
         r, c = slide(terrain, cr[C_ROW], cr[C_COL], dr, dc)
         r, c = snap(terrain, tie, r, c, dr, dc)
         cr[C_ROW], cr[C_COL] = r, c
@@ -213,8 +220,8 @@ def first_unbroken(cr):
 
 
 @njit(cache=True)
-def play_episode(terrain, crystals0, moves, regains, values, weights, sc, seed, game, fixed,
-                 out_crystals, out_game):  # fmt: skip
+def play_episode(terrain, crystals0, moves, regains, targets, values, weights, sc, seed, game,
+                 fixed, out_crystals, out_game):  # fmt: skip
     """One episode (`Game.play`): out_crystals[i] the final crystal fields; out_game = (turns,
     climber row, climber column)."""
     keys = np.zeros(N_STREAMS, dtype=np.uint64)
@@ -232,6 +239,7 @@ def play_episode(terrain, crystals0, moves, regains, values, weights, sc, seed, 
     first = np.zeros((rows, cols, 2), dtype=np.int64)
     heap = np.zeros((8 * rows * cols + 8, 4), dtype=np.int64)
     pr, pc = sc[T_START_R], sc[T_START_C]
+    climber = np.zeros(2, dtype=np.int64)
     turn = 0
     while turn < TURN_LIMIT and first_unbroken(cr) >= 0:
         turn += 1
@@ -246,8 +254,10 @@ def play_episode(terrain, crystals0, moves, regains, values, weights, sc, seed, 
                     break
                 ap -= sc[T_STRIKE_COST]
                 value = draw_strike(values, weights, fixed, keys, counters)
-                strike(terrain, sc[T_TIE], cr[target], moves, regains, deck, discard, sizes,
-                       keys, counters, turn, value)  # fmt: skip
+                climber[0], climber[1] = pr, pc
+                strike(terrain, sc[T_TIE], cr[target], moves, regains, targets, deck, discard,
+                       sizes, keys, counters, turn, value, climber)  # fmt: skip
+                pr, pc = climber[0], climber[1]
                 continue
             sr, scol = next_step(terrain, sc, pr, pc, tr, tc, dist, first, heap)
             if sr < 0:
@@ -261,20 +271,20 @@ def play_episode(terrain, crystals0, moves, regains, values, weights, sc, seed, 
 
 
 @njit(cache=True, parallel=True)
-def play_episodes(terrain, crystals0, moves, regains, values, weights, sc, seed, games, fixed,
-                  out_crystals, out_games):  # fmt: skip
+def play_episodes(terrain, crystals0, moves, regains, targets, values, weights, sc, seed, games,
+                  fixed, out_crystals, out_games):  # fmt: skip
     for i in prange(games.shape[0]):
-        play_episode(terrain, crystals0, moves, regains, values, weights, sc, seed, games[i],
-                     fixed, out_crystals[i], out_games[i])  # fmt: skip
+        play_episode(terrain, crystals0, moves, regains, targets, values, weights, sc, seed,
+                     games[i], fixed, out_crystals[i], out_games[i])  # fmt: skip
 
 
 def run_episodes(t, seed: int, games: np.ndarray, strike_value: int = 0):
     """Episodes games[i] of `seed` on all threads: (crystals [episode, crystal, field], games
     [episode, (turns, climber row, climber column)])."""
-    terrain, crystals0, moves, regains, values, weights, sc = pack(t)
+    terrain, crystals0, moves, regains, targets, values, weights, sc = pack(t)
     games = np.ascontiguousarray(games, dtype=np.int64)
     out_crystals = np.zeros((len(games), t.n_crystals, N_CFIELDS), dtype=np.int64)
     out_games = np.zeros((len(games), 3), dtype=np.int64)
-    play_episodes(terrain, crystals0, moves, regains, values, weights, sc, np.int64(seed), games,
-                  np.int64(strike_value), out_crystals, out_games)  # fmt: skip
+    play_episodes(terrain, crystals0, moves, regains, targets, values, weights, sc, np.int64(seed),
+                  games, np.int64(strike_value), out_crystals, out_games)  # fmt: skip
     return out_crystals, out_games

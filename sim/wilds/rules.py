@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from sim.core.rng import GameRng
-from sim.wilds.cards import MAX_HP, OPEN, WildsTables
+from sim.wilds.cards import MAX_HP, OPEN, WARP_CLIMBER, WildsTables
 
 TURN_LIMIT = 500  # a safety stop (a crystal walled off from the climber is never reached)
 #: The 8 directions, in the order the engine tries them (orthogonal first, then diagonal).
@@ -107,7 +107,10 @@ class Game:
 
     def warp(self, crystal: Crystal, card: int) -> None:
         """ "If a diagram is drawn, the crystal moves according to that diagram." A card without
-        a diagram (placeholder: the crystal regains HP) is resolved as written on it."""
+        a diagram (placeholder: the crystal regains HP) is resolved as written on it. A climber
+        diagram (placeholder) moves the climber who drew it: "If a warp card diagram would cause a
+        crystal or climber to be moved off the map, that crystal or climber moves as far as it can
+        in that direction instead." Only a crystal snaps off an open space."""
         crystal.warps += 1
         regain = int(self.t.warp_regain[card])
         if regain:
@@ -115,6 +118,11 @@ class Game:
             self.log("regain", crystal=self.crystals.index(crystal), hp=crystal.hp)
             return
         dr, dc = (int(x) for x in self.t.warp_move[card])
+        if int(self.t.warp_target[card]) == WARP_CLIMBER:
+            self.climber = self.slide(*self.climber, dr, dc)
+            self.log("warp_climber", crystal=self.crystals.index(crystal), card=card,
+                     to=list(self.climber))  # fmt: skip
+            return
         r, c = self.slide(crystal.row, crystal.col, dr, dc)
         r, c = self.snap(r, c, dr, dc)
         self.log("warp", crystal=self.crystals.index(crystal), card=card, to=[r, c])

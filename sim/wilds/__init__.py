@@ -1,0 +1,1 @@
+"""Leviathan Wilds: Shattered Peak, the warped-crystal rules (`--game wilds`)."""
