@@ -138,6 +138,11 @@ def user_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except typer.Exit:
             raise
+        except OSError as exc:
+            # a full disk, a file that cannot be read or written: one line, not a traceback
+            where = f" ({exc.filename})" if exc.filename else ""
+            typer.echo(f"error: {exc.strerror or one_line(exc)}{where}", err=True)
+            raise typer.Exit(1) from None
         except Exception as exc:
             if not is_user_error(exc):
                 raise
@@ -442,6 +447,7 @@ def simulate(
     with staging, _interrupt_note(staging, out_dir):
         t0 = time.perf_counter()
         tables = load_tables(cards, set_, exp)
+        seal_plan(staging, resume is not None, tables, presets, out_dir)
         t_cards = time.perf_counter() - t0
 
         from sim.abyss.runner import run_games
@@ -503,8 +509,7 @@ def simulate(
             },
             extra={"schema_version": SCHEMA_VERSION},
         )
-        _drop_resume_files(staging)
-        staging.commit()
+        _finish(staging)
 
     typer.echo(summary, nl=False)
     typer.echo(f"results: {out_dir}")
@@ -547,6 +552,39 @@ def _read_plan(directory: Path) -> dict:
         return json.loads((directory / PLAN_NAME).read_text())
     except (OSError, ValueError):
         raise UserError(f"{directory} has no readable {PLAN_NAME}; it cannot resume") from None
+
+
+def run_digests(tables: Any, presets: Path | None) -> dict[str, str]:
+    """What a run is made from (`sim.core.provenance`): its card data and rules options, the
+    presets (built-in and --presets), and the engine's source."""
+    import sim
+    import strategies
+    from sim.core import provenance as pv
+
+    strategies_dir = Path(strategies.__file__).parent
+    preset_files = pv.files_digest(strategies_dir.rglob("*.toml"), strategies_dir)
+    if presets is not None:
+        preset_files += pv.files_digest([presets], presets.parent)
+    return {
+        pv.CARDS: card_digest(tables, None, None),
+        pv.PRESETS: hashlib.sha256(preset_files.encode()).hexdigest(),
+        pv.SOURCE: pv.source_digest([Path(sim.__file__).parent, strategies_dir]),
+    }
+
+
+def seal_plan(staging, resumed: bool, tables: Any, presets: Path | None, out: Path) -> None:
+    """A new resumable run's plan records its digests; a resumed run's must still match them,
+    or the run is refused (its finished chunks stay on disk)."""
+    if not staging.resumable:
+        return
+    from sim.core.provenance import check_unchanged
+
+    digests = run_digests(tables, presets)
+    plan = _read_plan(staging.dir)
+    if resumed:
+        check_unchanged(plan.get("digests"), digests, out)
+    else:
+        _write_plan(staging.dir, {**plan, "digests": digests})
 
 
 def _chunk_store(staging, part: str = ""):
@@ -652,16 +690,16 @@ def _tournament_options(
     }
 
 
-def _drop_resume_files(staging) -> None:
-    """The chunks and the plan are scaffolding: the finished run holds only its results."""
-    import shutil
-
-    shutil.rmtree(staging.dir / CHUNKS_NAME, ignore_errors=True)
-    (staging.dir / PLAN_NAME).unlink(missing_ok=True)
+def _finish(staging) -> None:
+    """Publish the finished run, then remove its scaffolding (the chunks and the plan). In this
+    order, a kill in between leaves a complete run with scaffolding in it, never a lost one."""
+    staging.commit(scaffolding=(CHUNKS_NAME, PLAN_NAME))
 
 
 class _interrupt_note:
-    """On Ctrl-C or SIGTERM during a resumable run: say how to finish it, exit 130."""
+    """On Ctrl-C or SIGTERM during a resumable run: say how to finish it, exit 130. On a failure
+    (a full disk, an unreadable file) once chunks are finished: one line that names the problem,
+    says the finished chunks are kept and how to finish the run."""
 
     def __init__(self, staging, out_dir: Path, command: str = "simulate") -> None:
         self.staging, self.out_dir, self.command = staging, out_dir, command
@@ -670,14 +708,17 @@ class _interrupt_note:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        if exc_type is None or not issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
+        if exc_type is None or self.staging.committed or not self.staging.resumable:
             return False
-        if self.staging.resumable and not self.staging.committed:
-            typer.echo(
-                f"interrupted: finish the run with `abyss-mc {self.command} --resume "
-                f"{self.out_dir}`",
-                err=True,
-            )
+        finish = f"`abyss-mc {self.command} --resume {self.out_dir}`"
+        if issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
+            typer.echo(f"interrupted: finish the run with {finish}", err=True)
+        elif issubclass(exc_type, OSError) and self.staging.has_finished_chunks():
+            where = f" ({exc.filename})" if exc.filename else ""
+            raise UserError(
+                f"{exc.strerror or one_line(exc)}{where}; the finished chunks are kept in "
+                f"{self.staging.dir}: fix the problem, then finish the run with {finish}"
+            ) from None
         return False
 
 
@@ -1114,6 +1155,7 @@ def tournament(
     from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
 
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+    resumed = staging is not None
     if staging is None:
         staging = create_run_dir(out_dir, resumable=True)
         _write_plan(
@@ -1128,6 +1170,7 @@ def tournament(
         )  # fmt: skip
     with staging, _interrupt_note(staging, out_dir, "tournament"):
         tables = load_tables(cards, set_, exp)
+        seal_plan(staging, resumed, tables, presets, out_dir)
         import pandas as pd
 
         from reports.tournament import run_tournament, tournament_text
@@ -1200,8 +1243,7 @@ def tournament(
             from reports.balance import write_report
 
             write_report(staging.dir, staging.dir / "report")
-        _drop_resume_files(staging)
-        staging.commit()
+        _finish(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
     if report:
@@ -1283,6 +1325,7 @@ def sweep(
         create_run_dir,
         default_run_dir,
         resume_run_dir,
+        write_manifest,
         write_parquet,
     )
 
@@ -1398,6 +1441,7 @@ def sweep(
     else:
         out_dir = resume
     with staging, _interrupt_note(staging, out_dir, "sweep"):
+        seal_plan(staging, resume is not None, load({}), presets, out_dir)
         result = run_sweep(
             load,
             run,
@@ -1415,8 +1459,26 @@ def sweep(
         atomic_write_text(staging.dir / "summary.txt", text)
         if report:
             rep.write(staging.dir / "report")
-        _drop_resume_files(staging)
-        staging.commit()
+        write_manifest(
+            staging.dir,
+            command=["abyss-mc", *sys.argv[1:]],
+            seed=seed,
+            config={
+                "command": "sweep",
+                "game": name,
+                "axes": {k: list(v) for k, v in axes},
+                "fixed": base,
+                "n_players": players,
+                "n_games": games,
+                "strategies": strategies,
+                "expansions": expansions,
+                **data_options(cards, base, presets, out_dir),
+            },
+            card_digest=card_digest(load({}), cards, base),
+            timings={},
+            extra={"digests": run_digests(load({}), presets)},
+        )
+        _finish(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
 

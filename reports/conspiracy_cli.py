@@ -127,10 +127,11 @@ def simulate(
 
     from reports.cli import (
         _chunk_store,
-        _drop_resume_files,
+        _finish,
         _interrupt_note,
         _write_plan,
         data_options,
+        seal_plan,
     )
     from sim.core.runs import (
         atomic_write_text,
@@ -163,6 +164,7 @@ def simulate(
                  "presets": str(presets) if presets else None},
             )  # fmt: skip
     with staging, _interrupt_note(staging, out_dir):
+        seal_plan(staging, resume is not None, tables, presets, out_dir)
         from sim.conspiracy.fast import run_distributed, run_fast, run_reference
 
         if backend == "dask":
@@ -211,8 +213,7 @@ def simulate(
             card_digest=tables.digest,
             timings={"total": time.perf_counter() - t_start, "runner": dict(timings)},
         )
-        _drop_resume_files(staging)
-        staging.commit()
+        _finish(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
 
@@ -238,12 +239,13 @@ def tournament(
 
     from reports.cli import (
         _chunk_store,
-        _drop_resume_files,
+        _finish,
         _interrupt_note,
         _tournament_options,
         _write_plan,
         data_options,
         parse_player_counts,
+        seal_plan,
     )
     from reports.tournament import crn_mode, make_design, run_tournament, tournament_text
     from sim.core.runs import (
@@ -275,6 +277,7 @@ def tournament(
         make_policy(name)
     plans = {n: make_design(names, n, design) for n in counts}
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+    resumed = staging is not None
     if staging is None:
         staging = create_run_dir(out_dir, resumable=True)
         _write_plan(
@@ -288,6 +291,7 @@ def tournament(
             },
         )  # fmt: skip
     with staging, _interrupt_note(staging, out_dir, "tournament"):
+        seal_plan(staging, resumed, tables, presets, out_dir)
         results = {
             n: run_tournament(
                 tables,
@@ -343,8 +347,7 @@ def tournament(
             from reports.conspiracy_report import write_report
 
             write_report(staging.dir, staging.dir / "report")
-        _drop_resume_files(staging)
-        staging.commit()
+        _finish(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
     if report:

@@ -219,6 +219,8 @@ def run_tournament(
         if seq is not None:
             for part in seat_parts:
                 seq.update(part)
+            # killed just after the deciding chunk was stored: the run had already stopped
+            state["stopped"] = state["blocks"] >= min_blocks and seq.all_decided()
 
     def play(first: int, n: int) -> bool:
         nonlocal agg
@@ -251,7 +253,7 @@ def run_tournament(
 
     threads = set_threads(threads)
     elapsed = run_chunks(
-        n_blocks,
+        state["blocks"] if state["stopped"] else n_blocks,
         play,
         progress=progress,
         label="blocks",

@@ -210,11 +210,22 @@ def test_wrong_type(spec: str, expected: str) -> None:
         ("heuristic:explore_risk=-0.1", "explore_risk is a probability"),
         ("greedy:buy_min=-1", "buy_min must be between 0 and 999"),
         ("greedy:buy_min=1000", "buy_min must be between 0 and 999"),
+        # the compiled policy holds probabilities in thousandths: refused, never rounded to 0
+        ("greedy:fight_p=0.0005", "fight_p is held in steps of 0.001; got 0.0005"),
+        ("heuristic:explore_risk=0.3333", "explore_risk is held in steps of 0.001"),
     ],
 )
 def test_out_of_range(spec: str, expected: str) -> None:
     message = one_line_error(spec)
     assert expected in message and repr(spec) in message
+
+
+@pytest.mark.parametrize("value", ["0.001", "0.25", "1", "0", "0.999"])
+def test_probabilities_in_thousandths_are_held_exactly(value: str) -> None:
+    from strategies.abyss import make_policy
+
+    policy = make_policy(f"greedy:fight_p={value}")
+    assert policy.params()[policy.slots()["fight_p"]] == round(float(value) * 1000)
 
 
 def test_bad_guild_name() -> None:

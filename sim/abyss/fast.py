@@ -13,6 +13,7 @@ from sim.abyss.aggregate import Aggregates, win_shares
 from sim.abyss.state import END_REASONS
 from sim.abyss.workspace import MAX_ROUNDS, cached_template
 from sim.core.batch import run_chunks, set_threads
+from sim.core.errors import UserError
 from strategies.abyss import make_policies
 from strategies.abyss.policies import N_PARAMS
 
@@ -122,9 +123,15 @@ def load_columns(store) -> tuple[list[dict], list[dict]]:
     seat_parts: list[dict] = []
     game_parts: list[dict] = []
     for first, _ in store.completed():
-        with np.load(store.path(first, "columns.npz"), allow_pickle=False) as f:
-            seat_parts.append({k[2:]: _python_text(f[k]) for k in f.files if k.startswith("s_")})
-            game_parts.append({k[2:]: _python_text(f[k]) for k in f.files if k.startswith("g_")})
+        path = store.path(first, "columns.npz")
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                seats = {k[2:]: _python_text(f[k]) for k in f.files if k.startswith("s_")}
+                games = {k[2:]: _python_text(f[k]) for k in f.files if k.startswith("g_")}
+        except ValueError as exc:  # object arrays: a file this program never writes
+            raise UserError(f"{path} holds data that is not plain arrays ({exc})") from None
+        seat_parts.append(seats)
+        game_parts.append(games)
     return seat_parts, game_parts
 
 

@@ -1,40 +1,78 @@
 """Finished chunks of a resumable run, stored as they complete.
 
 A chunk is games [first, first + n) of the run. Its files are written first (each atomically),
-then a marker ``<first>-<n>.done``; only a chunk with its marker counts, so a process killed
-while writing leaves at most an unmarked chunk, which a resumed run plays again. Games are pure
-functions of (seed, game index), so replaying a chunk gives the same results, and the run's
-results never depend on where it was interrupted.
+then a marker ``<first>-<n>.done`` holding the SHA-256 of each file; only a chunk with its marker
+counts, so a process killed while writing leaves at most an unmarked chunk, which a resumed run
+plays again. Games are pure functions of (seed, game index), so replaying a chunk gives the same
+results, and the run's results never depend on where it was interrupted.
+
+Before the stored chunks are used (`completed`), every file is checked against its marker. A chunk
+that fails (a flipped bit, a truncated or missing file, a marker without checksums) is never
+merged: it and the chunks after it are moved, whole, to ``quarantine/`` (kept on disk, never
+deleted) with a one-line warning, and the run plays them again from the failed chunk's first game.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from sim.core.runs import atomic_write_text
 
 _DONE = re.compile(r"^(\d+)-(\d+)\.done$")
+QUARANTINE = "quarantine"
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 class ChunkStore:
-    def __init__(self, root: Path | str) -> None:
+    def __init__(self, root: Path | str, warn: Callable[[str], None] | None = None) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
+        self.warn = warn or (lambda message: print(message, file=sys.stderr))
+        self._checked = False
 
     def path(self, first: int, name: str) -> Path:
         """Where chunk `first` keeps its file `name`."""
         return self.root / f"{first:012d}-{name}"
 
+    def marker(self, first: int, n: int) -> Path:
+        return self.root / f"{first:012d}-{n}.done"
+
     def save(self, first: int, n: int, writers: dict[str, Callable[[Path], None]]) -> None:
-        """Write the chunk's files (`writers[name](path)`, each atomic), then its marker."""
+        """Write the chunk's files (`writers[name](path)`, each atomic), then its marker with
+        their checksums."""
+        sums = {}
         for name, write in writers.items():
             write(self.path(first, name))
-        atomic_write_text(self.root / f"{first:012d}-{n}.done", "")
+            sums[name] = file_sha256(self.path(first, name))
+        atomic_write_text(self.marker(first, n), json.dumps({"sha256": sums}, sort_keys=True))
 
     def completed(self) -> list[tuple[int, int]]:
-        """The marked chunks (first, n) that follow one another from game 0, in order."""
+        """The marked chunks (first, n) that follow one another from game 0, in order, every
+        file checked against its marker (see the module's docstring)."""
+        if not self._checked:
+            self._checked = True
+            self._quarantine_first_bad()
+        return self._chain()
+
+    def end(self) -> int:
+        """Games 0 .. end - 1 are done."""
+        done = self.completed()
+        return done[-1][0] + done[-1][1] if done else 0
+
+    # ------------------------------------------------------------------ checking
+    def _chain(self) -> list[tuple[int, int]]:
         marked = {}
         for f in self.root.iterdir():
             m = _DONE.match(f.name)
@@ -46,7 +84,49 @@ class ChunkStore:
             first += marked[first]
         return out
 
-    def end(self) -> int:
-        """Games 0 .. end - 1 are done."""
-        done = self.completed()
-        return done[-1][0] + done[-1][1] if done else 0
+    def problem(self, first: int, n: int) -> str | None:
+        """Why chunk `first` cannot be used, or None."""
+        try:
+            sums = json.loads(self.marker(first, n).read_text())["sha256"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return "has no readable checksums"
+        if not isinstance(sums, dict) or not sums:
+            return "has no readable checksums"
+        for name, digest in sorted(sums.items()):
+            try:
+                actual = file_sha256(self.path(first, name))
+            except OSError:
+                return f"lacks its file {name}"
+            if actual != digest:
+                return f"fails its checksum ({name} is corrupt or truncated)"
+        return None
+
+    def _quarantine_first_bad(self) -> None:
+        for first, n in self._chain():
+            why = self.problem(first, n)
+            if why is None:
+                continue
+            moved, where = self._quarantine_from(first)
+            self.warn(
+                f"warning: the stored chunk of games {first}-{first + n - 1} {why}; it is not "
+                f"used: it and the {moved - 1} chunk(s) after it were moved to {where} (kept) and "
+                "are played again"
+            )
+            return
+
+    def _quarantine_from(self, first: int) -> tuple[int, Path]:
+        """Move every chunk file and marker from game `first` on into a new quarantine folder."""
+        box = self.root / QUARANTINE
+        box.mkdir(exist_ok=True)
+        k = 1
+        while (box / str(k)).exists():
+            k += 1
+        where = box / str(k)
+        where.mkdir()
+        markers = 0
+        for f in sorted(self.root.iterdir()):
+            head = f.name.split("-", 1)[0]
+            if f.is_file() and head.isdigit() and int(head) >= first:
+                markers += bool(_DONE.match(f.name))
+                f.rename(where / f.name)
+        return markers, where

@@ -12,7 +12,12 @@ name therefore always holds a finished run, and no run ever overwrites another::
         staging.commit()                          # `out` now exists, complete
 
 Leaving the ``with`` block without calling `commit` (normally or by an exception, including
-KeyboardInterrupt) removes the partial directory.
+KeyboardInterrupt) removes the partial directory, except a resumable run's once it holds a
+finished chunk: completed work is never deleted (see `Staging`).
+
+Every run holds a lock on ``.<name>.lock`` beside its output (`fcntl.flock`, released by the
+kernel when the process ends, even by a kill), so a second run on the same ``--out`` stops at once
+saying the output is in use, and leaves the first unharmed.
 
 Only the standard library is imported at module level; pandas/pyarrow are imported by
 `write_parquet` when it is called.
@@ -53,23 +58,25 @@ class Staging:
 
     A *resumable* staging (`create_run_dir(..., resumable=True)`, `resume_run_dir`) lives in
     ``.<name>.partial`` and is kept when the run is interrupted (Ctrl-C, SIGTERM; a killed
-    process leaves it anyway), so that ``--resume <name>`` can finish it."""
+    process leaves it anyway) or fails (a full disk, a corrupt chunk) once it holds a finished
+    chunk (a ``*.done`` marker, `sim.core.chunks`), so that ``--resume <name>`` can finish it."""
 
-    def __init__(self, path: Path, partial: Path, resumable: bool = False) -> None:
+    def __init__(self, path: Path, partial: Path, resumable: bool = False, lock=None) -> None:
         self.path = path
         self.dir = partial
         self.resumable = resumable
         self.committed = False
         self.aborted = False
+        self._lock = lock
 
-    def commit(self) -> Path:
-        """Atomically rename the partial directory to its final name and return that name."""
+    def commit(self, scaffolding: tuple[str, ...] = ()) -> Path:
+        """Atomically rename the partial directory to its final name and return that name; then
+        remove the `scaffolding` files or folders (a resumable run's plan and chunks) from it."""
         if self.committed:
             return self.path
         if self.aborted:
             raise RuntimeError("commit() after abort()")
-        if self.resumable:
-            _unlink_quietly(self.dir / LOCK_NAME)
+        _remove_temp_files(self.dir)
         try:
             _rename_noreplace(self.dir, self.path)
         except FileExistsError:
@@ -79,6 +86,13 @@ class Staging:
             self.abort()
             raise RunDirError(f"cannot create {self.path}: {exc.strerror or exc}") from None
         self.committed = True
+        self.release()
+        for name in scaffolding:
+            target = self.path / name
+            if target.is_dir():
+                shutil.rmtree(target, ignore_errors=True)
+            else:
+                _unlink_quietly(target)
         return self.path
 
     def abort(self) -> None:
@@ -87,6 +101,16 @@ class Staging:
             return
         self.aborted = True
         shutil.rmtree(self.dir, ignore_errors=True)
+        self.release()
+
+    def release(self) -> None:
+        """Give up the output's lock (the kernel also releases it when the process ends)."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def has_finished_chunks(self) -> bool:
+        return self.resumable and any(self.dir.rglob("*.done"))
 
     def __enter__(self) -> Staging:
         return self
@@ -99,17 +123,49 @@ class Staging:
     ) -> None:
         if self.committed:
             return
-        if (
-            self.resumable
-            and exc_type is not None
-            and issubclass(exc_type, (KeyboardInterrupt, SystemExit))
-        ):
-            _unlink_quietly(self.dir / LOCK_NAME)  # interrupted: kept for --resume
+        interrupted = exc_type is not None and issubclass(exc_type, (KeyboardInterrupt, SystemExit))
+        if self.resumable and exc_type is not None and (interrupted or self.has_finished_chunks()):
+            self.release()  # kept for --resume: completed work is never deleted
             return
         self.abort()
 
 
-LOCK_NAME = "lock"
+class OutputLock:
+    """An exclusive lock on ``.<name>.lock`` beside a run's output, held for the run's life.
+
+    `fcntl.flock` is released by the kernel when the process ends (a kill included), so a stale
+    lock file never blocks a later run; the file's text names the holder's pid for the message.
+    Where `fcntl` does not exist (Windows), runs are not locked."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = path.parent / f".{path.name}.lock"
+        self.fd: int | None = None
+
+    def acquire(self, output: Path) -> OutputLock:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            return self
+        fd = os.open(self.file, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise RunDirError(
+                f"output {output} is in use by a running process (pid {holder}); wait for it "
+                "to finish or choose another --out"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self.fd = fd
+        return self
+
+    def release(self) -> None:
+        if self.fd is not None:
+            _unlink_quietly(self.file)
+            os.close(self.fd)  # closing releases the flock
+            self.fd = None
 
 
 def create_run_dir(path: Path | str, resumable: bool = False) -> Staging:
@@ -122,8 +178,10 @@ def create_run_dir(path: Path | str, resumable: bool = False) -> Staging:
     if path.exists() or path.is_symlink():
         raise RunDirError(_exists_message(path))
     parent = path.parent
+    lock = None
     try:
         parent.mkdir(parents=True, exist_ok=True)
+        lock = OutputLock(path).acquire(path)
         if resumable:
             partial = partial_dir(path)
             if partial.exists():
@@ -132,12 +190,17 @@ def create_run_dir(path: Path | str, resumable: bool = False) -> Staging:
                     f"--resume {path}, or remove {partial}"
                 )
             partial.mkdir()
-            _lock(partial)
         else:
             partial = _make_partial_dir(parent, f".{path.name}.partial-{os.getpid()}")
+    except RunDirError:
+        if lock is not None:
+            lock.release()
+        raise
     except OSError as exc:
+        if lock is not None:
+            lock.release()
         raise RunDirError(f"cannot create {path}: {exc.strerror or exc}") from None
-    return Staging(path, partial, resumable)
+    return Staging(path, partial, resumable, lock)
 
 
 def partial_dir(path: Path | str) -> Path:
@@ -152,32 +215,11 @@ def resume_run_dir(path: Path | str) -> Staging:
     if path.exists():
         raise RunDirError(f"{path} is already complete; nothing to resume")
     partial = partial_dir(path)
+    lock = OutputLock(path).acquire(path)
     if not partial.is_dir():
+        lock.release()
         raise RunDirError(f"no interrupted run of {path} to resume (no {partial})")
-    _lock(partial)
-    return Staging(path, partial, resumable=True)
-
-
-def _lock(partial: Path) -> None:
-    """Claim a resumable staging for this process; refuse if a live process holds it."""
-    lock = partial / LOCK_NAME
-    try:
-        pid = int(lock.read_text())
-    except (OSError, ValueError):
-        pid = 0
-    if pid and pid != os.getpid() and _alive(pid):
-        raise RunDirError(f"{partial} is being written by process {pid}")
-    atomic_write_text(lock, str(os.getpid()))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return Staging(path, partial, resumable=True, lock=lock)
 
 
 def default_run_dir(root: Path | str = "runs", seed: int | None = None) -> Path:
@@ -326,6 +368,12 @@ def _open_temp_file(path: Path) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, "no free temporary file name", str(path))
+
+
+def _remove_temp_files(directory: Path) -> None:
+    """Temporary files (``*.tmp``) left by writes that a kill interrupted: never results."""
+    for tmp in directory.rglob("*.tmp"):
+        _unlink_quietly(tmp)
 
 
 def _unlink_quietly(path: str | Path) -> None:

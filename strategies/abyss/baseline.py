@@ -44,6 +44,12 @@ class CompiledPolicy:
             value = getattr(self, f.name)
             if isinstance(value, float) and not 0.0 <= value <= 1.0:
                 raise ValueError(f"{f.name} is a probability, between 0 and 1; got {value}")
+            if isinstance(value, float) and abs(value * 1000 - round(value * 1000)) > 1e-6:
+                # the compiled policy holds probabilities in thousandths: never round silently
+                raise ValueError(
+                    f"{f.name} is held in steps of 0.001; got {value} (use e.g. "
+                    f"{round(value, 3)})"
+                )
             if isinstance(value, int) and not 0 <= value <= 999:
                 raise ValueError(f"{f.name} must be between 0 and 999; got {value}")
 

@@ -1,0 +1,25 @@
+"""The ``abyss-mc`` console script: a Ctrl-C at any moment, also while the program's modules load,
+ends it with one line and exit code 130, never a traceback.
+
+Only the standard library is imported here, before the handler is in place, so even the import of
+the command-line modules (typer, rich) happens inside it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    try:
+        from reports.cli import main as run
+
+        run()
+    except KeyboardInterrupt:
+        # A run in progress has already said how to resume it (reports.cli._interrupt_note).
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
