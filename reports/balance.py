@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.summary import SCORE_SOURCES, mean_from_sums, wilson_interval
+from reports.summary import SCORE_SOURCES, wilson_interval
 from sim.core.errors import UserError
 
 SOURCE_LABELS = {
@@ -28,8 +28,6 @@ SOURCE_LABELS = {
     "score_scourge": "Scourge",
 }
 CONF = 0.95
-#: Blocks the Plackett-Luce rating is fitted on (choix fits about 30,000 tables a second).
-RATING_BLOCKS = 150
 
 
 class RunData:
@@ -129,16 +127,15 @@ def seat_advantage_blocks(seats: pd.DataFrame) -> pd.DataFrame:
 
 
 def strategy_rates(agg) -> pd.DataFrame:
-    """Win rate (Wilson) and mean IP (t) per strategy, from the aggregates."""
-    from sim.abyss.aggregate import VALUES
+    """Win rate and mean IP per strategy, from the aggregates, with intervals that take the game
+    as the unit (a strategy's seats in one game are not independent: `reports.summary`)."""
+    from reports.summary import strategy_rate, strategy_score
 
-    score = [name for name, _ in VALUES].index("score")
     rows = []
     for i, name in enumerate(agg.strategies):
         n, w = int(agg.seats[i].sum()), int(agg.wins[i].sum())
-        lo, hi = wilson_interval(w, n, CONF)
-        total, squares = agg.sums[i, :, score].sum(), agg.squares[i, :, score].sum()
-        mean, half = mean_from_sums(n, float(total), float(squares), CONF)
+        lo, hi = strategy_rate(agg, i, CONF)
+        mean, half = strategy_score(agg, i, CONF)
         rows.append(
             {
                 "strategy": name,
@@ -331,7 +328,7 @@ def chart_cards(frame: pd.DataFrame, overall: float, title: str):
 
 
 # ------------------------------------------------------------------------------ report
-def build_report(run: RunData, *, n_boot: int = 50):
+def build_report(run: RunData):
     """The balance report of a run (a `reports.render.Report`)."""
     from reports.render import Report
 
@@ -363,7 +360,7 @@ def build_report(run: RunData, *, n_boot: int = 50):
     if len(run.parts) > 1:
         _seats_by_count(report, run)
     for part in run.parts:
-        _part_sections(report, part, n_boot)
+        _part_sections(report, part)
     _fight_section(report, run)
     return report
 
@@ -427,7 +424,7 @@ def chart_seats_by_count(table: pd.DataFrame):
     return fig
 
 
-def _part_sections(report, run: RunData, n_boot: int) -> None:
+def _part_sections(report, run: RunData) -> None:
     """Every section for the games of one player count."""
     agg, n, tag = run.agg, run.agg.n_players, run.suffix
     name = tag.strip(" ()").replace(" ", "-")
@@ -449,7 +446,7 @@ def _part_sections(report, run: RunData, n_boot: int) -> None:
     sec.figure(chart_seats(seats, n), fig("seat_advantage"), "Win rate by seat")
 
     if blocked and len(agg.strategies) > 1:
-        _tournament_sections(report, run, n_boot)
+        _tournament_sections(report, run)
     else:
         sec = report.section("Strategies" + tag)
         rates = strategy_rates(agg)
@@ -485,7 +482,7 @@ def _tag(run: RunData) -> str:
     return "-" + run.suffix.strip(" ()").replace(" ", "-") if run.suffix else ""
 
 
-def _tournament_sections(report, run: RunData, n_boot: int) -> None:
+def _tournament_sections(report, run: RunData) -> None:
     from reports import stats
 
     df = run.seats.rename(columns={"score": "ip"})
@@ -526,19 +523,15 @@ def _tournament_sections(report, run: RunData, n_boot: int) -> None:
         "Pairwise win-rate differences",
     )
     sec.table(pairs.set_index(["a", "b"]), float_format="{:.4f}")
-    blocks = np.sort(df["block"].unique())
-    rated = df[df["block"].isin(blocks[:RATING_BLOCKS])]
     try:
-        ratings = stats.plackett_luce(rated, n_boot=n_boot, seed=0, conf=CONF)
+        ratings = stats.plackett_luce(df, conf=CONF)
     except Exception as exc:  # a rating needs enough varied finishes
         sec.note(f"No Plackett-Luce rating: {exc}")
     else:
-        used = min(len(blocks), RATING_BLOCKS)
         sec.paragraph(
-            "A Plackett-Luce rating from each table's finishing order, on the Elo scale "
-            f"(centred at 0), with bootstrap intervals over blocks; fitted on {used:,} blocks "
-            f"(the first {RATING_BLOCKS:,} at most: the fit is slow, and the win rates above "
-            "already use every block)."
+            "A Plackett-Luce rating from the finishing order of every table, on the Elo scale "
+            "(centred at 0), with 95% intervals clustered by block (the tables of a block are "
+            "correlated). The rating adjusts for the opponents each strategy met."
         )
         sec.table(ratings, float_format="{:.2f}")
 
@@ -632,7 +625,7 @@ def _card_sections(report, run: RunData) -> None:
         sec.table(frame.sort_values("win rate", ascending=False), float_format="{:.3f}")
 
 
-def write_report(run_dir: Path, out_dir: Path | None = None, *, n_boot: int = 50) -> dict:
+def write_report(run_dir: Path, out_dir: Path | None = None) -> dict:
     run = RunData(run_dir)
-    report = build_report(run, n_boot=n_boot)
+    report = build_report(run)
     return report.write(out_dir if out_dir is not None else Path(run_dir) / "report")

@@ -12,6 +12,7 @@ and keeps its traceback.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import itertools
@@ -352,12 +353,9 @@ def simulate(
     ] = None,
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
-    if backend not in ("local", "dask"):
-        raise UserError(f"--backend must be local or dask; got {backend!r}")
+    check_backend(backend, scheduler)
     if backend == "dask" and (engine != "fast" or resume is not None):
         raise UserError("--backend dask runs the fast engine and cannot --resume")
-    if scheduler is not None and backend != "dask":
-        raise UserError("--scheduler needs --backend dask")
     if resume is not None:
         from sim.core.runs import partial_dir
 
@@ -365,9 +363,14 @@ def simulate(
             game = _read_plan(partial_dir(resume)).get("game", "abyss")
     if check_game(game) == "wilds":
         check_seed(seed)
+        if engine != "fast" or resume is not None:
+            raise UserError(
+                "Wilds runs play the fast path in one go (no --engine reference, no --resume); "
+                "`abyss-mc bench --game wilds` compares the engines"
+            )
         if games < 2:
             raise UserError(f"--games must be at least 2; got {games}")
-        _simulate_wilds(games, seed, cards, set_, out)
+        _simulate_wilds(games, seed, cards, set_, out, backend, scheduler, threads, chunk_size)
         return
     if game == "conspiracy":
         from reports import conspiracy_cli
@@ -587,6 +590,25 @@ def seal_plan(staging, resumed: bool, tables: Any, presets: Path | None, out: Pa
         _write_plan(staging.dir, {**plan, "digests": digests})
 
 
+def check_backend(backend: str, scheduler: str | None) -> None:
+    if backend not in ("local", "dask"):
+        raise UserError(f"--backend must be local or dask; got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
+
+
+@contextlib.contextmanager
+def cluster_for(backend: str, scheduler: str | None, workers: int | None):
+    """A Dask client for `--backend dask` (`sim.core.dask_backend.client`), else None."""
+    if backend != "dask":
+        yield None
+        return
+    from sim.core.dask_backend import client
+
+    with client(scheduler, workers) as c:
+        yield c
+
+
 def _chunk_store(staging, part: str = ""):
     if not staging.resumable:
         return None
@@ -613,10 +635,14 @@ def _wilds_tables(cards: Path | None, set_: list[str] | None):
     return load_wilds(cards, parse_set_options(list(set_ or [])))
 
 
-def _simulate_wilds(games: int, seed: int, cards, set_, out) -> None:
+def _simulate_wilds(games: int, seed: int, cards, set_, out, backend="local", scheduler=None,
+                    threads=None, chunk_size=None) -> None:  # fmt: skip
     """`simulate --game wilds`: episodes of every strike setting and warp-deck variant; the
-    long-form table, a summary and the report (all data PLACEHOLDER)."""
-    from reports.wilds import build_report, effort, run_analysis
+    long-form table, a summary and the report (all data PLACEHOLDER). On `--backend dask` the
+    episodes are played on the cluster, with the same results."""
+    import contextlib
+
+    from reports.wilds import build_report, distributed_runner, effort, run_analysis
     from sim.core.runs import (
         atomic_write_text,
         create_run_dir,
@@ -628,8 +654,14 @@ def _simulate_wilds(games: int, seed: int, cards, set_, out) -> None:
     t_start = time.perf_counter()
     tables = _wilds_tables(cards, set_)
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging:
-        frame = run_analysis(tables, seed, games)
+    with create_run_dir(out_dir) as staging, contextlib.ExitStack() as stack:
+        if backend == "dask":
+            from sim.core.dask_backend import client
+
+            c = stack.enter_context(client(scheduler, threads))
+            frame = run_analysis(tables, seed, games, run=distributed_runner(c, chunk_size))
+        else:
+            frame = run_analysis(tables, seed, games)
         write_parquet(frame, staging.dir / "crystals.parquet")
         table = effort(frame[frame["deck"] == "as given"], ["setting", "warped"])
         text = (
@@ -713,6 +745,8 @@ class _interrupt_note:
         finish = f"`abyss-mc {self.command} --resume {self.out_dir}`"
         if issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
             typer.echo(f"interrupted: finish the run with {finish}", err=True)
+            if issubclass(exc_type, KeyboardInterrupt):
+                raise SystemExit(130) from None  # this line is the message (no "Aborted!")
         elif issubclass(exc_type, OSError) and self.staging.has_finished_chunks():
             where = f" ({exc.filename})" if exc.filename else ""
             raise UserError(
@@ -1020,8 +1054,10 @@ def tournament(
         str,
         typer.Option(
             "--design",
-            metavar="balanced|all",
-            help="Line-ups when there are more strategies than seats: a balanced cyclic subset "
+            metavar="balanced|cyclic|all",
+            help="Line-ups when there are more strategies than seats: balanced (default: each "
+            "strategy in n line-ups of every block, the strategies in a fresh random order each "
+            "block, so every pair meets equally often in expectation), cyclic (one fixed order) "
             "or every combination. Each line-up plays in every rotation of its seats.",
         ),
     ] = "balanced",
@@ -1029,12 +1065,13 @@ def tournament(
         str,
         typer.Option(
             "--crn",
-            metavar="block|lineup|none",
-            help="Common random numbers: every table of a block plays the same deal (block, "
-            "default), or only the rotations of each line-up (lineup), or every table its own "
-            "deal (none). See docs/tournament.md for what each buys.",
+            metavar="auto|block|lineup|none",
+            help="Common random numbers: every table of a block plays the same deal (block), "
+            "only the rotations of each line-up (lineup), or every table its own deal (none); "
+            "auto (default): block with one line-up, none with several, as measured best in "
+            "docs/tournament.md.",
         ),
-    ] = "block",
+    ] = "auto",
     sequential: Annotated[
         float | None,
         typer.Option(
@@ -1043,6 +1080,18 @@ def tournament(
             help="Stop as soon as every pair of strategies is told apart, with family-wise "
             "error rate ALPHA at any stopping time; --blocks is then the budget.",
         ),
+    ] = None,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            metavar="local|dask",
+            help="Where the blocks are played: here, or on a Dask cluster (chunks of blocks; "
+            "the same results). Not with --sequential.",
+        ),
+    ] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
     ] = None,
     seed: SeedOption = 1,
     out: Annotated[
@@ -1102,11 +1151,16 @@ def tournament(
         out, sequential = resume, options.get("sequential")
     else:
         staging = None
+    check_backend(backend, scheduler)
+    if backend == "dask" and sequential is not None:
+        raise UserError("--backend dask does not run --sequential tournaments; use local")
     if check_game(game) == "conspiracy":
         from reports import conspiracy_cli
 
         check_seed(seed)
         conspiracy_cli.tournament(
+            backend=backend,
+            scheduler=scheduler,
             players=players,
             strategies=None if strategies == DEFAULT_TOURNAMENT else strategies,
             blocks=blocks,
@@ -1168,7 +1222,8 @@ def tournament(
                 "sequential": sequential,
             },
         )  # fmt: skip
-    with staging, _interrupt_note(staging, out_dir, "tournament"):
+    with staging, _interrupt_note(staging, out_dir, "tournament"), \
+            cluster_for(backend, scheduler, threads) as cluster:
         tables = load_tables(cards, set_, exp)
         seal_plan(staging, resumed, tables, presets, out_dir)
         import pandas as pd
@@ -1191,6 +1246,7 @@ def tournament(
                 progress=sys.stderr.isatty(),
                 sequential_alpha=sequential,
                 store=_chunk_store(staging, f"{n}p"),
+                client=cluster,
             )
         typed = [tournament_frames(r.seats, r.games) for r in results.values()]
         seats_df = pd.concat([t[0] for t in typed], ignore_index=True)

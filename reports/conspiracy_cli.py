@@ -234,6 +234,8 @@ def tournament(
     threads: int | None,
     presets: Path | None,
     staging=None,
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> None:
     import pandas as pd
 
@@ -243,6 +245,7 @@ def tournament(
         _interrupt_note,
         _tournament_options,
         _write_plan,
+        cluster_for,
         data_options,
         parse_player_counts,
         seal_plan,
@@ -290,7 +293,8 @@ def tournament(
                 "sequential": sequential,
             },
         )  # fmt: skip
-    with staging, _interrupt_note(staging, out_dir, "tournament"):
+    with staging, _interrupt_note(staging, out_dir, "tournament"), \
+            cluster_for(backend, scheduler, threads) as cluster:
         seal_plan(staging, resumed, tables, presets, out_dir)
         results = {
             n: run_tournament(
@@ -306,6 +310,7 @@ def tournament(
                 sequential_alpha=sequential,
                 game=GAME,
                 store=_chunk_store(staging, f"{n}p"),
+                client=cluster,
             )
             for n in counts
         }

@@ -332,12 +332,11 @@ def _fit_pl(n_items: int, events, alpha: float, initial=None) -> np.ndarray:
 
 def plackett_luce(
     df: pd.DataFrame,
-    n_boot: int = 200,
-    seed: int = 0,
+    intervals: bool = True,
     conf: float = 0.95,
     alpha: float = 0.01,
 ) -> pd.DataFrame:
-    """Plackett-Luce ratings from each table's finishing order, with a block bootstrap.
+    """Plackett-Luce ratings from each table's finishing order, on every table given.
 
     Model (Luce 1959; Plackett 1975): strategy ``i`` has strength ``w_i = exp(theta_i)``; a table's
     order is produced by choosing the winner among the seats with probability proportional to
@@ -360,13 +359,13 @@ def plackett_luce(
     Reported: ``strength`` = ``theta`` centred to mean 0 over strategies (so ``exp(theta_a -
     theta_b)`` is the odds that ``a`` finishes ahead of ``b`` head to head), and ``elo`` =
     ``strength · 400 / ln 10`` (Elo-like points centred at 0). ``lo``/``hi`` and ``elo_lo``/
-    ``elo_hi`` are percentile bootstrap intervals (Efron & Tibshirani 1993, ch. 13): blocks are
-    resampled with replacement (all tables of a block together, as CRN correlates them), the model
-    refitted and re-centred, ``n_boot`` times with ``numpy.random.default_rng(seed)``; strategies
-    missing from a resample are skipped for that replicate. ``n_boot=0`` gives NaN intervals.
+    ``elo_hi`` are Wald intervals with the cluster-robust (sandwich) variance, the block as the
+    cluster (`_sandwich_se`): valid whatever the correlation of the tables of a block (common
+    random numbers), and computed in one pass, so the rating uses every block. ``intervals=False``
+    gives NaN intervals.
 
-    Cost: choix loops in Python, about 30 µs per 4-player table per fit here (8000 tables: 0.25 s
-    a fit, so ~50 s for 200 replicates); bootstrap refits start from the full-data estimate.
+    Cost: choix about 30 µs per 4-player table (100,000 tables: about 3 s); the sandwich is a
+    few sparse products.
 
     Returns a DataFrame indexed by strategy, sorted by decreasing strength, with columns
     ``strength``, ``lo``, ``hi``, ``elo``, ``elo_lo``, ``elo_hi``, ``tables``.
@@ -377,27 +376,13 @@ def plackett_luce(
     n = len(names)
     events, blocks, offsets = _choice_events(df, index)
     theta = _fit_pl(n, events, alpha)
-    boot = np.full((n_boot, n), np.nan)
-    if n_boot:
-        rng = np.random.default_rng(seed)
-        # strategies present in each block, to centre each replicate over those it contains
-        present = np.zeros((len(blocks), n), dtype=bool)
-        block_pos = np.searchsorted(blocks, df["block"].to_numpy())
-        present[block_pos, df["strategy"].map(index).to_numpy()] = True
-        for r in range(n_boot):
-            sample = rng.integers(0, len(blocks), size=len(blocks))
-            seen = present[sample].any(axis=0)
-            data = [ev for k in sample for ev in events[offsets[k] : offsets[k + 1]]]
-            params = _fit_pl(n, data, alpha, initial=theta)
-            params = params - params[seen].mean()
-            boot[r, seen] = params[seen]
-    q = (1 - conf) / 2
-    with np.errstate(all="ignore"):
-        if n_boot:
-            lo = np.nanquantile(boot, q, axis=0)
-            hi = np.nanquantile(boot, 1 - q, axis=0)
-        else:
-            lo = hi = np.full(n, np.nan)
+    if intervals:
+        from scipy.stats import norm
+
+        half = norm.ppf(0.5 + conf / 2) * _sandwich_se(n, theta, events, offsets)
+        lo, hi = theta - half, theta + half
+    else:
+        lo = hi = np.full(n, np.nan)
     tables = df[["strategy", "block", "table"]].drop_duplicates()["strategy"].value_counts()
     out = pd.DataFrame(
         {
@@ -412,6 +397,42 @@ def plackett_luce(
         index=pd.Index(names, name="strategy"),
     )
     return out.sort_values("strength", ascending=False, kind="stable")
+
+
+def _sandwich_se(n: int, theta: np.ndarray, events, offsets: np.ndarray) -> np.ndarray:
+    """Standard errors of the centred strengths: V = H+ (sum_b s_b s_b') H+, where event e
+    (item c chosen from the multiset S_e) has choice probabilities p_ie = m_ie w_i / sum_j m_je w_j,
+    score onehot(c) - p_e and information diag(p_e) - p_e p_e'; s_b sums the scores of block b's
+    events, and H+ is the inverse of the summed information on the centred subspace (strengths are
+    defined up to a constant: the null space is the all-ones vector)
+    (White 1982; Liang & Zeger 1986)."""
+    from scipy import sparse
+
+    rows, cols, counts, chosen = [], [], [], np.empty(len(events), dtype=np.int64)
+    for e, (c, others) in enumerate(events):
+        chosen[e] = c
+        for item in (c, *others):
+            rows.append(e)
+            cols.append(item)
+            counts.append(1.0)
+    m = sparse.csr_matrix((counts, (rows, cols)), shape=(len(events), n))  # duplicates summed
+    w = np.exp(theta - theta.max())
+    p = sparse.diags(1.0 / (m @ w)) @ m @ sparse.diags(w)
+    info = sparse.diags(np.asarray(p.sum(axis=0)).ravel()) - p.T @ p
+    score = sparse.csr_matrix((np.ones(len(events)), (np.arange(len(events)), chosen)),
+                              shape=(len(events), n)) - p  # fmt: skip
+    block_of_event = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    by_block = sparse.csr_matrix(
+        (np.ones(len(events)), (block_of_event, np.arange(len(events)))),
+        shape=(len(offsets) - 1, len(events)),
+    )
+    s = np.asarray((by_block @ score).todense())
+    # adding J/n fills the null space (scores and centred strengths are orthogonal to ones) and
+    # leaves the inverse on the centred subspace unchanged
+    h_inv = np.linalg.inv(np.asarray(info.todense()) + np.full((n, n), 1.0 / n))
+    centre = np.eye(n) - np.full((n, n), 1.0 / n)
+    v = centre @ h_inv @ (s.T @ s) @ h_inv @ centre
+    return np.sqrt(np.clip(np.diag(v), 0.0, None))
 
 
 # --- anytime-valid sequential inference --------------------------------------------------------

@@ -1,9 +1,12 @@
 """The text summary printed at the end of ``abyss-mc simulate`` (and saved as summary.txt).
 
 Intervals are 95%: Wilson score intervals for win rates, Student t intervals for mean scores. Win
-rates count every seat that shares first place as a winner. The quantiles come from
-`scipy.special` (`ndtri`, `stdtrit`): importing `scipy.stats` alone would double the start-up
-time of `abyss-mc simulate`; the tests check the results against `scipy.stats`.
+rates count every seat that shares first place as a winner. A strategy's intervals take the game as
+the unit: its seats in one game share the winner and the game's length, so they are not independent
+draws (`clustered_rate`, `clustered_mean`); with one seat per game they are the plain intervals.
+The quantiles come from `scipy.special` (`ndtri`, `stdtrit`): importing `scipy.stats` alone would
+double the start-up time of `abyss-mc simulate`; the tests check the results against
+`scipy.stats`.
 """
 
 from __future__ import annotations
@@ -65,10 +68,14 @@ def summarize_aggregates(agg, *, width: int = 128) -> str:
 
 def wilson_interval(wins: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for a proportion of `wins` out of `n` (n >= 1)."""
+    return _wilson(wins / n, n, confidence)
+
+
+def _wilson(p: float, n: float, confidence: float) -> tuple[float, float]:
+    """Wilson score interval of an observed proportion p over n (n may be an effective size)."""
     from scipy.special import ndtri
 
     z = float(ndtri(0.5 + confidence / 2))
-    p = wins / n
     center = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, center - half), min(1.0, center + half)
@@ -97,8 +104,8 @@ def _strip(text: str) -> str:
 # --- tables ----------------------------------------------------------------------------------
 
 
-def _rate(wins: int, n: int) -> str:
-    low, high = wilson_interval(wins, n)
+def _rate(wins: int, n: int, interval: tuple[float, float] | None = None) -> str:
+    low, high = interval or wilson_interval(wins, n)
     return f"{wins / n:6.1%} [{low:.1%}, {high:.1%}]"
 
 
@@ -116,12 +123,81 @@ def mean_from_sums(
     return mean, t_quantile(confidence, n - 1) * math.sqrt(var / n)
 
 
+def cluster_spread(seats, total, seats2, seats_total, total2) -> float:
+    """The sum over games of (Y - r M)^2, divided by (sum of M)^2, where M and Y are a strategy's
+    seats and total (wins, IP) in one game and r = total / seats its mean per seat: the ratio
+    estimator's variance of r without the G / (G - 1) factor. From sums over games
+    (`sim.abyss.aggregate.CLUSTER_SUMS`)."""
+    return max(0.0, _deviations(seats, total, seats2, seats_total, total2) / seats**4)
+
+
+def _deviations(seats, total, seats2, seats_total, total2):
+    """(sum of M)^2 times the sum over games of (Y - r M)^2: exact for integers, as no division
+    comes before the subtraction."""
+    return total2 * seats * seats - 2 * total * seats * seats_total + total * total * seats2
+
+
+def clustered_mean(
+    games, seats, total, seats2, seats_total, total2, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Mean per seat (total / seats) and its Student t half-width with the game as the unit:
+    variance G / (G - 1) * `cluster_spread`, G - 1 degrees of freedom (NaN where undefined).
+    With one seat per game it is `mean_from_sums`."""
+    if seats == 0:
+        return math.nan, math.nan
+    mean = total / seats
+    if games < 2:
+        return mean, math.nan
+    var = games / (games - 1) * cluster_spread(seats, total, seats2, seats_total, total2)
+    return mean, t_quantile(confidence, games - 1) * math.sqrt(var)
+
+
+def clustered_rate(
+    seats, wins, seats2, seats_wins, wins2, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Wilson interval of a win rate with the game as the unit: the Wilson interval of the
+    observed rate over the effective number of seat-games, p (1 - p) / `cluster_spread` (Kish's
+    design effect, the Korn-Graubard interval), never more than the seat-games themselves (the
+    NCHS convention: a design effect below 1 counts as 1). So it is wider than the seat-games'
+    Wilson interval when a strategy's seats win together (shared first places), and the same
+    when one seat's win is another's loss or with one seat per game."""
+    if wins in (0, seats):  # no win or no loss: no design effect to measure
+        return wilson_interval(wins, seats, confidence)
+    binomial = wins * (seats - wins) * seats * seats  # p (1 - p) times seats^4
+    spread = _deviations(seats, wins, seats2, seats_wins, wins2)  # cluster_spread times seats^4
+    n_eff = seats if spread * seats <= binomial else binomial / spread
+    return _wilson(wins / seats, n_eff, confidence)
+
+
+def strategy_score(agg, k: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Mean IP of strategy k and its half-width, the game as the unit (the seat-games as
+    independent for aggregates without `clusters`, from older versions)."""
+    seats, total = int(agg.seats[k].sum()), int(agg.sums[k, :, 0].sum())
+    games, seats2, _, _, seats_total, total2 = (int(x) for x in agg.clusters[k])
+    if not games:
+        return mean_from_sums(seats, total, float(agg.squares[k, :, 0].sum()), confidence)
+    return clustered_mean(games, seats, total, seats2, seats_total, total2, confidence)
+
+
+def strategy_rate(agg, k: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson interval of strategy k's win rate, the game as the unit (as `strategy_score`)."""
+    seats, wins = int(agg.seats[k].sum()), int(agg.wins[k].sum())
+    games, seats2, seats_wins, wins2, _, _ = (int(x) for x in agg.clusters[k])
+    if not games:
+        return wilson_interval(wins, seats, confidence)
+    return clustered_rate(seats, wins, seats2, seats_wins, wins2, confidence)
+
+
 def _mean_from_sums(n: int, total: float, squares: float, confidence: float = 0.95) -> str:
     """Mean ± Student t half-width, as text."""
-    mean, half = mean_from_sums(n, total, squares, confidence)
+    return _plus_minus(n, *mean_from_sums(n, total, squares, confidence))
+
+
+def _plus_minus(n: int, mean: float, half: float) -> str:
+    """Mean ± half-width of n values, as text."""
     if n == 0:
         return "-"
-    if n < 2:
+    if n < 2 or math.isnan(half):
         return f"{mean:.1f}"
     return f"{mean:.1f} ± {half:.1f}"
 
@@ -142,7 +218,10 @@ def _sources(agg) -> dict[int, str]:
 
 def _strategy_table(agg) -> Table:
     sources = _sources(agg)
-    table = Table(title="By strategy", box=box.SIMPLE_HEAD, title_justify="left")
+    title = "By strategy"
+    if agg.clusters[:, 0].any():  # aggregates of older versions have no per-game sums
+        title += " (intervals by game: a strategy's seats in one game are not independent)"
+    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("strategy", no_wrap=True)
     table.add_column("games", justify="right")
     table.add_column("seats", justify="right")
@@ -157,14 +236,13 @@ def _strategy_table(agg) -> Table:
             rows.append((int(agg.wins[k].sum()) / n, k, name, n))
     rows.sort(key=lambda r: -r[0])
     for _, k, name, n in rows:
-        wins = int(agg.wins[k].sum())
-        sums, squares = agg.sums[k].sum(axis=0), agg.squares[k].sum(axis=0)
+        sums = agg.sums[k].sum(axis=0)
         table.add_row(
             str(name),
             str(agg.n_games),
             str(n),
-            _rate(wins, n),
-            _mean_from_sums(n, float(sums[0]), float(squares[0])),
+            _rate(int(agg.wins[k].sum()), n, strategy_rate(agg, k)),
+            _plus_minus(n, *strategy_score(agg, k)),
             *(f"{sums[i] / n:.1f}" for i in sources),
         )
     return table

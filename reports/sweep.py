@@ -134,18 +134,20 @@ def _t_half(values: np.ndarray, conf: float = 0.95) -> float:
 
 def point_metrics(result: SweepResult, game: str) -> pd.DataFrame:
     """Long form: point, metric, group, mean, lo, hi. Metrics: `win` per strategy and per
-    seat (Wilson for single strategies' seat-games), `score` and sources per strategy, `turns`."""
-    from reports.summary import wilson_interval
+    seat (Wilson for single strategies' seat-games), `score` and sources per strategy, `turns`.
+    A strategy's intervals take the game as the unit (it may hold several seats of a game)."""
+    from reports.summary import clustered_mean, clustered_rate, wilson_interval
 
     rows = []
     for p, seats in result.seats.groupby("point"):
         for strategy, part in seats.groupby("strategy"):
-            lo, hi = wilson_interval(float(part["win"].sum()), len(part))
+            games = part["game"].to_numpy()
+            _, n, wins, n2, n_wins, wins2 = sums_by_game(games, part["win"].to_numpy(float))
+            lo, hi = clustered_rate(n, wins, n2, n_wins, wins2)
             rows.append((p, "win", f"strategy {strategy}", part["win"].mean(), lo, hi))
             for col in ["score", *SOURCES[game]]:
-                v = part[col].to_numpy(dtype=float)
-                h = _t_half(v)
-                rows.append((p, col, f"strategy {strategy}", v.mean(), v.mean() - h, v.mean() + h))
+                mean, h = clustered_mean(*sums_by_game(games, part[col].to_numpy(float)))
+                rows.append((p, col, f"strategy {strategy}", mean, mean - h, mean + h))
         for seat, part in seats.groupby("seat"):
             lo, hi = wilson_interval(float(part["win"].sum()), len(part))
             rows.append((p, "win", f"seat {seat + 1}", part["win"].mean(), lo, hi))
@@ -154,6 +156,14 @@ def point_metrics(result: SweepResult, game: str) -> pd.DataFrame:
         h = _t_half(v)
         rows.append((p, "turns", "all games", v.mean(), v.mean() - h, v.mean() + h))
     return pd.DataFrame(rows, columns=["point", "metric", "group", "mean", "lo", "hi"])
+
+
+def sums_by_game(games: np.ndarray, values: np.ndarray) -> tuple:
+    """A strategy's per-seat values summed game by game: (G, sum M, sum Y, sum M^2, sum M Y,
+    sum Y^2), with M its seats and Y its total in one game (`reports.summary.clustered_mean`)."""
+    _, index, m = np.unique(games, return_inverse=True, return_counts=True)
+    y = np.bincount(index, weights=values, minlength=len(m))
+    return len(m), int(m.sum()), float(y.sum()), int(m @ m), float(m @ y), float(y @ y)
 
 
 def differences(result: SweepResult, conf: float = 0.95) -> pd.DataFrame:

@@ -8,12 +8,18 @@ seat equally often (seat rotation).
 
 - k strategies, n players, k <= n: one line-up, the strategies cycled over the seats
   (A, B, A, B for two strategies at four players), in its distinct rotations.
-- k > n: a balanced subset of line-ups (`design="balanced"`): line-up i holds strategies
-  i, i+1, ..., i+n-1 (mod k), so each strategy plays in n line-ups, once in each position (with
-  k > 2n - 1 some pairs never share a table; they are still compared on the same blocks); or
-  every combination of n strategies (`design="all"`), where every pair meets.
+- k > n: a balanced subset of line-ups (`design="balanced"`, the default): in each block the
+  strategies are put in a fresh random order (drawn from the run's seed and the block), and
+  line-up i holds the strategies at places i, i+1, ..., i+n-1 (mod k) of that order; so each
+  strategy plays in n line-ups of every block, once in each position, and every pair of
+  strategies shares a table equally often in expectation: every strategy meets the same mix of
+  opponents, and raw win rates are comparable (with one fixed order, `design="cyclic"`, a
+  strategy met only its neighbours in the list, and its win rate depended on them; measured in
+  docs/tournament.md). Or every combination of n strategies (`design="all"`).
 
-`crn="lineup"` shares a deal only among the rotations of one line-up (each line-up of a block
+`crn="auto"` (the default) is what was measured best (docs/tournament.md): `block` when the
+design has a single line-up (a duplicate design), `none` otherwise. `crn="lineup"` shares a deal
+only among the rotations of one line-up (each line-up of a block
 gets its own deal); without CRN (`crn="none"` or False) each table gets a deal of its own. What
 each buys is measured in docs/tournament.md: in a two-strategy tournament (one line-up, its
 rotations: a duplicate design) block CRN narrows the intervals a little; with many strategies in
@@ -33,21 +39,30 @@ import numpy as np
 from sim.abyss.aggregate import win_shares  # noqa: F401  (re-exported)
 from sim.core.errors import UserError
 
-DESIGNS = ("balanced", "all")
+DESIGNS = ("balanced", "cyclic", "all")
 #: A sequential tournament checks whether to stop every this many blocks (chunks of this size).
 SEQUENTIAL_CHECK = 50
 #: Which tables of a block share a deal: all of them, the rotations of each line-up, or none.
 CRN_MODES = ("block", "lineup", "none")
+#: The default --crn: block for a duplicate design (one line-up), none for many line-ups.
+AUTO = "auto"
+#: Tags the random stream of the strategies' order in a block (any constant; see block_order).
+ORDER_STREAM = 0x0DE5
 
 
-def crn_mode(crn) -> str:
-    """`True`/`False` (block/none) or one of CRN_MODES."""
+def crn_mode(crn, design: Design | None = None) -> str:
+    """`True`/`False` (block/none), one of CRN_MODES, or "auto": block for a design with one
+    line-up, none for several (what docs/tournament.md measured best)."""
     if crn is True:
         return "block"
     if crn is False:
         return "none"
+    if crn == AUTO:
+        if design is None:
+            return AUTO
+        return "block" if len(design.lineups) == 1 else "none"
     if crn not in CRN_MODES:
-        raise UserError(f"--crn must be one of {', '.join(CRN_MODES)}; got {crn!r}")
+        raise UserError(f"--crn must be one of auto, {', '.join(CRN_MODES)}; got {crn!r}")
     return crn
 
 
@@ -62,13 +77,17 @@ class Design:
     lineup_of_table: np.ndarray = field(default=None)  # index into lineups, per table
     rotation_of_table: np.ndarray = field(default=None)
     orders: np.ndarray = field(default=None)  # cyclic orders of the seats (`cyclic_orders`)
+    shuffled: bool = False  # each block puts the strategies in a fresh random order
+    seed: int = 0  # the run's seed (the stream of those orders)
 
     @property
     def n_tables(self) -> int:
         return len(self.seating)
 
 
-def make_design(strategies: list[str], n_players: int, design: str = "balanced") -> Design:
+def make_design(
+    strategies: list[str], n_players: int, design: str = "balanced", seed: int = 0
+) -> Design:
     """Line-ups and seatings of a tournament (see the module docstring)."""
     k = len(strategies)
     if k < 2:
@@ -106,6 +125,8 @@ def make_design(strategies: list[str], n_players: int, design: str = "balanced")
         np.array(owner, dtype=np.int64),
         np.array(rotation, dtype=np.int64),
         orders,
+        shuffled=design == "balanced" and k > n_players,
+        seed=seed,
     )
 
 
@@ -127,7 +148,22 @@ def block_seatings(design: Design, blocks: np.ndarray, tables: np.ndarray) -> np
     members = np.array(design.lineups, dtype=np.int64)[lineup]
     arranged = np.take_along_axis(members, order, axis=1)
     seat_pos = (np.arange(n)[None, :] + design.rotation_of_table[tables][:, None]) % n
-    return np.take_along_axis(arranged, seat_pos, axis=1)
+    seated = np.take_along_axis(arranged, seat_pos, axis=1)
+    if design.shuffled:
+        seated = block_order(design, blocks)[np.arange(len(blocks))[:, None], seated]
+    return seated
+
+
+def block_order(design: Design, blocks: np.ndarray) -> np.ndarray:
+    """The strategies' random order of each block (row i: the strategy at each place of the
+    design's order for blocks[i]), a pure function of the run's seed and the block."""
+    k = len(design.strategies)
+    unique, where = np.unique(blocks, return_inverse=True)
+    orders = np.array(
+        [np.random.default_rng([ORDER_STREAM, design.seed, int(b)]).permutation(k) for b in unique],
+        dtype=np.int64,
+    ).reshape(len(unique), k)
+    return orders[where]
 
 
 def block_games(design: Design, first_block: int, n_blocks: int, crn: bool = True):
@@ -136,7 +172,7 @@ def block_games(design: Design, first_block: int, n_blocks: int, crn: bool = Tru
     t = design.n_tables
     blocks = np.repeat(np.arange(first_block, first_block + n_blocks, dtype=np.int64), t)
     tables = np.tile(np.arange(t, dtype=np.int64), n_blocks)
-    mode = crn_mode(crn)
+    mode = crn_mode(crn, design)
     if mode == "block":
         games = blocks.copy()
     elif mode == "lineup":
@@ -175,6 +211,7 @@ def run_tournament(
     min_blocks: int = 100,
     game: str = "abyss",
     store=None,
+    client=None,
 ) -> TournamentResult:
     """Play `n_blocks` blocks of the design on the fast path of `game` ("abyss" or
     "conspiracy"; Conspiracy keeps no aggregates: `aggregates` is None).
@@ -188,15 +225,19 @@ def run_tournament(
     With a `store` (`sim.core.chunks.ChunkStore`; a chunk is a run of blocks), each finished
     chunk is stored and the stored ones are read back instead of played: an interrupted
     tournament resumes with the same results, sequential or not.
+
+    With a Dask `client` (`sim.core.dask_backend`), chunks of `DASK_BLOCKS` blocks are played on
+    the cluster and recorded in block order: the same results (a table's game is a pure function
+    of the seed, the block and the design). Not with `sequential_alpha`.
     """
     import pandas as pd
 
     from sim.core.batch import run_chunks
 
-    run_tables = table_runner(game)
-
-    plan = make_design(strategies, n_players, design)
-    crn_mode(crn)
+    if client is not None and sequential_alpha is not None:
+        raise UserError("--backend dask does not run --sequential tournaments; use local")
+    plan = make_design(strategies, n_players, design, seed)
+    crn = crn_mode(crn, plan)
     seat_parts: list = []
     game_parts: list = []
     agg = None
@@ -223,18 +264,10 @@ def run_tournament(
             state["stopped"] = state["blocks"] >= min_blocks and seq.all_decided()
 
     def play(first: int, n: int) -> bool:
+        return record(first, n, *play_blocks(first, n, tables, plan, seed, crn, game))
+
+    def record(first: int, n: int, seats_df, games_df, chunk_agg) -> bool:
         nonlocal agg
-        blocks, tables_, games, seatings = block_games(plan, first, n, crn)
-        seats, games_cols, chunk_agg = run_tables(
-            tables, seed=seed, games=games, seatings=seatings, strategies=plan.strategies
-        )
-        seats_df = pd.DataFrame(seats)
-        seats_df.insert(0, "block", np.repeat(blocks, n_players))
-        seats_df.insert(1, "table", np.repeat(tables_, n_players))
-        seats_df.insert(2, "n_players", n_players)
-        games_df = pd.DataFrame(games_cols)
-        games_df.insert(0, "block", blocks)
-        games_df.insert(1, "table", tables_)
         seat_parts.append(seats_df)
         game_parts.append(games_df)
         if chunk_agg is not None:
@@ -252,14 +285,18 @@ def run_tournament(
     from sim.core.batch import set_threads
 
     threads = set_threads(threads)
-    elapsed = run_chunks(
-        state["blocks"] if state["stopped"] else n_blocks,
-        play,
-        progress=progress,
-        label="blocks",
-        first_game=state["blocks"],
-        chunk_size=SEQUENTIAL_CHECK if seq is not None else None,
-    )
+    if client is not None:
+        elapsed = _play_on_cluster(client, record, state["blocks"], n_blocks, tables, plan, seed,
+                                   crn, game)  # fmt: skip
+    else:
+        elapsed = run_chunks(
+            state["blocks"] if state["stopped"] else n_blocks,
+            play,
+            progress=progress,
+            label="blocks",
+            first_game=state["blocks"],
+            chunk_size=SEQUENTIAL_CHECK if seq is not None else None,
+        )
     seats_df = pd.concat(seat_parts, ignore_index=True)
     games_df = pd.concat(game_parts, ignore_index=True)
     n_games = len(games_df)
@@ -278,6 +315,47 @@ def run_tournament(
             "threads": threads,
         },
     )
+
+
+#: Blocks per Dask task.
+DASK_BLOCKS = 500
+
+
+def play_blocks(first: int, n: int, tables, plan: Design, seed: int, crn: str, game: str):
+    """Play blocks first .. first + n - 1 of the design: (seats, games, aggregates or None), a
+    pure function of its arguments (also a Dask task)."""
+    import pandas as pd
+
+    n_players = plan.n_players
+    blocks, tables_, games, seatings = block_games(plan, first, n, crn)
+    seats, games_cols, chunk_agg = table_runner(game)(
+        tables, seed=seed, games=games, seatings=seatings, strategies=plan.strategies
+    )
+    seats_df = pd.DataFrame(seats)
+    seats_df.insert(0, "block", np.repeat(blocks, n_players))
+    seats_df.insert(1, "table", np.repeat(tables_, n_players))
+    seats_df.insert(2, "n_players", n_players)
+    games_df = pd.DataFrame(games_cols)
+    games_df.insert(0, "block", blocks)
+    games_df.insert(1, "table", tables_)
+    return seats_df, games_df, chunk_agg
+
+
+def _play_on_cluster(client, record, start: int, n_blocks: int, *args) -> float:
+    """Blocks start .. n_blocks - 1 in chunks on the cluster, recorded in block order."""
+    import time
+
+    from sim.core.dask_backend import chunks, map_chunks
+
+    t0 = time.perf_counter()
+    parts = map_chunks(client, _cluster_task, n_blocks - start, DASK_BLOCKS, start, *args)
+    for (first, n), part in zip(chunks(n_blocks - start, DASK_BLOCKS), parts, strict=True):
+        record(start + first, n, *part)
+    return time.perf_counter() - t0
+
+
+def _cluster_task(first: int, n: int, start: int, *args):
+    return play_blocks(start + first, n, *args)
 
 
 def save_blocks(store, first: int, n: int, seats_df, games_df, agg) -> None:

@@ -26,9 +26,11 @@ def setting_name(value: int) -> str:
     return "mix" if value == 0 else f"strike {value}"
 
 
-def episodes_frame(t, seed: int, n: int, strike_value: int, deck: str = "as given"):
-    """One row per (episode, crystal) of n episodes."""
-    out_crystals, out_games = KN.run_episodes(t, seed, np.arange(n), strike_value)
+def episodes_frame(t, seed: int, n: int, strike_value: int, deck: str = "as given",
+                   run=KN.run_episodes):  # fmt: skip
+    """One row per (episode, crystal) of n episodes (`run`: `sim.wilds.kernel.run_episodes`, or
+    the same on a Dask cluster, `distributed_runner`)."""
+    out_crystals, out_games = run(t, seed, np.arange(n), strike_value)
     m = t.n_crystals
     # The climber goes for the crystals in the data's order, so crystal i is its target from the
     # turn crystal i-1 broke (turn 1 for the first): the turns spent on it count both ends.
@@ -83,12 +85,29 @@ def deck_variants(t) -> dict[str, object]:
     return out
 
 
-def run_analysis(t, seed: int, n: int) -> pd.DataFrame:
-    parts = [episodes_frame(t, seed, n, v) for v in STRIKE_SETTINGS]
+def run_analysis(t, seed: int, n: int, run=KN.run_episodes) -> pd.DataFrame:
+    parts = [episodes_frame(t, seed, n, v, run=run) for v in STRIKE_SETTINGS]
     for name, variant in deck_variants(t).items():
         if name != "as given":
-            parts.append(episodes_frame(variant, seed, n, 0, deck=name))
+            parts.append(episodes_frame(variant, seed, n, 0, deck=name, run=run))
     return pd.concat(parts, ignore_index=True)
+
+
+def distributed_runner(client, chunk_size: int | None = None):
+    """`run_episodes` on a Dask cluster: chunks of episodes on the workers, joined in episode
+    order; an episode is a pure function of (seed, index), so the results are the local ones."""
+    from sim.core.dask_backend import map_chunks
+
+    def run(t, seed: int, games: np.ndarray, strike_value: int):
+        parts = map_chunks(client, _episode_chunk, len(games), chunk_size, t, seed,
+                           np.asarray(games), strike_value)  # fmt: skip
+        return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+
+    return run
+
+
+def _episode_chunk(first: int, n: int, t, seed: int, games: np.ndarray, strike_value: int):
+    return KN.run_episodes(t, seed, games[first : first + n], strike_value)
 
 
 def effort(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:

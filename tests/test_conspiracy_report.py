@@ -61,24 +61,12 @@ def sim_run(tmp_path_factory, tables) -> Path:
 
 @pytest.fixture(scope="module")
 def tournament_run(tmp_path_factory, tables) -> Path:
-    from reports.tournament import block_games, make_design
-    from sim.conspiracy.fast import run_tables
+    from reports.tournament import make_design, play_blocks
 
     names = ["heuristic", "heuristic:pile_min=15", "pile_raider"]
     seat_parts, game_parts = [], []
     for n in (3, 4):
-        plan = make_design(names, n)
-        blocks, tabs, games, seatings = block_games(plan, 0, 60, True)
-        seats, game_cols = run_tables(
-            tables, seed=5, games=games, seatings=seatings, strategies=plan.strategies
-        )
-        s = pd.DataFrame(seats)
-        s.insert(0, "block", np.repeat(blocks, n))
-        s.insert(1, "table", np.repeat(tabs, n))
-        s.insert(2, "n_players", n)
-        g = pd.DataFrame(game_cols)
-        g.insert(0, "block", blocks)
-        g.insert(1, "table", tabs)
+        s, g, _ = play_blocks(0, 60, tables, make_design(names, n), 5, "block", "conspiracy")
         seat_parts.append(s)
         game_parts.append(g)
     config = {

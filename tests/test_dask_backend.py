@@ -25,6 +25,18 @@ def cluster():
         yield c
 
 
+def local_and_dask(tmp_path, cluster, args: list, *dask_args: str) -> tuple:
+    """Run `args` locally and on the cluster (with `dask_args`); the two output directories."""
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    assert runner.invoke(app, [*args, "--out", str(local)]).exit_code == 0
+    result = runner.invoke(
+        app, [*args, "--backend", "dask", "--scheduler", cluster.scheduler_address, *dask_args,
+              "--out", str(remote)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return local, remote
+
+
 def test_dask_backend_gives_the_local_results(tmp_path, cluster) -> None:
     local = tmp_path / "local"
     assert runner.invoke(app, ["simulate", *ARGS, "--out", str(local)]).exit_code == 0
@@ -74,12 +86,54 @@ def test_dask_sweep_gives_the_local_results(tmp_path, cluster) -> None:
 
 def test_dask_conspiracy_gives_the_local_results(tmp_path, cluster) -> None:
     args = ["simulate", "--game", "conspiracy", "--games", "2000", "--seed", "4"]
-    local, remote = tmp_path / "local", tmp_path / "dask"
-    assert runner.invoke(app, [*args, "--out", str(local)]).exit_code == 0
-    result = runner.invoke(
-        app, [*args, "--backend", "dask", "--scheduler", cluster.scheduler_address,
-              "--chunk-size", "300", "--out", str(remote)],
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
+    local, remote = local_and_dask(tmp_path, cluster, args, "--chunk-size", "300")
     for name in ("seats.parquet", "games.parquet"):
         pd.testing.assert_frame_equal(pd.read_parquet(local / name), pd.read_parquet(remote / name))
+
+
+@pytest.mark.parametrize("game", ["abyss", "conspiracy"])
+def test_dask_tournament_gives_the_local_results(tmp_path, cluster, monkeypatch, game) -> None:
+    """Issue 17: "`tournament` ... accept[s] --backend dask like simulate and sweep, with results
+    identical to a local run (same bytes in the result tables)"."""
+    from reports import tournament
+
+    monkeypatch.setattr(tournament, "DASK_BLOCKS", 70)  # several tasks per player count
+    args = ["tournament", "--game", game, "--players", "2,3", "--blocks", "200", "--seed", "6",
+            "--fight-points", "0", "--no-report"]  # fmt: skip
+    local, remote = local_and_dask(tmp_path, cluster, args)
+    for name in ("seats.parquet", "games.parquet", "summary.txt"):
+        assert (local / name).read_bytes() == (remote / name).read_bytes(), name
+    if game == "abyss":
+        for n in (2, 3):
+            name = f"aggregates-{n}p.npz"
+            assert Aggregates.load(local / name) == Aggregates.load(remote / name)
+
+
+def test_dask_wilds_gives_the_local_results(tmp_path, cluster) -> None:
+    """`simulate --game wilds --backend dask` plays on the cluster (it used to run locally
+    whatever the option), with the local results."""
+    args = ["simulate", "--game", "wilds", "--games", "900", "--seed", "3"]
+    local, remote = local_and_dask(tmp_path, cluster, args, "--chunk-size", "250")
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(local / "crystals.parquet"), pd.read_parquet(remote / "crystals.parquet")
+    )
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--game", "wilds", "--backend", "dask", "--scheduler",
+          "tcp://127.0.0.1:9"], "cannot reach"),
+        (["simulate", "--game", "wilds", "--engine", "reference"], "no --engine reference"),
+        (["tournament", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"],
+         "cannot reach"),
+        (["tournament", "--backend", "dask", "--sequential", "0.05"], "--sequential"),
+        (["tournament", "--scheduler", "tcp://127.0.0.1:9"], "--scheduler needs --backend dask"),
+    ],
+)  # fmt: skip
+def test_options_that_cannot_take_effect_are_refused(tmp_path, args, message) -> None:
+    """An option that is accepted must take effect, or be refused (one line, exit 2)."""
+    out = tmp_path / "run"
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[-1].startswith("error: ") and message in lines[-1], lines
+    assert not out.exists()

@@ -18,6 +18,7 @@ import random
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -319,3 +320,25 @@ def test_sequential_tournament_killed_just_after_the_decision(tmp_path, monkeypa
     for name in ("seats.parquet", "games.parquet"):
         pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
     assert (out / "summary.txt").read_text() == (whole / "summary.txt").read_text()
+
+
+# ------------------------------------------------------------------------------ Ctrl-C
+@pytest.mark.parametrize("delay", [0.05, 0.3, 1.0, 2.5])
+def test_ctrl_c_at_any_moment_is_one_line(tmp_path, delay) -> None:
+    """Ctrl-C at any moment, also while the modules load (the first fraction of a second),
+    prints one line and no traceback, through the installed console script's entry point."""
+    code = "import sys; from reports.entry import main; sys.argv[0] = 'abyss-mc'; main()"
+    p = subprocess.Popen(
+        [sys.executable, "-c", code, *SIMULATE, "--out", str(tmp_path / "run")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(delay)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=300)
+    if p.returncode == 0:
+        pytest.skip("the run finished before the signal")
+    assert "Traceback" not in err, err
+    assert len([line for line in err.splitlines() if line.strip()]) == 1, err

@@ -18,10 +18,11 @@ import pytest
 from sim.abyss import kernel as KN
 from sim.abyss import state as S
 from sim.abyss import workspace as W
+from sim.abyss.aggregate import N_ROUNDS, TRAJECTORY_EVERY
 from sim.abyss.cards import load_cards
 from sim.abyss.fast import lineup_arrays, run_fast
 from sim.abyss.rules import Game
-from sim.abyss.runner import run_simulation
+from sim.abyss.runner import run_games, run_simulation, trajectory_array
 from sim.abyss.workspace import template
 from sim.core.schema import games_frame, seats_frame
 from strategies.abyss import make_policies
@@ -151,6 +152,40 @@ def test_batch_runner_matches_reference_runner(all_tables):
     )
     assert seats_frame(seats).equals(seats_frame(ref_seats))
     assert games_frame(games).equals(games_frame(ref_games))
+
+
+@pytest.mark.parametrize(("expansions", "lineup"), [((), ["greedy", "random"] * 2),
+                                                    (("leviathan",), PRESETS_B)])  # fmt: skip
+def test_reference_game_records_the_kernels_trajectory(all_tables, expansions, lineup):
+    """Round by round, the reference engine records each seat's running IP, Pearls and Keys as
+    the kernel's `record_round` does (extra turns and the final round included)."""
+    t = all_tables[expansions]
+    base = template(t)
+    n = len(lineup)
+    assert N_ROUNDS == W.MAX_ROUNDS
+    for game in range(8):
+        ref = Game(t, make_policies(lineup, n), seed=12, game=game, record=False, trajectory=True)
+        s = KN.new_workspace(base, *lineup_arrays(lineup))
+        s[W.TRAJ_ON] = 1
+        KN.new_game(s, np.int64(12), np.int64(game), np.int64(n))
+        KN.play(s)
+        kernel = s[W.TRAJ : W.TRAJ + W.MAX_ROUNDS * S.MAX_PLAYERS * 3]
+        kernel = kernel.reshape(W.MAX_ROUNDS, S.MAX_PLAYERS, 3)[:, :n]
+        assert np.array_equal(trajectory_array(ref.play()), kernel), (lineup, game)
+
+
+def test_reference_and_fast_runs_give_the_same_aggregates(all_tables):
+    """`simulate --engine reference` folds the same aggregates as the fast path, per-round
+    trajectories of the sampled games and per-game sums by strategy included."""
+    t = all_tables[("leviathan",)]
+    lineup = ["greedy", "random", "greedy:fight_p=0.3"]
+    run = dict(n_players=3, n_games=40, seed=3, strategies=lineup, expansions=("leviathan",))
+    _, _, fast, _ = run_games(t, engine="fast", threads=1, chunk_size=9, per_game=False, **run)
+    _, _, ref, _ = run_games(t, engine="reference", per_game=False, **run)
+    sampled = len(range(0, 40, TRAJECTORY_EVERY))
+    assert ref.trajectory_counts[:, 0].sum() == sampled * 3
+    assert ref.trajectory_sums.any() and ref.clusters.any()
+    assert ref == fast
 
 
 def test_same_results_for_any_thread_count_and_chunking(all_tables):

@@ -43,6 +43,14 @@ N_LORD_SLOTS, N_LOCATION_SLOTS = 64, 32
 N_ROUNDS = 40
 #: End reasons in the aggregates' order (the state's codes; "none" never ends a game).
 END_REASONS = STATE_END_REASONS
+#: Games whose index is a multiple of this record per-round trajectories, on either engine (a
+#: sample that does not depend on chunking; with common random numbers, whole blocks).
+TRAJECTORY_EVERY = 16
+#: Per strategy, sums over games for intervals whose unit is the game (a strategy's seats in one
+#: game share its winner and its length, so they are not independent draws): the games it sat in,
+#: then the sums of M*M, M*W, W*W, M*Y and Y*Y, where M, W and Y are its seats, wins and IP in
+#: one game (`reports.summary.cluster_spread`).
+CLUSTER_SUMS = ("games", "seats2", "seats_wins", "wins2", "seats_score", "score2")
 
 
 @dataclass
@@ -66,6 +74,7 @@ class Aggregates:
     locations_won: np.ndarray = field(default=None)  # [strategy, location]
     trajectory_sums: np.ndarray = field(default=None)  # [strategy, round, (IP, Pearls, Keys)]
     trajectory_counts: np.ndarray = field(default=None)  # [strategy, round] seat-games recorded
+    clusters: np.ndarray = field(default=None)  # [strategy, CLUSTER_SUMS]
 
     def __post_init__(self) -> None:
         k, n, v = len(self.strategies), self.n_players, len(VALUES)
@@ -84,6 +93,7 @@ class Aggregates:
             "locations_won": (k, N_LOCATION_SLOTS),
             "trajectory_sums": (k, N_ROUNDS, 3),
             "trajectory_counts": (k, N_ROUNDS),
+            "clusters": (k, len(CLUSTER_SUMS)),
         }
         for name, shape in zeros.items():
             if getattr(self, name) is None:
@@ -109,6 +119,7 @@ class Aggregates:
         self.turns_histogram += np.bincount(turns, minlength=MAX_TURNS)
         self.end_reasons += np.bincount(out_games[:, KN.RG_END], minlength=len(END_REASONS))
         won = out_seats[:, :n, KN.R_RANK].ravel() == 1
+        self._add_clusters(out_seats[:, :n, KN.R_SCORE], won.reshape(-1, n), strategy_of)
         for held, wins, words in (
             (self.lords_held, self.lords_won, (KN.R_LORDS_LO, KN.R_LORDS_HI)),
             (self.locations_held, self.locations_won, (KN.R_LOCATION_SET,)),
@@ -119,6 +130,16 @@ class Aggregates:
                 held[k] += bits[mine].sum(axis=0, dtype=np.int64)
                 wins[k] += bits[mine & won].sum(axis=0, dtype=np.int64)
         self.n_games += len(out_games)
+
+    def _add_clusters(self, score: np.ndarray, won: np.ndarray, strategy_of: np.ndarray) -> None:
+        """CLUSTER_SUMS of each strategy's seats, wins and IP, game by game ([game, seat])."""
+        score = score.astype(np.int64)
+        for k in np.unique(strategy_of):
+            mine = strategy_of == k
+            m = mine.sum(axis=1, dtype=np.int64)
+            w = (won & mine).sum(axis=1, dtype=np.int64)
+            y = np.where(mine, score, 0).sum(axis=1)
+            self.clusters[k] += [np.count_nonzero(m), m @ m, m @ w, w @ w, m @ y, y @ y]
 
     def add_trajectories(self, traj: np.ndarray, strategy_of: np.ndarray) -> None:
         """Fold recorded trajectories, traj[game, round, seat, (IP, Pearls, Keys)]. A seat that
@@ -226,6 +247,7 @@ ARRAYS = (
     "locations_won",
     "trajectory_sums",
     "trajectory_counts",
+    "clusters",
 )
 
 

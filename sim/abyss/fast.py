@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss import kernel as KN
-from sim.abyss.aggregate import Aggregates, win_shares
+from sim.abyss.aggregate import TRAJECTORY_EVERY, Aggregates, win_shares
 from sim.abyss.state import END_REASONS
 from sim.abyss.workspace import MAX_ROUNDS, cached_template
 from sim.core.batch import run_chunks, set_threads
@@ -158,11 +158,6 @@ def _atomic(path, write) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
-
-
-#: Games whose index is a multiple of this record per-round trajectories (a sample that does not
-#: depend on chunking; with common random numbers, whole blocks).
-TRAJECTORY_EVERY = 16
 
 
 def trajectory_slots(games: np.ndarray, n_players: int):

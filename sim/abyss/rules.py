@@ -130,6 +130,10 @@ class Score:
 class Game(LeviathanMixin):
     """One game of Abyss for 2-4 players (2-5 with Leviathan), played to the end by `play()`."""
 
+    #: (round, seat) -> the seat's running IP, Pearls and Keys after its last turn of the round
+    #: (`record_round`); None: not recorded (a class default, so decoded games have it too).
+    trajectory: dict[tuple[int, int], tuple[int, int, int]] | None = None
+
     def __init__(
         self,
         tables: CardTables,
@@ -137,6 +141,7 @@ class Game(LeviathanMixin):
         seed: int,
         game: int = 0,
         record: bool = True,
+        trajectory: bool = False,
     ):
         n = len(policies)
         if not 2 <= n <= tables.max_players:
@@ -167,6 +172,8 @@ class Game(LeviathanMixin):
         self.fight_zone = -1  # Border zone of the Leviathan being fought, -1 outside a fight
         self.next_seat = 0  # the seat whose turn comes next
         self.final_turns: list[int] | None = None  # seats still to play once the end is triggered
+        if trajectory:
+            self.trajectory = {}
         self._setup()
 
     # ------------------------------------------------------------------ setup
@@ -308,6 +315,8 @@ class Game(LeviathanMixin):
                 self.log("turn_limit")
                 break
             self.take_turn(seat)
+            if self.trajectory is not None:
+                self.record_round(seat)
             if self.extra_turn:
                 # Invoker: "Take an extra turn after this one." Once the end is triggered,
                 # "every other player takes one last turn" (rules option last_round_extra_turn).
@@ -362,6 +371,13 @@ class Game(LeviathanMixin):
         if self.rules.court_end == "bga" and self.end_reason is None:
             if not self.lord_deck and len(self.court) < self.t.court_size:
                 self.trigger_end("court_empty")
+
+    def record_round(self, seat: int) -> None:
+        """The seat's running IP (scored as at the end, before the final affiliation), Pearls and
+        Keys after its turn, in its round's entry: the fast path's `kernel.record_round`."""
+        p = self.players[seat]
+        round_ = (self.turn - 1) // self.n_players
+        self.trajectory[round_, seat] = (self.score(p).total, p.pearls, self.n_keys(p))
 
     def trigger_end(self, reason: str) -> None:
         if self.end_reason is None:
@@ -1112,9 +1128,11 @@ def play_game(
     seed: int,
     game: int = 0,
     record: bool = True,
+    trajectory: bool = False,
 ) -> Game:
-    """Play one game with the reference engine and return the finished `Game`."""
-    return Game(tables, policies, seed, game, record).play()
+    """Play one game with the reference engine and return the finished `Game` (with
+    `trajectory`, its per-round record too)."""
+    return Game(tables, policies, seed, game, record, trajectory).play()
 
 
 def seat_rows(g: Game, strategies: list[str]) -> list[dict]:

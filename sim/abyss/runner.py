@@ -11,7 +11,11 @@ from __future__ import annotations
 import sys
 import time
 
-from sim.abyss.rules import game_row, play_game, seat_rows
+import numpy as np
+
+from sim.abyss.aggregate import N_ROUNDS, TRAJECTORY_EVERY, Aggregates
+from sim.abyss.rules import Game, game_row, play_game, seat_rows
+from sim.abyss.state import NOT_PLAYED
 from strategies.abyss import make_policies
 
 SUPPORTED_EXPANSIONS: tuple[str, ...] = ("leviathan",)
@@ -44,10 +48,13 @@ def run_simulation(
     progress: bool = False,
     rotate: bool = True,
     first_game: int = 0,
+    trajectories: list | None = None,
 ):
     """Play games `first_game .. first_game + n_games - 1` with the reference engine.
 
-    Returns (seat rows, game rows, timings): lists of dicts in the results schema.
+    Returns (seat rows, game rows, timings): lists of dicts in the results schema. A
+    `trajectories` list receives (line-up, per-round record) of every game the fast path samples
+    (`trajectory_array`).
     """
     check_expansions(expansions)
     make_policies(strategies, n_players)  # validate every spec before any work
@@ -58,7 +65,11 @@ def run_simulation(
     for i in range(n_games):
         g_index = first_game + i
         lineup = rotated(strategies, g_index, rotate)
-        game = play_game(tables, make_policies(lineup, n_players), seed, g_index, record=False)
+        sampled = trajectories is not None and g_index % TRAJECTORY_EVERY == 0
+        policies = make_policies(lineup, n_players)
+        game = play_game(tables, policies, seed, g_index, record=False, trajectory=sampled)
+        if sampled:
+            trajectories.append((lineup, trajectory_array(game)))
         seats.extend(seat_rows(game, lineup))
         games.append(game_row(game))
         now = time.perf_counter()
@@ -75,6 +86,25 @@ def run_simulation(
     if progress:
         print(file=sys.stderr)
     return seats, games, {"games_per_second": n_games / elapsed if elapsed else 0.0}
+
+
+def trajectory_array(game: Game) -> np.ndarray:
+    """A game's per-round record as the fast path's buffer: [round, seat, (IP, Pearls, Keys)],
+    NOT_PLAYED where the seat had no turn, rounds past N_ROUNDS dropped."""
+    out = np.full((N_ROUNDS, game.n_players, 3), NOT_PLAYED, dtype=np.int32)
+    for (round_, seat), values in game.trajectory.items():
+        if round_ < N_ROUNDS:
+            out[round_, seat] = values
+    return out
+
+
+def add_trajectories(agg: Aggregates, trajectories: list) -> None:
+    """Fold the reference runner's (line-up, record) pairs into `agg`, as the fast path does."""
+    if not trajectories:
+        return
+    index = {name: k for k, name in enumerate(agg.strategies)}
+    strategy_of = np.array([[index[name] for name in lineup] for lineup, _ in trajectories])
+    agg.add_trajectories(np.stack([record for _, record in trajectories]), strategy_of)
 
 
 def run_games(
@@ -114,9 +144,9 @@ def run_games(
             store=store,
             chunk_size=chunk_size,
         )
-    from sim.abyss.aggregate import Aggregates
     from sim.core.schema import games_frame, seats_frame
 
+    trajectories: list = []
     seats, games, timings = run_simulation(
         tables,
         n_players=n_players,
@@ -125,6 +155,8 @@ def run_games(
         strategies=strategies,
         expansions=expansions,
         progress=progress,
+        trajectories=trajectories,
     )
     agg = Aggregates.from_frames(seats_frame(seats), games_frame(games), strategies)
+    add_trajectories(agg, trajectories)
     return (seats, games, agg, timings) if per_game else (None, None, agg, timings)

@@ -65,7 +65,8 @@ def map_chunks(c, task: Callable, n_games: int, chunk_size: int | None, *args, p
     from distributed import as_completed
 
     spans = chunks(n_games, chunk_size)
-    shipped = [c.scatter(a, broadcast=True) if _big(a) else a for a in args]
+    # hash=False: a fresh key each call, so data scattered again is never one being released
+    shipped = [c.scatter(a, broadcast=True, hash=False) if _big(a) else a for a in args]
     futures = [c.submit(task, first, n, *shipped, pure=False) for first, n in spans]
     done = 0
     results: dict[int, object] = {}

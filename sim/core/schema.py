@@ -141,15 +141,18 @@ def schema_markdown() -> str:
         "|---|---|",
         "| `seats.parquet` | one row per (game, seat), columns below (not with `--no-per-game`) |",
         "| `games.parquet` | one row per game, columns below (not with `--no-per-game`) |",
-        "| `aggregates.npz` | always: counts and integer sums by strategy and seat, turn "
-        "histogram, end reasons (`sim.abyss.aggregate.Aggregates.load`) |",
+        "| `aggregates.npz` | always: counts and integer sums by strategy and seat, sums by "
+        "game for intervals clustered by game, turn histogram, end reasons, Lords and Locations "
+        "held, per-round trajectories of a sample of games "
+        "(`sim.abyss.aggregate.Aggregates.load`) |",
         "| `manifest.json` | command, config, seed, card-data digest, timings, versions, platform, "
         "`schema_version` |",
         "| `summary.txt` | the summary printed at the end of the run |",
         "",
         "The directory appears only once the run is complete (it is written under a hidden "
-        "`.<name>.partial-*` name and renamed at the end); a failed or interrupted run leaves "
-        "nothing behind.",
+        "`.<name>.partial` name and renamed at the end). A run that fails or is interrupted "
+        "before finishing any chunk leaves nothing behind; one that has finished chunks keeps "
+        "them there for `--resume` (docs/reliability.md).",
         "",
         'Read with pandas: `pd.read_parquet(run / "seats.parquet")`. Both tables are long-form; '
         "join them on `game`.",
