@@ -1460,8 +1460,8 @@ def sweep(
             return load_tables(cards, items, exp)
 
         def run(tables):
-            from sim.abyss.aggregate import win_shares
             from sim.abyss.fast import run_fast
+            from sim.core.results import win_shares
 
             if backend == "dask":
                 seats, game_cols, _, _ = _dask_runner(scheduler, threads)(

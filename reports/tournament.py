@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.abyss.aggregate import win_shares  # noqa: F401  (re-exported)
 from sim.core.errors import UserError
 
 DESIGNS = ("balanced", "cyclic", "all")
@@ -360,6 +359,7 @@ def _cluster_task(first: int, n: int, start: int, *args):
 
 def save_blocks(store, first: int, n: int, seats_df, games_df, agg) -> None:
     """Store one finished chunk of blocks (`run_tournament`'s `store`)."""
+    from sim.core.results import atomic_save
     from sim.core.runs import write_parquet
 
     writers = {
@@ -367,17 +367,8 @@ def save_blocks(store, first: int, n: int, seats_df, games_df, agg) -> None:
         "games.parquet": lambda path: write_parquet(games_df, path),
     }
     if agg is not None:
-        writers["aggregates.npz"] = lambda path: _save_npz(agg, path)
+        writers["aggregates.npz"] = lambda path: atomic_save(path, agg.save)
     store.save(first, n, writers)
-
-
-def _save_npz(agg, path) -> None:
-    import os
-
-    tmp = f"{path}.tmp"
-    with open(tmp, "wb") as f:
-        agg.save(f)
-    os.replace(tmp, path)
 
 
 def table_runner(game: str):

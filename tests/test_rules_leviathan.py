@@ -38,7 +38,7 @@ from scipy.stats import chisquare
 
 from sim.abyss.audit import audit
 from sim.abyss.cards import LeviathanToken, Penalty, load_cards
-from sim.abyss.constants import MONSTER, AllyEffect, Power, Stream
+from sim.abyss.constants import MONSTER, AbyssRng, AllyEffect, Power, Stream
 from sim.abyss.leviathan import LevDecision, MonsterChoice, life_points_removed
 from sim.abyss.rules import Decision, Game, seat_rows
 from sim.core.rng import GameRng
@@ -233,7 +233,7 @@ def test_setup_first_leviathan_on_the_zone_of_two_dice_with_life_on_top(seed):
     dice total. Place a Life Point token on the top space of the Leviathan." """
     g = game(seed=seed)
     (arrival,) = events(g, "leviathan_arrives")
-    rng = GameRng(seed, 0)  # the same streams as the game's: the dice are the game's first two
+    rng = AbyssRng(seed, 0)  # the same streams as the game's: the dice are the game's first two
     dice = [rng.die(), rng.die()]
     deck = list(range(20))
     rng.shuffle(deck, Stream.LEVIATHAN_DECK)
@@ -1460,7 +1460,7 @@ def test_border_zone_frequencies_match_two_dice():
     for z in range(9):
         assert abs(observed[z] / n - float(exact[z])) < 0.006
     # The two dice themselves: uniform and the sum triangular.
-    rng = GameRng(7, 3)
+    rng = AbyssRng(7, 3)
     faces = Counter(rng.die() for _ in range(60_000))
     assert sorted(faces) == [1, 2, 3, 4, 5, 6]
     assert chisquare([faces[f] for f in range(1, 7)]).pvalue > 1e-4

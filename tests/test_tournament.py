@@ -18,13 +18,13 @@ from reports.tournament import (
     run_tournament,
     tournament_frame,
     tournament_text,
-    win_shares,
 )
 from sim.abyss.cards import load_cards
 from sim.abyss.fast import run_tables
 from sim.core.batch import set_threads
 from sim.core.errors import UserError
 from sim.core.jit import numba
+from sim.core.results import win_shares
 
 NAMES = [f"s{i}" for i in range(10)]  # the design only looks at the names
 TWINS = ["greedy", "greedy:fight_p=0.5"]  # two names, the very same parameters

@@ -251,12 +251,6 @@ ARRAYS = (
 )
 
 
-def win_shares(ranks: np.ndarray) -> np.ndarray:
-    """A seat's share of the win: 1/k when k seats share the first rank, else 0 (rows = games)."""
-    first = ranks == 1
-    return first / first.sum(axis=1, keepdims=True)
-
-
 def _unpack(words: np.ndarray) -> np.ndarray:
     """Rows of 32-bit words (int32 or int64 holding 32 bits) -> rows of 0/1 (uint8) per bit, low
     first."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
@@ -27,7 +26,16 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.carddata import CardDataError, Checker, _one_line, _show, _type_name, suggest  # noqa: F401
+from sim.core.carddata import (  # noqa: F401  (parse_set_options, slugify: this module's API)
+    CardDataError,
+    Checker,
+    _one_line,
+    _show,
+    _type_name,
+    parse_set_options,
+    slugify,
+    suggest,
+)
 
 from .constants import (
     LOCATION_RULE_BY_NAME,
@@ -271,56 +279,9 @@ class CardTables:
         return slugify(self.location_name[i])
 
 
-def slugify(name: str) -> str:
-    """Card name -> override slug: lower-case, a leading "the " removed, other runs -> "_"."""
-    s = name.strip().lower()
-    if s.startswith("the "):
-        s = s[4:]
-    return re.sub(r"[^a-z0-9]+", "_", s).strip("_")
-
-
 def default_data_dir() -> Path:
     """The directory of the shipped base-game card data."""
     return Path(__file__).resolve().parent / "data"
-
-
-# --------------------------------------------------------------------------------------------
-# --set KEY=VALUE
-# --------------------------------------------------------------------------------------------
-
-_SET_KEY_RE = re.compile(r"[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+")
-
-
-def parse_set_options(items: list[str]) -> dict[str, object]:
-    """Parse `--set key=value` items into {key: value}.
-
-    The value is read as a TOML scalar (integer, float, boolean or quoted string); anything else
-    (a bare word, an array, a date) is kept as the literal string. An empty value is "". Later
-    items override earlier ones with the same key.
-    """
-    out: dict[str, object] = {}
-    for item in items:
-        key, sep, text = str(item).partition("=")
-        key = key.strip()
-        if not sep or not _SET_KEY_RE.fullmatch(key):
-            raise CardDataError(f"--set: {_one_line(repr(str(item)))}: expected key=value")
-        out[key] = _parse_scalar(text.strip())
-    return out
-
-
-def _parse_scalar(text: str) -> object:
-    if text == "":
-        return ""
-    try:
-        doc = tomllib.loads(f"v = {text}")
-    except tomllib.TOMLDecodeError:
-        return text
-    if set(doc) != {"v"}:
-        return text
-    value = doc["v"]
-    if isinstance(value, (bool, int, float, str)):
-        return value
-    return text
 
 
 # --------------------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from sim.core.rng import GameRng
+
 
 class Race(IntEnum):
     """The five Allied races; each matches the guild of the same colour."""
@@ -126,3 +128,11 @@ class Stream(IntEnum):
     LEVIATHAN_TOKENS = 6
     HUNTER = 7
     POLICY = 8
+
+
+class AbyssRng(GameRng):
+    """The game's random streams, with the Leviathan expansion's dice."""
+
+    def die(self) -> int:
+        """One six-sided die, from the DICE stream."""
+        return 1 + self.below(Stream.DICE, 6)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss import kernel as KN
-from sim.abyss.aggregate import TRAJECTORY_EVERY, Aggregates, win_shares
+from sim.abyss.aggregate import TRAJECTORY_EVERY, Aggregates
 from sim.abyss.state import END_REASONS
 from sim.abyss.workspace import MAX_ROUNDS, cached_template
 from sim.core.batch import run_chunks, set_threads
-from sim.core.errors import UserError
+from sim.core.results import atomic_save, load_columns, save_columns, win_shares
 from strategies.abyss import make_policies
 from strategies.abyss.policies import N_PARAMS
 
@@ -98,41 +98,10 @@ def run_fast(
 
 def save_chunk(store, first: int, n: int, part: Aggregates, seats, game_cols) -> None:
     """Store one finished chunk: its aggregates and, with per-game tables, its columns."""
-    writers = {"aggregates.npz": lambda path: _atomic(path, part.save)}
+    writers = {"aggregates.npz": lambda path: atomic_save(path, part.save)}
     if seats is not None:
         writers["columns.npz"] = lambda path: save_columns(path, seats, game_cols)
     store.save(first, n, writers)
-
-
-def save_columns(path, seats: dict, game_cols: dict) -> None:
-    """A chunk's per-game columns in one file (atomic). Text columns are stored as fixed-width
-    unicode, so that loading never needs pickle (a crafted pickle can run code)."""
-    _atomic(path, lambda f: np.savez(f, **_prefixed(seats, "s_"), **_prefixed(game_cols, "g_")))
-
-
-def _plain(column: np.ndarray) -> np.ndarray:
-    return column.astype(str) if column.dtype == object else column
-
-
-def _python_text(column: np.ndarray) -> np.ndarray:
-    return column.astype(object) if column.dtype.kind == "U" else column
-
-
-def load_columns(store) -> tuple[list[dict], list[dict]]:
-    """The per-game columns of every stored chunk, in game order."""
-    seat_parts: list[dict] = []
-    game_parts: list[dict] = []
-    for first, _ in store.completed():
-        path = store.path(first, "columns.npz")
-        try:
-            with np.load(path, allow_pickle=False) as f:
-                seats = {k[2:]: _python_text(f[k]) for k in f.files if k.startswith("s_")}
-                games = {k[2:]: _python_text(f[k]) for k in f.files if k.startswith("g_")}
-        except ValueError as exc:  # object arrays: a file this program never writes
-            raise UserError(f"{path} holds data that is not plain arrays ({exc})") from None
-        seat_parts.append(seats)
-        game_parts.append(games)
-    return seat_parts, game_parts
 
 
 def load_chunks(store, agg: Aggregates, per_game: bool):
@@ -142,22 +111,6 @@ def load_chunks(store, agg: Aggregates, per_game: bool):
         agg = agg.merge(Aggregates.load(store.path(first, "aggregates.npz")))
     seat_parts, game_parts = load_columns(store) if per_game else ([], [])
     return agg, seat_parts, game_parts, store.end()
-
-
-def _prefixed(columns: dict, prefix: str) -> dict:
-    return {prefix + k: _plain(np.asarray(v)) for k, v in columns.items()}
-
-
-def _atomic(path, write) -> None:
-    """`write(tmp)` then rename to `path` (numpy adds no suffix to an open file)."""
-    import os
-
-    tmp = f"{path}.tmp"
-    with open(tmp, "wb") as f:
-        write(f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def trajectory_slots(games: np.ndarray, n_players: int):

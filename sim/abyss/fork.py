@@ -23,8 +23,8 @@ import numpy as np
 
 from sim.abyss import kernel as KN
 from sim.abyss import workspace as W
-from sim.abyss.aggregate import win_shares
 from sim.core.jit import borrow, njit, prange
+from sim.core.results import win_shares
 from sim.core.rng import N_STREAMS, stream_keys_in
 from strategies.abyss.policies import M_CONTINUE, M_FIGHT
 

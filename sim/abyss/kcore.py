@@ -18,6 +18,18 @@ from sim.abyss import state as S
 from sim.abyss import workspace as W
 from sim.abyss.constants import Guild, LocationRule, Power, Race
 from sim.core.jit import lowest_bit, njit
+from sim.core.stack import (  # noqa: F401  (the kernel reaches them as K.*)
+    clear,
+    contains,
+    extend,
+    index_of,
+    item,
+    pop,
+    pop_at,
+    push,
+    remove,
+    size,
+)
 
 RACE_CRAB = int(Race.CRAB)
 P_SHAMAN = int(Power.SHAMAN)
@@ -55,72 +67,7 @@ LR_MINUS_AFFILIATED = int(LocationRule.MINUS_AFFILIATED)
 
 
 # ----------------------------------------------------------------------------- stacks
-@njit(cache=True, inline="always")
-def size(s, off):
-    return s[off]
-
-
-@njit(cache=True, inline="always")
-def item(s, off, i):
-    return s[off + 1 + i]
-
-
-@njit(cache=True, inline="always")
-def push(s, off, v):
-    n = s[off]
-    s[off + 1 + n] = v
-    s[off] = n + 1
-
-
-@njit(cache=True, inline="always")
-def pop(s, off):
-    """list.pop(): the last item."""
-    n = s[off] - 1
-    s[off] = n
-    return s[off + 1 + n]
-
-
-@njit(cache=True, inline="always")
-def pop_at(s, off, i):
-    """list.pop(i): remove and return item i, the rest slide down."""
-    n = s[off]
-    v = s[off + 1 + i]
-    for k in range(off + 1 + i, off + n):
-        s[k] = s[k + 1]
-    s[off] = n - 1
-    return v
-
-
-@njit(cache=True, inline="always")
-def index_of(s, off, v):
-    """list.index(v), or -1."""
-    for i in range(s[off]):
-        if s[off + 1 + i] == v:
-            return i
-    return -1
-
-
-@njit(cache=True, inline="always")
-def contains(s, off, v):
-    return index_of(s, off, v) >= 0
-
-
-@njit(cache=True, inline="always")
-def remove(s, off, v):
-    """list.remove(v): the first occurrence."""
-    pop_at(s, off, index_of(s, off, v))
-
-
-@njit(cache=True, inline="always")
-def clear(s, off):
-    s[off] = 0
-
-
-@njit(cache=True)
-def extend(s, dst, src):
-    """dst.extend(src) between two stacks of the same vector."""
-    for i in range(s[src]):
-        push(s, dst, s[src + 1 + i])
+# The stack primitives are shared by every game (sim.core.stack); the kernel reaches them as K.*.
 
 
 # ------------------------------------------------------------------------------ players

@@ -17,10 +17,10 @@ from sim.abyss.state import (
     MAX_LORDS,
     MAX_TOKENS,
     STATE_SIZE,
-    Layout,
     check_capacity,
 )
 from sim.core.errors import UserError
+from sim.core.stack import Layout
 
 MAX_THREAT_SPACES = 16
 MAX_THREAT_OPTIONS = 4

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Protocol
 from sim.abyss.constants import (
     MONSTER,
     N_RACES,
+    AbyssRng,
     Guild,
     LocationRule,
     Power,
     Stream,
 )
 from sim.abyss.leviathan import LeviathanMixin
-from sim.core.rng import GameRng
 
 if TYPE_CHECKING:
     from sim.abyss.cards import CardTables
@@ -152,7 +152,7 @@ class Game(LeviathanMixin):
         self.policies = policies
         self.n_players = n
         self.seed, self.game_index = seed, game
-        self.rng = GameRng(seed, game)
+        self.rng = AbyssRng(seed, game)
         self.record = record
         self.events: list[dict] = []
         self.trace: list[tuple[int, int, int, int]] = []  # (seat, decision, option, n_options)

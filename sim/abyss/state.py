@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.errors import UserError
+from sim.core.stack import Layout
 
 MAX_PLAYERS = 5
 MAX_ALLIES = 128
@@ -55,23 +56,6 @@ NOT_PLAYED = -(1 << 30)
 #: ... and out_game[RG_*]
 RG_TURNS, RG_END, RG_FIGHTS, RG_CONTINUES, RG_LEV_ATTACKS, RG_KILLS = range(6)
 N_GAME_FIELDS = 6
-
-
-class Layout:
-    """Hands out consecutive offsets of a vector: scalars, stacks (length + items), blocks."""
-
-    def __init__(self) -> None:
-        self.size = 0
-
-    def scalar(self) -> int:
-        return self.block(1)
-
-    def stack(self, cap: int) -> int:
-        return self.block(1 + cap)
-
-    def block(self, n: int) -> int:
-        self.size += n
-        return self.size - n
 
 
 _b = Layout()
@@ -246,15 +230,15 @@ def _power_bits(powers) -> int:
 
 def decode(s: np.ndarray, counters: np.ndarray, tables, policies, seed: int, game: int):
     """A reference `Game` in the state `s` (with RNG `counters`), ready to `play()` on."""
+    from sim.abyss.constants import AbyssRng
     from sim.abyss.rules import ONCE_PER_TURN, Game, Player
-    from sim.core.rng import GameRng
 
     g = Game.__new__(Game)
     n = int(s[N_PLAYERS])
     g.t, g.rules, g.policies, g.n_players = tables, tables.rules, policies, n
     g.leviathan = bool(s[LEVIATHAN])
     g.seed, g.game_index = seed, game
-    g.rng = GameRng(seed, game)
+    g.rng = AbyssRng(seed, game)
     g.rng.counters[:] = counters
     g.record, g.events, g.trace = False, [], []
     g.turn, g.active = int(s[TURN]), int(s[ACTIVE])

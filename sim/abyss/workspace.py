@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss.ktables import TABLE_END, pack
-from sim.abyss.state import MAX_PLAYERS, N_SEAT_FIELDS, NOT_PLAYED, Layout  # noqa: F401
+from sim.abyss.state import MAX_PLAYERS, N_SEAT_FIELDS, NOT_PLAYED  # noqa: F401
 from sim.core.rng import N_STREAMS
+from sim.core.stack import Layout
 
 ROW_WIDTH = 512  # longest option list (Pearls added to an attack included)
 N_PARAMS = 16  # parameters of a strategy (int32; probabilities in thousandths)

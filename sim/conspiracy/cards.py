@@ -29,8 +29,16 @@ from typing import Any
 
 import numpy as np
 
-from sim.abyss.cards import CardDataError, parse_set_options, slugify
-from sim.core.carddata import Checker, _one_line, _show, _type_name, suggest  # noqa: F401
+from sim.core.carddata import (  # noqa: F401
+    CardDataError,
+    Checker,
+    _one_line,
+    _show,
+    _type_name,
+    parse_set_options,
+    slugify,
+    suggest,
+)
 
 __all__ = [
     "CardDataError",

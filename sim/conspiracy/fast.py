@@ -82,7 +82,7 @@ def play_raw(tables, seed: int, games, seatings, strategies: list[str]):
 def columns(out_seats, out_games, seatings, strategies, games, seed) -> tuple[dict, dict]:
     """Column dicts (results schema) of one chunk's seats and games, with `win` (the seat's share
     of first place)."""
-    from sim.abyss.aggregate import win_shares
+    from sim.core.results import win_shares
 
     n, n_players = seatings.shape
     names = np.array(strategies, dtype=object)
@@ -129,7 +129,7 @@ def run_fast(
     """Games 0 .. n_games - 1 of `seed` on the fast path: (seat columns, game columns, timings).
     With a `store` (`sim.core.chunks.ChunkStore`) each finished chunk is kept and stored chunks
     are not played again (`sim.abyss.fast.run_fast`)."""
-    from sim.abyss.fast import load_columns, save_columns
+    from sim.core.results import load_columns, save_columns
 
     if len(strategies) != n_players:
         raise ValueError("one strategy per seat")

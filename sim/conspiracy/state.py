@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.abyss.state import Layout
 from sim.core.errors import UserError
 from sim.core.rng import N_STREAMS
+from sim.core.stack import Layout
 
 MAX_PLAYERS = 4
 MAX_LORDS = 64

@@ -3,6 +3,8 @@ the entry and the problem, and the `--set` override that caused it."""
 
 from __future__ import annotations
 
+import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +168,50 @@ def suggest(key: str, candidates: list[str], hint: str) -> str:
     if close:
         return "did you mean " + ", ".join(repr(c) for c in close) + "?"
     return hint
+
+
+def slugify(name: str) -> str:
+    """Card name -> override slug: lower-case, a leading "the " removed, other runs -> "_"."""
+    s = name.strip().lower()
+    if s.startswith("the "):
+        s = s[4:]
+    return re.sub(r"[^a-z0-9]+", "_", s).strip("_")
+
+
+# --------------------------------------------------------------------------------------------
+# --set KEY=VALUE
+# --------------------------------------------------------------------------------------------
+
+_SET_KEY_RE = re.compile(r"[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+")
+
+
+def parse_set_options(items: list[str]) -> dict[str, object]:
+    """Parse `--set key=value` items into {key: value}.
+
+    The value is read as a TOML scalar (integer, float, boolean or quoted string); anything else
+    (a bare word, an array, a date) is kept as the literal string. An empty value is "". Later
+    items override earlier ones with the same key.
+    """
+    out: dict[str, object] = {}
+    for item in items:
+        key, sep, text = str(item).partition("=")
+        key = key.strip()
+        if not sep or not _SET_KEY_RE.fullmatch(key):
+            raise CardDataError(f"--set: {_one_line(repr(str(item)))}: expected key=value")
+        out[key] = _parse_scalar(text.strip())
+    return out
+
+
+def _parse_scalar(text: str) -> object:
+    if text == "":
+        return ""
+    try:
+        doc = tomllib.loads(f"v = {text}")
+    except tomllib.TOMLDecodeError:
+        return text
+    if set(doc) != {"v"}:
+        return text
+    value = doc["v"]
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    return text

@@ -87,11 +87,6 @@ class GameRng:
             j = self.below(stream, i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def die(self) -> int:
-        """One six-sided die (the Leviathan expansion's dice), from the DICE stream."""
-        from sim.abyss.constants import Stream
-
-        return 1 + self.below(Stream.DICE, 6)
 
 
 # --- the same streams stored inside an int32 workspace (the fast path's single array) ---------

@@ -1,0 +1,65 @@
+"""Results every game's runs share: win shares, and per-game columns stored chunk by chunk.
+
+Stored columns are plain arrays (text as fixed-width unicode), loaded without pickle: a crafted
+file cannot run code (docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from sim.core.errors import UserError
+
+
+def win_shares(ranks: np.ndarray) -> np.ndarray:
+    """A seat's share of the win: 1/k when k seats share the first rank, else 0 (rows = games)."""
+    first = ranks == 1
+    return first / first.sum(axis=1, keepdims=True)
+
+
+def save_columns(path, seats: dict, game_cols: dict) -> None:
+    """A chunk's per-game columns in one file (atomic). Text columns are stored as fixed-width
+    unicode, so that loading never needs pickle (a crafted pickle can run code)."""
+    atomic_save(path, lambda f: np.savez(f, **_prefixed(seats, "s_"), **_prefixed(game_cols, "g_")))
+
+
+def _plain(column: np.ndarray) -> np.ndarray:
+    return column.astype(str) if column.dtype == object else column
+
+
+def _python_text(column: np.ndarray) -> np.ndarray:
+    return column.astype(object) if column.dtype.kind == "U" else column
+
+
+def load_columns(store) -> tuple[list[dict], list[dict]]:
+    """The per-game columns of every stored chunk, in game order."""
+    seat_parts: list[dict] = []
+    game_parts: list[dict] = []
+    for first, _ in store.completed():
+        path = store.path(first, "columns.npz")
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                seats = {k[2:]: _python_text(f[k]) for k in f.files if k.startswith("s_")}
+                games = {k[2:]: _python_text(f[k]) for k in f.files if k.startswith("g_")}
+        except ValueError as exc:  # object arrays: a file this program never writes
+            raise UserError(f"{path} holds data that is not plain arrays ({exc})") from None
+        seat_parts.append(seats)
+        game_parts.append(games)
+    return seat_parts, game_parts
+
+
+def _prefixed(columns: dict, prefix: str) -> dict:
+    return {prefix + k: _plain(np.asarray(v)) for k, v in columns.items()}
+
+
+def atomic_save(path, write) -> None:
+    """`write(file)` into a temporary file, then rename it to `path` (numpy adds no suffix to an
+    open file, unlike to a path)."""
+    tmp = f"{path}.tmp"
+    with open(tmp, "wb") as f:
+        write(f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
