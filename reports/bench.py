@@ -23,9 +23,10 @@ import time
 t0 = time.perf_counter()
 from sim.abyss.cards import load_cards
 from sim.abyss.fast import run_fast
+from strategies.abyss import make_policies
 t = load_cards(expansions={expansions!r})
-run_fast(t, n_players={players}, n_games=1, seed=1, strategies={lineup!r}, threads=1,
-         per_game=False)
+run_fast(t, n_players={players}, n_games=1, seed=1, strategies=make_policies({lineup!r}, {players}),
+         threads=1, per_game=False)
 print(time.perf_counter() - t0)
 """
 
@@ -101,7 +102,9 @@ def run_bench(
     from sim.abyss.fast import run_fast
     from sim.abyss.runner import run_simulation
     from sim.core.jit import numba
+    from strategies.abyss import make_policies
 
+    policies = make_policies(lineup, players)
     all_threads = numba.config.NUMBA_NUM_THREADS
     result = BenchResult(
         {
@@ -113,7 +116,7 @@ def run_bench(
         }
     )
     # Compile (or load) before timing anything.
-    run_fast(tables, n_players=players, n_games=8, seed=seed, strategies=lineup, per_game=False)
+    run_fast(tables, n_players=players, n_games=8, seed=seed, strategies=policies, per_game=False)
 
     progress(f"reference engine: {reference_games} games ...")
     t0 = time.perf_counter()
@@ -122,7 +125,7 @@ def run_bench(
         n_players=players,
         n_games=reference_games,
         seed=seed,
-        strategies=lineup,
+        strategies=policies,
         expansions=expansions,
     )
     ref_rate = reference_games / (time.perf_counter() - t0)
@@ -136,7 +139,7 @@ def run_bench(
             n_players=players,
             n_games=fast_games,
             seed=seed,
-            strategies=lineup,
+            strategies=policies,
             threads=threads,
             per_game=False,
         )
@@ -159,7 +162,7 @@ def run_bench(
             n_players=players,
             n_games=memory_games,
             seed=seed,
-            strategies=lineup,
+            strategies=policies,
             per_game=False,
         )
         seconds = time.perf_counter() - t0
@@ -204,7 +207,10 @@ def run_conspiracy_bench(
     from sim.abyss.fast import run_fast as run_abyss
     from sim.conspiracy.fast import run_fast, run_reference
     from sim.core.jit import numba
+    from strategies.abyss import make_policies as abyss_policies
+    from strategies.conspiracy import make_policies
 
+    policies = make_policies(lineup, players)
     all_threads = numba.config.NUMBA_NUM_THREADS
     result = BenchResult(
         {
@@ -216,10 +222,10 @@ def run_conspiracy_bench(
             "abyss_games": abyss_games,
         }
     )
-    run_fast(tables, n_players=players, n_games=8, seed=seed, strategies=lineup)  # compile
+    run_fast(tables, n_players=players, n_games=8, seed=seed, strategies=policies)  # compile
     progress(f"Conspiracy reference engine: {reference_games} games ...")
     _, _, timing = run_reference(
-        tables, n_players=players, n_games=reference_games, seed=seed, strategies=lineup
+        tables, n_players=players, n_games=reference_games, seed=seed, strategies=policies
     )
     ref_rate = timing["games_per_second"]
     result.add("Conspiracy reference engine", ref_rate, f"{ref_rate:,.1f} games/s")
@@ -231,7 +237,7 @@ def run_conspiracy_bench(
             n_players=players,
             n_games=fast_games,
             seed=seed,
-            strategies=lineup,
+            strategies=policies,
             threads=threads,
         )
         rates[threads] = timing["games_per_second"]
@@ -249,13 +255,14 @@ def run_conspiracy_bench(
         abyss = load_abyss(expansions=("leviathan",))
         n = min(players, 4)
         progress(f"Abyss fast path (greedy, Leviathan, {n} players): {abyss_games:,} games ...")
-        run_abyss(abyss, n_players=n, n_games=8, seed=seed, strategies=["greedy"] * n)
+        greedy = abyss_policies(["greedy"] * n, n)
+        run_abyss(abyss, n_players=n, n_games=8, seed=seed, strategies=greedy)
         _, _, _, timing = run_abyss(
             abyss,
             n_players=n,
             n_games=abyss_games,
             seed=seed,
-            strategies=["greedy"] * n,
+            strategies=greedy,
             per_game=False,
         )
         abyss_rate = timing["games_per_second"]

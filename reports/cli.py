@@ -202,6 +202,13 @@ def parse_lineup(text: str, n_players: int) -> list[str]:
     return list(itertools.islice(itertools.cycle(names), n_players))
 
 
+def abyss_policies(lineup: list[str]) -> list:
+    """The policies of a line-up of Abyss strategy specs (the engines take policies)."""
+    from strategies.abyss import make_policies
+
+    return make_policies(lineup, len(lineup))
+
+
 def use_presets(presets: Path | None) -> None:
     from strategies.abyss import use_presets as use
 
@@ -464,7 +471,7 @@ def simulate(
             n_players=players,
             n_games=games,
             seed=seed,
-            strategies=lineup,
+            strategies=abyss_policies(lineup),
             expansions=exp,
             threads=threads,
             per_game=per_game,
@@ -808,7 +815,8 @@ def replay(
     from sim.abyss.replay import narrate_game
 
     text, events = narrate_game(
-        tables, seed=seed, game=game, n_players=players, strategies=lineup, expansions=exp
+        tables, seed=seed, game=game, n_players=players, strategies=abyss_policies(lineup),
+        expansions=exp,
     )
     if json_out:
         typer.echo(json.dumps(events, indent=1, default=_json_default))
@@ -1428,6 +1436,7 @@ def sweep(
         lineup = conspiracy_cli.lineup_of(
             "key_hunter,pile_raider" if strategies == "greedy" else strategies, players
         )
+        policies = conspiracy_cli.make_policies(lineup, players)
 
         def run(tables):
             from sim.conspiracy.fast import run_distributed, run_fast
@@ -1438,11 +1447,11 @@ def sweep(
                 with client(scheduler, threads) as c:
                     seats, game_cols, _ = run_distributed(
                         c, tables, n_players=players, n_games=games, seed=seed,
-                        strategies=lineup,
+                        strategies=policies,
                     )  # fmt: skip
                 return seats, game_cols
             seats, game_cols, _ = run_fast(
-                tables, n_players=players, n_games=games, seed=seed, strategies=lineup,
+                tables, n_players=players, n_games=games, seed=seed, strategies=policies,
                 threads=threads,
             )  # fmt: skip
             return seats, game_cols
@@ -1451,9 +1460,7 @@ def sweep(
         exp = parse_expansions(expansions)
         check_players(players, exp)
         lineup = parse_lineup(strategies, players)
-        from strategies.abyss import make_policies
-
-        make_policies(lineup, players)
+        policies = abyss_policies(lineup)
 
         def load(setting):
             items = base + [f"{k}={v}" for k, v in setting.items()]
@@ -1465,12 +1472,12 @@ def sweep(
 
             if backend == "dask":
                 seats, game_cols, _, _ = _dask_runner(scheduler, threads)(
-                    tables, n_players=players, n_games=games, seed=seed, strategies=lineup,
+                    tables, n_players=players, n_games=games, seed=seed, strategies=policies,
                     per_game=True, chunk_size=None,
                 )  # fmt: skip
             else:
                 seats, game_cols, _, _ = run_fast(
-                    tables, n_players=players, n_games=games, seed=seed, strategies=lineup,
+                    tables, n_players=players, n_games=games, seed=seed, strategies=policies,
                     threads=threads,
                 )  # fmt: skip
             seats["win"] = win_shares(seats["rank"].reshape(-1, players)).ravel()

@@ -47,6 +47,13 @@ def use_presets(presets: Path | None) -> None:
     use(presets)
 
 
+def make_policies(lineup: list[str], n_players: int) -> list:
+    """The policies of a line-up of Conspiracy strategy specs (the engines take policies)."""
+    from strategies.conspiracy import make_policies as make
+
+    return make(lineup, n_players)
+
+
 def lineup_of(text: str, n_players: int) -> list[str]:
     import itertools
 
@@ -167,17 +174,18 @@ def simulate(
         seal_plan(staging, resume is not None, tables, presets, out_dir)
         from sim.conspiracy.fast import run_distributed, run_fast, run_reference
 
+        policies = make_policies(lineup, players)
         if backend == "dask":
             from sim.core.dask_backend import client
 
             with client(scheduler, threads) as c:
                 seats, game_cols, timings = run_distributed(
-                    c, tables, n_players=players, n_games=games, seed=seed, strategies=lineup,
-                    chunk_size=chunk_size,
+                    c, tables, n_players=players, n_games=games, seed=seed,
+                    strategies=policies, chunk_size=chunk_size,
                 )  # fmt: skip
         elif engine == "reference":
             seats, game_cols, timings = run_reference(
-                tables, n_players=players, n_games=games, seed=seed, strategies=lineup
+                tables, n_players=players, n_games=games, seed=seed, strategies=policies
             )
         else:
             seats, game_cols, timings = run_fast(
@@ -185,7 +193,7 @@ def simulate(
                 n_players=players,
                 n_games=games,
                 seed=seed,
-                strategies=lineup,
+                strategies=policies,
                 threads=threads,
                 progress=sys.stderr.isatty(),
                 store=_chunk_store(staging),

@@ -88,9 +88,10 @@ def run_rollouts(
 
     from sim.abyss.fast import lineup_arrays
     from sim.core.batch import run_chunks
+    from strategies.abyss import make_policies
 
     t0 = time.perf_counter()
-    kinds, params = lineup_arrays(strategies)
+    kinds, params = lineup_arrays(make_policies(list(strategies), len(strategies)))
     forker = Forker(tables, seed, kinds, params, n_players)
     games, ks = sample_points(forker, n_points)
     parts: list[pd.DataFrame] = []
@@ -380,7 +381,7 @@ ATTACK_CANDIDATES_36 = (9, 12)
 
 
 def rule_candidates() -> list[tuple[str, dict[int, int]]]:
-    from strategies.abyss.policies import G_FIGHT_P, G_FIGHT_RISK
+    from sim.abyss.policies import G_FIGHT_P, G_FIGHT_RISK
 
     rules: list[tuple[str, dict[int, int]]] = [("own", {})]
     for w in RISK_CANDIDATES_36:

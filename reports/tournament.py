@@ -262,8 +262,10 @@ def run_tournament(
             # killed just after the deciding chunk was stored: the run had already stopped
             state["stopped"] = state["blocks"] >= min_blocks and seq.all_decided()
 
+    policies = game_policies(game, plan.strategies)
+
     def play(first: int, n: int) -> bool:
-        return record(first, n, *play_blocks(first, n, tables, plan, seed, crn, game))
+        return record(first, n, *play_blocks(first, n, tables, plan, policies, seed, crn, game))
 
     def record(first: int, n: int, seats_df, games_df, chunk_agg) -> bool:
         nonlocal agg
@@ -285,8 +287,8 @@ def run_tournament(
 
     threads = set_threads(threads)
     if client is not None:
-        elapsed = _play_on_cluster(client, record, state["blocks"], n_blocks, tables, plan, seed,
-                                   crn, game)  # fmt: skip
+        elapsed = _play_on_cluster(client, record, state["blocks"], n_blocks, tables, plan,
+                                   policies, seed, crn, game)  # fmt: skip
     else:
         elapsed = run_chunks(
             state["blocks"] if state["stopped"] else n_blocks,
@@ -316,19 +318,32 @@ def run_tournament(
     )
 
 
+def game_policies(game: str, specs: list[str]) -> list:
+    """The policies of the strategies `specs` of `game` (resolved here, with any user presets,
+    so that Dask workers need none)."""
+    if game == "conspiracy":
+        from strategies.conspiracy import make_policies
+    else:
+        from strategies.abyss import make_policies
+    return make_policies(list(specs), len(specs))
+
+
 #: Blocks per Dask task.
 DASK_BLOCKS = 500
 
 
-def play_blocks(first: int, n: int, tables, plan: Design, seed: int, crn: str, game: str):
-    """Play blocks first .. first + n - 1 of the design: (seats, games, aggregates or None), a
-    pure function of its arguments (also a Dask task)."""
+def play_blocks(
+    first: int, n: int, tables, plan: Design, policies: list, seed: int, crn: str, game: str
+):
+    """Play blocks first .. first + n - 1 of the design, `policies` the strategies' policies
+    (`game_policies`): (seats, games, aggregates or None), a pure function of its arguments
+    (also a Dask task)."""
     import pandas as pd
 
     n_players = plan.n_players
     blocks, tables_, games, seatings = block_games(plan, first, n, crn)
     seats, games_cols, chunk_agg = table_runner(game)(
-        tables, seed=seed, games=games, seatings=seatings, strategies=plan.strategies
+        tables, seed=seed, games=games, seatings=seatings, strategies=policies
     )
     seats_df = pd.DataFrame(seats)
     seats_df.insert(0, "block", np.repeat(blocks, n_players))

@@ -137,8 +137,10 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
     runner = types.ModuleType("sim.abyss.runner")
 
     def run_simulation(tables_, **kwargs):
+        # the engines take policies; the fake records their names
+        kwargs["strategies"] = [getattr(p, "name", p) for p in kwargs["strategies"]]
         calls.run.append(kwargs)
-        if kwargs["strategies"][0] == "explode":
+        if kwargs["strategies"][0] == "cautious_explorer":  # this fake engine's bug
             raise RuntimeError("engine bug")
         if kwargs["strategies"][0] == "nosuch":
             raise StrategyError("unknown strategy 'nosuch'; known: greedy, random")
@@ -154,7 +156,8 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
         from sim.core.schema import games_frame, seats_frame
 
         seats, games, timings = run_simulation(tables_, **kwargs)
-        agg = Aggregates.from_frames(seats_frame(seats), games_frame(games), kwargs["strategies"])
+        names = [getattr(p, "name", p) for p in kwargs["strategies"]]
+        agg = Aggregates.from_frames(seats_frame(seats), games_frame(games), names)
         return seats, games, agg, timings
 
     runner.run_games = run_games
@@ -162,6 +165,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
     replay = types.ModuleType("sim.abyss.replay")
 
     def narrate_game(tables_, **kwargs):
+        kwargs["strategies"] = [getattr(p, "name", p) for p in kwargs["strategies"]]
         calls.narrate.append(kwargs)
         return "turn 1: seat 0 explores\n", [{"turn": 1, "seat": np.int8(0), "action": "explore"}]
 
@@ -354,7 +358,7 @@ def test_leviathan_allows_five_players(fake_engine, tmp_run_root: Path) -> None:
 
 def test_failed_run_leaves_no_directory(fake_engine, tmp_run_root: Path) -> None:
     out = tmp_run_root / "r"
-    result = invoke("simulate", "--strategies", "explode", "--out", str(out))
+    result = invoke("simulate", "--strategies", "cautious_explorer", "--out", str(out))
     assert result.exit_code == 1 and isinstance(result.exception, RuntimeError)  # a bug: traceback
     assert list(tmp_run_root.iterdir()) == []
 

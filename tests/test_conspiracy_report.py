@@ -53,20 +53,25 @@ def tables():
 @pytest.fixture(scope="module")
 def sim_run(tmp_path_factory, tables) -> Path:
     from sim.conspiracy.fast import run_fast
+    from strategies.conspiracy import make_policies
 
-    seats, games, _ = run_fast(tables, n_players=4, n_games=N_GAMES, seed=3, strategies=LINEUP)
+    seats, games, _ = run_fast(
+        tables, n_players=4, n_games=N_GAMES, seed=3, strategies=make_policies(LINEUP, 4)
+    )
     config = {"command": "simulate", "strategies": LINEUP, "seed": 3, "n_players": 4}
     return _write_run(tmp_path_factory.mktemp("sim") / "run", seats, games, config, tables.digest)
 
 
 @pytest.fixture(scope="module")
 def tournament_run(tmp_path_factory, tables) -> Path:
-    from reports.tournament import make_design, play_blocks
+    from reports.tournament import game_policies, make_design, play_blocks
 
     names = ["heuristic", "heuristic:pile_min=15", "pile_raider"]
     seat_parts, game_parts = [], []
     for n in (3, 4):
-        s, g, _ = play_blocks(0, 60, tables, make_design(names, n), 5, "block", "conspiracy")
+        plan = make_design(names, n)
+        policies = game_policies("conspiracy", plan.strategies)
+        s, g, _ = play_blocks(0, 60, tables, plan, policies, 5, "block", "conspiracy")
         seat_parts.append(s)
         game_parts.append(g)
     config = {

@@ -8,7 +8,7 @@ import pytest
 from reports.summary import wilson_interval
 from sim.conspiracy.cards import load_cards
 from sim.conspiracy.fast import run_fast
-from strategies.conspiracy import presets, strategy_names
+from strategies.conspiracy import make_policies, presets, strategy_names
 
 PRESETS = ["coalition_builder", "key_hunter", "pearl_master", "high_ip", "pile_raider"]
 
@@ -25,7 +25,8 @@ def test_five_distinct_presets_are_built_in() -> None:
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_every_preset_beats_random(tables, name) -> None:
-    seats, _, _ = run_fast(tables, n_players=2, n_games=400, seed=5, strategies=[name, "random"])
+    lineup = make_policies([name, "random"], 2)
+    seats, _, _ = run_fast(tables, n_players=2, n_games=400, seed=5, strategies=lineup)
     df = pd.DataFrame(seats)
     mine = df[df["strategy"] == name]
     lo, _ = wilson_interval(float(mine["win"].sum()), len(mine))
@@ -34,9 +35,10 @@ def test_every_preset_beats_random(tables, name) -> None:
 
 @pytest.fixture(scope="module")
 def mixed(tables):
-    seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=6, strategies=PRESETS[:4])
+    first, last = make_policies(PRESETS[:4], 4), make_policies(PRESETS[1:], 4)
+    seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=6, strategies=first)
     a = pd.DataFrame(seats)
-    seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=7, strategies=PRESETS[1:])
+    seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=7, strategies=last)
     b = pd.DataFrame(seats)
     return pd.concat([a, b]).groupby("strategy").mean(numeric_only=True)
 

@@ -41,9 +41,14 @@ def all_tables():
     return {exp: load_cards(expansions=exp) for exp in ((), ("leviathan",))}
 
 
+def policies_of(specs: list[str]) -> list:
+    """The engines take policies (`sim.core.policy`)."""
+    return make_policies(specs, len(specs))
+
+
 def kernel_game(base, specs, seed, game):
     """Play one game on the kernel; returns its workspace."""
-    s = KN.new_workspace(base, *lineup_arrays(specs), trace_cap=TRACE_CAP)
+    s = KN.new_workspace(base, *lineup_arrays(policies_of(specs)), trace_cap=TRACE_CAP)
     KN.new_game(s, np.int64(seed), np.int64(game), np.int64(len(specs)))
     KN.play(s)
     return s
@@ -145,10 +150,11 @@ def test_batch_runner_matches_reference_runner(all_tables):
     t = all_tables[("leviathan",)]
     lineup = ["greedy", "random", "greedy:fight_p=0.3", "random"]
     seats, games, _, _ = run_fast(
-        t, n_players=4, n_games=40, seed=9, strategies=lineup, chunk_size=7
+        t, n_players=4, n_games=40, seed=9, strategies=policies_of(lineup), chunk_size=7
     )
     ref_seats, ref_games, _ = run_simulation(
-        t, n_players=4, n_games=40, seed=9, strategies=lineup, expansions=("leviathan",)
+        t, n_players=4, n_games=40, seed=9, strategies=policies_of(lineup),
+        expansions=("leviathan",),
     )
     assert seats_frame(seats).equals(seats_frame(ref_seats))
     assert games_frame(games).equals(games_frame(ref_games))
@@ -165,7 +171,7 @@ def test_reference_game_records_the_kernels_trajectory(all_tables, expansions, l
     assert N_ROUNDS == W.MAX_ROUNDS
     for game in range(8):
         ref = Game(t, make_policies(lineup, n), seed=12, game=game, record=False, trajectory=True)
-        s = KN.new_workspace(base, *lineup_arrays(lineup))
+        s = KN.new_workspace(base, *lineup_arrays(policies_of(lineup)))
         s[W.TRAJ_ON] = 1
         KN.new_game(s, np.int64(12), np.int64(game), np.int64(n))
         KN.play(s)
@@ -179,7 +185,8 @@ def test_reference_and_fast_runs_give_the_same_aggregates(all_tables):
     trajectories of the sampled games and per-game sums by strategy included."""
     t = all_tables[("leviathan",)]
     lineup = ["greedy", "random", "greedy:fight_p=0.3"]
-    run = dict(n_players=3, n_games=40, seed=3, strategies=lineup, expansions=("leviathan",))
+    run = dict(n_players=3, n_games=40, seed=3, strategies=policies_of(lineup),
+               expansions=("leviathan",))  # fmt: skip
     _, _, fast, _ = run_games(t, engine="fast", threads=1, chunk_size=9, per_game=False, **run)
     _, _, ref, _ = run_games(t, engine="reference", per_game=False, **run)
     sampled = len(range(0, 40, TRAJECTORY_EVERY))
@@ -198,7 +205,7 @@ def test_same_results_for_any_thread_count_and_chunking(all_tables):
             n_players=3,
             n_games=300,
             seed=4,
-            strategies=lineup,
+            strategies=policies_of(lineup),
             threads=threads,
             chunk_size=chunk,
         )
@@ -237,7 +244,7 @@ def test_kernel_plays_on_from_an_encoded_reference_state(all_tables):
         final, final_counters = S.encode(ref)
         for k in (1, len(snapshots) // 2, len(snapshots) - 1):
             state, counters = snapshots[k]
-            s = KN.new_workspace(base, *lineup_arrays(specs))
+            s = KN.new_workspace(base, *lineup_arrays(policies_of(specs)))
             KN.load_state(s, state, counters, 31, game)
             KN.play(s)
             resumed, resumed_counters = S.encode(decoded(s, t, policies, 31, game))

@@ -21,6 +21,7 @@ from sim.abyss import kernel as KN
 from sim.abyss.cards import load_cards
 from sim.abyss.constants import Guild
 from sim.abyss.fast import lineup_arrays, run_fast
+from sim.abyss.policies import G_FIGHT_RISK
 from sim.core.errors import UserError, is_user_error
 from strategies.abyss import (
     BUILTIN_PRESETS,
@@ -40,7 +41,6 @@ from strategies.abyss.baseline import (
     HeuristicPolicy,
     RandomPolicy,
 )
-from strategies.abyss.policies import G_FIGHT_RISK
 
 PRESET_NAMES = (
     "lord_rusher",
@@ -391,7 +391,7 @@ def test_every_strategy_beats_random_clearly(name: str, expansion: str) -> None:
         n_players=4,
         n_games=N_GAMES,
         seed=11,
-        strategies=[name, "random", "random", "random"],
+        strategies=make_policies([name, "random", "random", "random"], 4),
         threads=None,
         per_game=False,
     )
@@ -406,7 +406,8 @@ def seat_frame(expansion: str, lineup: list[str], n_games: int, seed: int = 3):
     import pandas as pd
 
     seats, _, _, _ = run_fast(
-        tables(expansion), n_players=len(lineup), n_games=n_games, seed=seed, strategies=lineup
+        tables(expansion), n_players=len(lineup), n_games=n_games, seed=seed,
+        strategies=make_policies(lineup, len(lineup)),
     )
     return pd.DataFrame(seats)
 
@@ -444,7 +445,7 @@ def test_farmer_collects_farmer_lords(expansion: str) -> None:
 def decision_counts(expansion: str, lineup: list[str], n_games: int, seed: int = 7):
     """(decision, option) counts of each strategy of the line-up, from the kernel's traces (the
     seats are not rotated: seat i plays lineup[i])."""
-    kinds, params = lineup_arrays(lineup)
+    kinds, params = lineup_arrays(make_policies(lineup, len(lineup)))
     s = KN.new_workspace(tables(expansion), kinds, params, trace_cap=20_000)
     counts = collections.defaultdict(collections.Counter)
     for game in range(n_games):
@@ -502,7 +503,7 @@ def test_leviathan_hunter_plays_differently_from_heuristic_with_leviathan() -> N
             n_players=4,
             n_games=300,
             seed=5,
-            strategies=[spec, "random", "random", "random"],
+            strategies=make_policies([spec, "random", "random", "random"], 4),
         )
         return np.concatenate([seats["score"], seats["pearls"], games["n_fights"]])
 

@@ -25,9 +25,15 @@ from sim.core.batch import set_threads
 from sim.core.errors import UserError
 from sim.core.jit import numba
 from sim.core.results import win_shares
+from strategies.abyss import make_policies
 
 NAMES = [f"s{i}" for i in range(10)]  # the design only looks at the names
 TWINS = ["greedy", "greedy:fight_p=0.5"]  # two names, the very same parameters
+
+
+def policies(specs: list[str]) -> list:
+    """The engines take policies (`sim.core.policy`)."""
+    return make_policies(specs, len(specs))
 
 
 @cache
@@ -224,7 +230,7 @@ def test_same_game_and_seating_gives_the_same_result() -> None:
         seed=3,
         games=[5, 5, 5],
         seatings=seatings,
-        strategies=["greedy", "random", "farmer"],
+        strategies=policies(["greedy", "random", "farmer"]),
     )
     rows = by_task({k: v for k, v in seats.items() if k != "strategy"}, 3)
     for column, values in rows.items():
@@ -236,7 +242,7 @@ def test_same_seating_in_different_blocks_differs() -> None:
     strategies = ["greedy", "random"]
     seatings = np.tile([0, 1], (10, 1))
     seats, games, _ = run_tables(
-        tables(), seed=3, games=np.arange(10), seatings=seatings, strategies=strategies
+        tables(), seed=3, games=np.arange(10), seatings=seatings, strategies=policies(strategies)
     )
     scores = {tuple(r) for r in seats["score"].reshape(10, 2)}
     assert len(scores) >= 8
@@ -249,11 +255,12 @@ def test_result_depends_only_on_game_and_seating() -> None:
     design = make_design(strategies, 3)
     _, _, games, seatings = block_games(design, 0, 40, crn=True)
     seats, game_cols, agg = run_tables(
-        tables(), seed=9, games=games, seatings=seatings, strategies=strategies
+        tables(), seed=9, games=games, seatings=seatings, strategies=policies(strategies)
     )
     order = np.random.default_rng(0).permutation(len(games))
     seats2, game_cols2, agg2 = run_tables(
-        tables(), seed=9, games=games[order], seatings=seatings[order], strategies=strategies
+        tables(), seed=9, games=games[order], seatings=seatings[order],
+        strategies=policies(strategies),
     )
     rows, rows2 = by_task(seats, 3), by_task(seats2, 3)
     for column in rows:
@@ -295,7 +302,7 @@ def test_win_shares_sum_to_one_and_ties_share() -> None:
     design = make_design(strategies, 4)
     _, _, games, seatings = block_games(design, 0, 3000, crn=True)
     seats, _, _ = run_tables(
-        tables(), seed=1, games=games, seatings=seatings, strategies=strategies
+        tables(), seed=1, games=games, seatings=seatings, strategies=policies(strategies)
     )
     win, rank = seats["win"].reshape(-1, 4), seats["rank"].reshape(-1, 4)
     assert np.allclose(win.sum(axis=1), 1.0)

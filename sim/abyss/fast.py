@@ -10,22 +10,17 @@ import numpy as np
 
 from sim.abyss import kernel as KN
 from sim.abyss.aggregate import TRAJECTORY_EVERY, Aggregates
+from sim.abyss.policies import N_PARAMS
 from sim.abyss.state import END_REASONS
 from sim.abyss.workspace import MAX_ROUNDS, cached_template
 from sim.core.batch import run_chunks, set_threads
+from sim.core.policy import lineup_arrays as core_lineup_arrays
 from sim.core.results import atomic_save, load_columns, save_columns, win_shares
-from strategies.abyss import make_policies
-from strategies.abyss.policies import N_PARAMS
 
 
-def lineup_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Strategy kinds and parameter vectors of a line-up, for the kernels."""
-    policies = make_policies(specs, len(specs))
-    kinds = np.array([p.kind for p in policies], dtype=np.int64)
-    params = np.zeros((len(specs), N_PARAMS), dtype=np.int32)
-    for i, p in enumerate(policies):
-        params[i] = p.params()
-    return kinds, params
+def lineup_arrays(policies: list) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy kinds and parameter vectors of a line-up of policies (`sim.core.policy`)."""
+    return core_lineup_arrays(policies, N_PARAMS)
 
 
 def run_fast(
@@ -34,7 +29,7 @@ def run_fast(
     n_players: int,
     n_games: int,
     seed: int,
-    strategies: list[str],
+    strategies: list,
     threads: int | None = None,
     chunk_size: int | None = None,
     per_game: bool = True,
@@ -44,6 +39,7 @@ def run_fast(
 ):
     """Play games 0 .. n_games - 1 of `seed` on the fast path.
 
+    `strategies`: the line-up's policies (`lineup_arrays`), named by their `name`.
     Returns (seats rows, games rows, aggregates, timings); the rows are column dicts in the
     results schema (None without `per_game`). With a `store` (`sim.core.chunks.ChunkStore`),
     each finished chunk is stored, and the chunks already in the store are not played again:
@@ -54,8 +50,9 @@ def run_fast(
     threads = set_threads(threads)
     base = cached_template(tables)
     kinds, params = lineup_arrays(strategies)
-    names = list(dict.fromkeys(strategies))
-    name_of_entry = np.array([names.index(s) for s in strategies], dtype=np.int64)
+    specs = [p.name for p in strategies]
+    names = list(dict.fromkeys(specs))
+    name_of_entry = np.array([names.index(s) for s in specs], dtype=np.int64)
     agg = Aggregates(names, n_players)
     seat_parts: list[dict] = []
     game_parts: list[dict] = []
@@ -74,7 +71,7 @@ def run_fast(
         seats = game_cols = None
         if per_game:
             seats, game_cols = chunk_columns(
-                out_seats, out_games, seatings, strategies, games, seed, n_players
+                out_seats, out_games, seatings, specs, games, seed, n_players
             )
             seat_parts.append(seats)
             game_parts.append(game_cols)
@@ -130,9 +127,9 @@ def rotated_seatings(games: np.ndarray, n_players: int, rotate: bool = True) -> 
     return (seats[None, :] + games[:, None]) % n_players
 
 
-def run_tables(tables, *, seed: int, games, seatings, strategies: list[str]):
-    """Play game games[i] with seat s taken by strategies[seatings[i, s]], for every i, on the
-    threads set by `set_threads` (one chunk, no progress bar: the caller chunks).
+def run_tables(tables, *, seed: int, games, seatings, strategies: list):
+    """Play game games[i] with seat s taken by the policy strategies[seatings[i, s]], for every i,
+    on the threads set by `set_threads` (one chunk, no progress bar: the caller chunks).
 
     Returns (seat columns, game columns, aggregates) in the results schema, the seat columns
     with a `win` column added: the seat's share of the win (1/k among k tied winners).
@@ -141,12 +138,11 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list[str]):
     games = np.ascontiguousarray(games, dtype=np.int64)
     n_players = seatings.shape[1]
     kinds, params = lineup_arrays(strategies)
-    agg = Aggregates(list(strategies), n_players)
+    specs = [p.name for p in strategies]
+    agg = Aggregates(specs, n_players)
     base = cached_template(tables)
     out_seats, out_games = play_into(agg, base, seed, games, seatings, kinds, params, seatings)
-    seats, game_cols = chunk_columns(
-        out_seats, out_games, seatings, strategies, games, seed, n_players
-    )
+    seats, game_cols = chunk_columns(out_seats, out_games, seatings, specs, games, seed, n_players)
     seats["win"] = win_shares(out_seats[:, :, KN.R_RANK]).ravel()
     return seats, game_cols, agg
 
@@ -223,7 +219,7 @@ def _concat(parts: list[dict]) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def play_chunk(first: int, n: int, tables, seed: int, strategies: list[str], per_game: bool):
+def play_chunk(first: int, n: int, tables, seed: int, strategies: list, per_game: bool):
     """One chunk of a run, self-contained (the distributed backend's task): games first ..
     first + n - 1 seated as `run_fast` seats them, on one thread. Returns (aggregates, seat
     columns, game columns); the columns are None without `per_game`."""
@@ -231,8 +227,9 @@ def play_chunk(first: int, n: int, tables, seed: int, strategies: list[str], per
     set_threads(1)
     base = cached_template(tables)
     kinds, params = lineup_arrays(strategies)
-    names = list(dict.fromkeys(strategies))
-    name_of_entry = np.array([names.index(s) for s in strategies], dtype=np.int64)
+    specs = [p.name for p in strategies]
+    names = list(dict.fromkeys(specs))
+    name_of_entry = np.array([names.index(s) for s in specs], dtype=np.int64)
     agg = Aggregates(names, n_players)
     games = np.arange(first, first + n, dtype=np.int64)
     seatings = rotated_seatings(games, n_players)
@@ -241,9 +238,7 @@ def play_chunk(first: int, n: int, tables, seed: int, strategies: list[str], per
     )
     if not per_game:
         return agg, None, None
-    seats, game_cols = chunk_columns(
-        out_seats, out_games, seatings, strategies, games, seed, n_players
-    )
+    seats, game_cols = chunk_columns(out_seats, out_games, seatings, specs, games, seed, n_players)
     return agg, seats, game_cols
 
 
@@ -254,7 +249,7 @@ def run_distributed(
     n_players: int,
     n_games: int,
     seed: int,
-    strategies: list[str],
+    strategies: list,
     chunk_size: int | None = None,
     per_game: bool = True,
     progress=None,
@@ -271,7 +266,7 @@ def run_distributed(
         client, play_chunk, n_games, chunk_size, tables, seed, list(strategies), per_game,
         progress=progress,
     )  # fmt: skip
-    names = list(dict.fromkeys(strategies))
+    names = list(dict.fromkeys(p.name for p in strategies))
     agg = Aggregates(names, n_players)
     for part, _, _ in parts:
         agg = agg.merge(part)

@@ -23,10 +23,10 @@ import numpy as np
 
 from sim.abyss import kernel as KN
 from sim.abyss import workspace as W
+from sim.abyss.policies import M_CONTINUE, M_FIGHT
 from sim.core.jit import borrow, njit, prange
 from sim.core.results import win_shares
 from sim.core.rng import N_STREAMS, stream_keys_in
-from strategies.abyss.policies import M_CONTINUE, M_FIGHT
 
 #: Columns of the situation recorded at a decision point (W.FORK_INFO, `kernel.record_fork`).
 INFO_COLUMNS = (
@@ -292,16 +292,15 @@ def reference_fork(
     """The same fork on the reference engine (for parity tests and replays): game `game` of
     `seed` seated as on the fast path (`seatings_of`), decision point `at` forced to `choice`
     (-1: own), on replicate `replicate`'s keys (None: no re-keying), or a rule rollout switching
-    to `rule` ({slot: value}). Returns the finished Game."""
+    to `rule` ({slot: value}); `strategies`: the line-up's policies. Returns the finished
+    Game."""
     from sim.abyss.leviathan import Fork
     from sim.abyss.rules import Game
-    from strategies.abyss import make_policies
 
     keys = None
     if replicate is not None:
         keys = fork_keys(fork_seed_of(seed), (int(game) << SALT_BITS) + int(replicate))
     seating = seatings_of(np.array([game]), n_players, len(strategies))[0]
-    lineup = [strategies[j] for j in seating]
-    g = Game(tables, make_policies(lineup, n_players), seed, int(game), record=True)
+    g = Game(tables, [strategies[j] for j in seating], seed, int(game), record=True)
     g.fork = Fork(at=int(at), choice=int(choice), keys=keys, rule=rule)
     return g.play()

@@ -1,7 +1,7 @@
 """Kernel primitives: stack segments of the workspace and read-only rule queries, in @njit.
 
 Shared by the fast path (`sim.abyss.kernel`) and the compiled policies
-(`strategies.abyss.policies`). Each function mirrors a helper of the reference engine
+(`sim.abyss.policies`). Each function mirrors a helper of the reference engine
 (`sim.abyss.rules` / `sim.abyss.leviathan`), named alike so the two read side by side.
 
 Every function takes the workspace `s` (`sim.abyss.workspace`: state, then card tables, then

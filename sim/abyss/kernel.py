@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.abyss import kcore as K
 from sim.abyss import ktables as T
+from sim.abyss import policies as P
 from sim.abyss import state as S
 from sim.abyss import workspace as W
 from sim.abyss.cards import LeviathanToken, Penalty
@@ -53,7 +54,6 @@ from sim.abyss.state import (  # noqa: F401  (result fields, re-exported)
 )
 from sim.core.jit import borrow, njit, prange
 from sim.core.rng import N_STREAMS, rand_below_in, stream_keys_in
-from strategies.abyss import policies as P
 
 # random streams
 ST_EXPLORATION = int(Stream.EXPLORATION_DECK)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from sim.abyss.constants import MONSTER, AllyEffect, Race
 from sim.abyss.rules import play_game
 from sim.abyss.runner import check_expansions, rotated
-from strategies.abyss import make_policies
 
 RACE_NAMES = {r.value: r.name.capitalize() for r in Race}
 #: How the Leviathan expansion's fighting Allies are shown.
@@ -197,13 +196,15 @@ def narrate_game(
     seed: int,
     game: int,
     n_players: int,
-    strategies: list[str],
+    strategies: list,
     expansions: tuple[str, ...] = (),
 ) -> tuple[str, list[dict]]:
-    """Play game `game` of a run (same seating rotation as `simulate`) and narrate it."""
+    """Play game `game` of a run (same seating rotation as `simulate`) and narrate it;
+    `strategies`: the line-up's policies (`sim.core.policy`)."""
     check_expansions(expansions)
-    lineup = rotated(strategies, game)
-    g = play_game(tables, make_policies(lineup, n_players), seed, game, record=True)
+    policies = rotated(strategies, game)
+    lineup = [p.name for p in policies]
+    g = play_game(tables, policies, seed, game, record=True)
     narrator = Narrator(tables, lineup)
     lines = [f"Game {game} of seed {seed}: {n_players} players, seats: {', '.join(lineup)}"]
     lines += [text for e in g.events if (text := narrator.line(e)) is not None]

@@ -16,7 +16,6 @@ import numpy as np
 from sim.abyss.aggregate import N_ROUNDS, TRAJECTORY_EVERY, Aggregates
 from sim.abyss.rules import Game, game_row, play_game, seat_rows
 from sim.abyss.state import NOT_PLAYED
-from strategies.abyss import make_policies
 
 SUPPORTED_EXPANSIONS: tuple[str, ...] = ("leviathan",)
 
@@ -43,7 +42,7 @@ def run_simulation(
     n_players: int,
     n_games: int,
     seed: int,
-    strategies: list[str],
+    strategies: list,
     expansions: tuple[str, ...] = (),
     progress: bool = False,
     rotate: bool = True,
@@ -57,16 +56,15 @@ def run_simulation(
     (`trajectory_array`).
     """
     check_expansions(expansions)
-    make_policies(strategies, n_players)  # validate every spec before any work
     seats: list[dict] = []
     games: list[dict] = []
     start = time.perf_counter()
     last_report = start
     for i in range(n_games):
         g_index = first_game + i
-        lineup = rotated(strategies, g_index, rotate)
+        policies = rotated(strategies, g_index, rotate)
+        lineup = [p.name for p in policies]
         sampled = trajectories is not None and g_index % TRAJECTORY_EVERY == 0
-        policies = make_policies(lineup, n_players)
         game = play_game(tables, policies, seed, g_index, record=False, trajectory=sampled)
         if sampled:
             trajectories.append((lineup, trajectory_array(game)))
@@ -114,7 +112,7 @@ def run_games(
     n_players: int,
     n_games: int,
     seed: int,
-    strategies: list[str],
+    strategies: list,
     expansions: tuple[str, ...] = (),
     threads: int | None = None,
     per_game: bool = True,
@@ -128,7 +126,6 @@ def run_games(
     Returns (seat rows, game rows, aggregates, timings); the rows are None without `per_game`.
     """
     check_expansions(expansions)
-    make_policies(strategies, n_players)  # validate every spec before any work
     if engine == "fast":
         from sim.abyss.fast import run_fast
 
@@ -157,6 +154,7 @@ def run_games(
         progress=progress,
         trajectories=trajectories,
     )
-    agg = Aggregates.from_frames(seats_frame(seats), games_frame(games), strategies)
+    names = [p.name for p in strategies]
+    agg = Aggregates.from_frames(seats_frame(seats), games_frame(games), names)
     add_trajectories(agg, trajectories)
     return (seats, games, agg, timings) if per_game else (None, None, agg, timings)

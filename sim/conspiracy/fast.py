@@ -13,7 +13,7 @@ from sim.conspiracy import kernel as KN
 from sim.conspiracy import state as S
 from sim.conspiracy.state import END_REASONS
 from sim.core.batch import run_chunks, set_threads
-from strategies.conspiracy import make_policies
+from sim.core.policy import lineup_arrays as core_lineup_arrays
 
 #: Per-seat result columns and their kernel fields.
 SEAT_FIELDS = {
@@ -43,13 +43,9 @@ def cached_template(tables) -> np.ndarray:
     return hit[1]
 
 
-def lineup_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    policies = make_policies(specs, len(specs))
-    kinds = np.array([p.kind for p in policies], dtype=np.int64)
-    params = np.zeros((len(specs), S.N_PARAMS), dtype=np.int32)
-    for i, p in enumerate(policies):
-        params[i] = p.params()
-    return kinds, params
+def lineup_arrays(policies: list) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy kinds and parameter vectors of a line-up of policies (`sim.core.policy`)."""
+    return core_lineup_arrays(policies, S.N_PARAMS)
 
 
 def rotated_seatings(games: np.ndarray, n_players: int) -> np.ndarray:
@@ -57,7 +53,7 @@ def rotated_seatings(games: np.ndarray, n_players: int) -> np.ndarray:
     return (seats[None, :] + games[:, None]) % n_players
 
 
-def play_raw(tables, seed: int, games, seatings, strategies: list[str]):
+def play_raw(tables, seed: int, games, seatings, strategies: list):
     """Play game games[i] with seat s taken by strategies[seatings[i, s]] on the threads set by
     `set_threads`; returns the kernel's out_seats and out_games arrays."""
     seatings = np.ascontiguousarray(seatings, dtype=np.int64)
@@ -85,7 +81,7 @@ def columns(out_seats, out_games, seatings, strategies, games, seed) -> tuple[di
     from sim.core.results import win_shares
 
     n, n_players = seatings.shape
-    names = np.array(strategies, dtype=object)
+    names = np.array([p.name for p in strategies], dtype=object)
     seats = {
         "game": np.repeat(games, n_players),
         "seat": np.tile(np.arange(n_players), n),
@@ -108,7 +104,7 @@ def columns(out_seats, out_games, seatings, strategies, games, seed) -> tuple[di
     return seats, game_cols
 
 
-def run_tables(tables, *, seed: int, games, seatings, strategies: list[str]):
+def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     """`play_raw` as results columns (the tournament's entry point)."""
     out_seats, out_games = play_raw(tables, seed, games, seatings, strategies)
     return columns(out_seats, out_games, np.asarray(seatings), strategies, np.asarray(games), seed)
@@ -120,7 +116,7 @@ def run_fast(
     n_players: int,
     n_games: int,
     seed: int,
-    strategies: list[str],
+    strategies: list,
     threads: int | None = None,
     chunk_size: int | None = None,
     progress: bool = False,
@@ -163,7 +159,7 @@ def run_fast(
     return _concat(seat_parts), _concat(game_parts), timings
 
 
-def run_reference(tables, *, n_players: int, n_games: int, seed: int, strategies: list[str]):
+def run_reference(tables, *, n_players: int, n_games: int, seed: int, strategies: list):
     """The same games on the reference engine (slow; for checks and small runs)."""
     import time
 
@@ -176,7 +172,7 @@ def run_reference(tables, *, n_players: int, n_games: int, seed: int, strategies
     out_games = np.zeros((n_games, KN.N_GAME_FIELDS), dtype=np.int32)
     for g in range(n_games):
         lineup = [strategies[j] for j in seatings[g]]
-        game = Game(tables, make_policies(lineup, n_players), seed, g, record=False).play()
+        game = Game(tables, lineup, seed, g, record=False).play()
         for seat, (p, sc) in enumerate(zip(game.players, game.scores, strict=True)):
             row = out_seats[g, seat]
             row[KN.R_SCORE], row[KN.R_LORDS] = sc.total, sc.lords
@@ -202,7 +198,7 @@ def _concat(parts: list[dict]) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def play_chunk(first: int, n: int, tables, seed: int, strategies: list[str]):
+def play_chunk(first: int, n: int, tables, seed: int, strategies: list):
     """One chunk of a run on one thread (the distributed backend's task): (seat columns, game
     columns) of games first .. first + n - 1, seated as `run_fast` seats them."""
     set_threads(1)
@@ -217,7 +213,7 @@ def play_chunk(first: int, n: int, tables, seed: int, strategies: list[str]):
 
 
 def run_distributed(
-    client, tables, *, n_players: int, n_games: int, seed: int, strategies: list[str],
+    client, tables, *, n_players: int, n_games: int, seed: int, strategies: list,
     chunk_size: int | None = None,
 ):  # fmt: skip
     """`run_fast` on a Dask cluster (`sim.core.dask_backend`): the same results."""

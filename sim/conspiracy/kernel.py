@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.conspiracy import policies as P
 from sim.conspiracy import state as S
 from sim.conspiracy.cards import KeyKind, LocationPower, LocationScore, LordPower
 from sim.conspiracy.kcore import largest_group, pb, pile_of, swap_spots
 from sim.core.jit import borrow, njit, prange
 from sim.core.rng import N_STREAMS, rand_below_in, stream_keys_in
 from sim.core.stack import clear, index_of, pop, pop_at, push
-from strategies.conspiracy import policies as P
 
 ST_LORDS, ST_LOCATIONS = 0, 1  # sim.conspiracy.rules.Stream
 KEY_NONE, KEY_SILVER, KEY_GOLD = int(KeyKind.NONE), int(KeyKind.SILVER), int(KeyKind.GOLD)

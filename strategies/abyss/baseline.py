@@ -1,7 +1,7 @@
 """The built-in policies: uniformly random, a simple greedy player, and the parametrised
 heuristic behind the named presets (`presets.toml`).
 
-The decision logic lives in compiled form in `strategies.abyss.policies`, shared by both engines.
+The decision logic lives in compiled form in `sim.abyss.policies`, shared by both engines.
 The classes here are the reference engine's side: they hold the documented parameters and, when
 asked, encode the game (`sim.abyss.state.encode`) and call the compiled policy on it. A policy must
 only read the game; its randomness comes from the game's POLICY stream.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.abyss import kcore as K
-from strategies.abyss import policies as P
+from sim.abyss import policies as P
 
 #: Values of HeuristicPolicy.guild: "none", then the guilds in the order of `Guild`.
 GUILD_NAMES = ("none", "mage", "soldier", "farmer", "merchant", "politician", "ambassador")

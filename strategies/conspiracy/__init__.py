@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.conspiracy import policies as P
+from sim.conspiracy import policies as P
 from strategies.registry import Registry
 
 
