@@ -132,13 +132,13 @@ def simulate(
 ) -> None:
     import pandas as pd
 
-    from reports.cli import (
-        _chunk_store,
-        _finish,
-        _interrupt_note,
-        _write_plan,
+    from reports.commands.common import (
+        chunk_store,
         data_options,
+        finish_run,
+        interrupt_note,
         seal_plan,
+        write_plan,
     )
     from sim.core.runs import (
         atomic_write_text,
@@ -163,14 +163,14 @@ def simulate(
         out_dir = out if out is not None else default_run_dir("runs", seed=seed)
         staging = create_run_dir(out_dir, resumable=engine == "fast")
         if staging.resumable:
-            _write_plan(
+            write_plan(
                 staging.dir,
                 {"game": GAME, "n_players": players, "n_games": games, "seed": seed,
                  "strategies": lineup, "per_game": True, "expansions": [],
                  "cards": str(cards_dir) if cards_dir else None, "set": list(set_ or []),
                  "presets": str(presets) if presets else None},
             )  # fmt: skip
-    with staging, _interrupt_note(staging, out_dir):
+    with staging, interrupt_note(staging, out_dir):
         seal_plan(staging, resume is not None, tables, presets, out_dir)
         from sim.conspiracy.fast import run_distributed, run_fast, run_reference
 
@@ -196,7 +196,7 @@ def simulate(
                 strategies=policies,
                 threads=threads,
                 progress=sys.stderr.isatty(),
-                store=_chunk_store(staging),
+                store=chunk_store(staging),
                 chunk_size=chunk_size,
             )
         seats_df, games_df = pd.DataFrame(seats), pd.DataFrame(game_cols)
@@ -221,7 +221,7 @@ def simulate(
             card_digest=tables.digest,
             timings={"total": time.perf_counter() - t_start, "runner": dict(timings)},
         )
-        _finish(staging)
+        finish_run(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
 
@@ -247,16 +247,16 @@ def tournament(
 ) -> None:
     import pandas as pd
 
-    from reports.cli import (
-        _chunk_store,
-        _finish,
-        _interrupt_note,
-        _tournament_options,
-        _write_plan,
+    from reports.commands.common import (
+        chunk_store,
         cluster_for,
         data_options,
+        finish_run,
+        interrupt_note,
         parse_player_counts,
         seal_plan,
+        tournament_options,
+        write_plan,
     )
     from reports.tournament import crn_mode, make_design, run_tournament, tournament_text
     from sim.core.runs import (
@@ -291,17 +291,17 @@ def tournament(
     resumed = staging is not None
     if staging is None:
         staging = create_run_dir(out_dir, resumable=True)
-        _write_plan(
+        write_plan(
             staging.dir,
             {
-                **_tournament_options(
+                **tournament_options(
                     ",".join(names), players, blocks, design, crn, seed, report, "", 0,
                     cards_dir, set_, presets, GAME,
                 ),
                 "sequential": sequential,
             },
         )  # fmt: skip
-    with staging, _interrupt_note(staging, out_dir, "tournament"), \
+    with staging, interrupt_note(staging, out_dir, "tournament"), \
             cluster_for(backend, scheduler, threads) as cluster:
         seal_plan(staging, resumed, tables, presets, out_dir)
         results = {
@@ -317,7 +317,7 @@ def tournament(
                 progress=sys.stderr.isatty(),
                 sequential_alpha=sequential,
                 game=GAME,
-                store=_chunk_store(staging, f"{n}p"),
+                store=chunk_store(staging, f"{n}p"),
                 client=cluster,
             )
             for n in counts
@@ -360,7 +360,7 @@ def tournament(
             from reports.conspiracy_report import write_report
 
             write_report(staging.dir, staging.dir / "report")
-        _finish(staging)
+        finish_run(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
     if report:

@@ -24,7 +24,7 @@ ev_app = typer.Typer(
     no_args_is_help=True,
 )
 
-from reports.cli import (  # noqa: E402
+from reports.commands.common import (  # noqa: E402
     CardsOption,
     OutDirOption,
     PresetsOption,
@@ -457,7 +457,7 @@ def rollout(
     import sys
     import time
 
-    from reports.cli import check_players, check_seed, use_presets
+    from reports.commands.common import check_players, check_seed, use_presets
 
     t_start = time.perf_counter()
     use_presets(presets)
@@ -523,7 +523,7 @@ def rollout(
                     progress=sys.stderr.isatty(),
                 )
         summary = save_rollouts(found, staging.dir)
-        from reports.cli import card_digest
+        from reports.commands.common import card_digest
 
         write_manifest(
             staging.dir,

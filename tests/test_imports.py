@@ -78,3 +78,23 @@ def test_the_check_sees_a_crossing(tmp_path) -> None:
     found = crossings("sim", lambda _, name: name.split(".")[0] == "strategies", tmp_path)
     assert found == ["sim/core/probe.py imports strategies.abyss"]
     assert imports_of(probe, tmp_path) == {"sim.core.jit", "strategies.abyss"}
+
+
+def test_no_command_imports_another() -> None:
+    """reports/commands: one thin module per command; what they share is `common`."""
+    commands = {p.stem for p in (ROOT / "reports" / "commands").glob("*.py")} - {"__init__"}
+    assert {"simulate", "tournament", "sweep", "plan", "report", "replay", "bench", "cards",
+            "strategies", "common"} <= commands  # fmt: skip
+
+    def forbidden(path: Path, name: str) -> bool:
+        parts = name.split(".")
+        return (
+            parts[:2] == ["reports", "commands"]
+            and len(parts) > 2
+            and parts[2] not in ("common", path.stem)
+        )
+
+    assert crossings("reports/commands", forbidden) == []
+    # only the console script's entry point imports the application
+    users = crossings("reports", lambda _, name: name == "reports.cli")
+    assert users == ["reports/entry.py imports reports.cli"]

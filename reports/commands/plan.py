@@ -1,0 +1,111 @@
+"""`abyss-mc plan`: blocks, games and time a comparison needs."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from reports.commands.common import (
+    CardsOption,
+    ExpansionsOption,
+    GameOption,
+    PlayersOption,
+    PresetsOption,
+    SeedOption,
+    SetOption,
+    check_game,
+    check_players,
+    check_seed,
+    load_tables,
+    parse_expansions,
+    use_presets,
+    user_errors,
+)
+from sim.core.errors import UserError
+
+
+@user_errors
+def plan(
+    effect: Annotated[
+        float,
+        typer.Option(
+            "--effect",
+            help="The difference to detect: in win share (0.01 = one "
+            "point of win rate) or, with --metric ip, in IP.",
+        ),
+    ] = 0.01,
+    strategies: Annotated[
+        str, typer.Option("--strategies", metavar="A,B", help="The two strategies to compare.")
+    ] = "greedy,leviathan_hunter",
+    players: PlayersOption = 4,
+    metric: Annotated[str, typer.Option("--metric", metavar="win|ip")] = "win",
+    alpha: Annotated[float, typer.Option("--alpha", help="Two-sided test level.")] = 0.05,
+    power: Annotated[float, typer.Option("--power", help="Chance to detect the effect.")] = 0.8,
+    pilot_blocks: Annotated[
+        int, typer.Option("--pilot-blocks", help="Blocks of the pilot tournament, per mode.")
+    ] = 400,
+    seed: SeedOption = 1,
+    expansions: ExpansionsOption = "leviathan",
+    cards: CardsOption = None,
+    set_: SetOption = None,
+    presets: PresetsOption = None,
+    game: GameOption = "abyss",
+) -> None:
+    """How many games a comparison needs, with and without common random numbers, and how long
+    they take on this machine (from a pilot tournament)."""
+    check_seed(seed)
+    if effect <= 0:
+        raise UserError(f"--effect must be positive; got {effect}")
+    if not 0 < alpha < 1 or not 0 < power < 1:
+        raise UserError("--alpha and --power must be between 0 and 1")
+    if metric not in ("win", "ip"):
+        raise UserError(f"--metric must be win or ip; got {metric!r}")
+    if pilot_blocks < 10:
+        raise UserError(f"--pilot-blocks must be at least 10; got {pilot_blocks}")
+    names = [s.strip() for s in strategies.split(",") if s.strip()]
+    if len(names) != 2 or names[0] == names[1]:
+        raise UserError("--strategies must name two different strategies: A,B")
+    if check_game(game) == "conspiracy":
+        from reports import conspiracy_cli
+
+        conspiracy_cli.use_presets(presets)
+        conspiracy_cli.check_expansions("" if expansions == "leviathan" else expansions)
+        tables = conspiracy_cli.load_tables(cards, set_)
+        conspiracy_cli.check_players(tables, players)
+        from strategies.conspiracy import make_policy
+    else:
+        use_presets(presets)
+        exp = parse_expansions(expansions)
+        check_players(players, exp)
+        tables = load_tables(cards, set_, exp)
+        from strategies.abyss import make_policy
+    for name in names:
+        make_policy(name)
+    from reports.plan import make_plan, plan_text
+
+    rows, pilot = make_plan(
+        tables,
+        names,
+        n_players=players,
+        effect=effect,
+        metric="win" if metric == "win" else "score",
+        alpha=alpha,
+        power=power,
+        pilot_blocks=pilot_blocks,
+        seed=seed,
+        game=game,
+    )
+    typer.echo(
+        plan_text(
+            rows,
+            pilot,
+            a=names[0],
+            b=names[1],
+            effect=effect,
+            metric=metric,
+            alpha=alpha,
+            power=power,
+        ),  # fmt: skip
+        nl=False,
+    )

@@ -1,0 +1,350 @@
+"""`abyss-mc tournament`: strategies compared with seat rotation, intervals over blocks."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reports.commands.common import (
+    DEFAULT_TOURNAMENT,
+    CardsOption,
+    ExpansionsOption,
+    GameOption,
+    PresetsOption,
+    SeedOption,
+    SetOption,
+    ThreadsOption,
+    card_digest,
+    check_backend,
+    check_game,
+    check_players,
+    check_seed,
+    chunk_store,
+    cluster_for,
+    data_options,
+    finish_run,
+    interrupt_note,
+    load_tables,
+    parse_expansions,
+    parse_player_counts,
+    read_plan,
+    seal_plan,
+    tournament_options,
+    use_presets,
+    user_errors,
+    write_plan,
+)
+from sim.core.errors import UserError
+
+
+@user_errors
+def tournament(
+    strategies: Annotated[
+        str,
+        typer.Option(
+            "--strategies",
+            metavar="A,B,...",
+            help="The strategies to compare (at least two, each once), with optional "
+            "parameters: name:param=value.",
+        ),
+    ] = DEFAULT_TOURNAMENT,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            metavar="N[,N...]",
+            help="Players per game: 2-4, or 2-5 with Leviathan; several counts (e.g. 3,4) play "
+            "one tournament each and the report compares their seat advantage. Default: every "
+            "count the game allows.",
+        ),
+    ] = "all",
+    blocks: Annotated[
+        int,
+        typer.Option(
+            "--blocks",
+            help="Deals to play; every table of the design plays each deal (common random "
+            "numbers). Games = blocks x tables.",
+        ),
+    ] = 2500,
+    design: Annotated[
+        str,
+        typer.Option(
+            "--design",
+            metavar="balanced|cyclic|all",
+            help="Line-ups when there are more strategies than seats: balanced (default: each "
+            "strategy in n line-ups of every block, the strategies in a fresh random order each "
+            "block, so every pair meets equally often in expectation), cyclic (one fixed order) "
+            "or every combination. Each line-up plays in every rotation of its seats.",
+        ),
+    ] = "balanced",
+    crn: Annotated[
+        str,
+        typer.Option(
+            "--crn",
+            metavar="auto|block|lineup|none",
+            help="Common random numbers: every table of a block plays the same deal (block), "
+            "only the rotations of each line-up (lineup), or every table its own deal (none); "
+            "auto (default): block with one line-up, none with several, as measured best in "
+            "docs/tournament.md.",
+        ),
+    ] = "auto",
+    sequential: Annotated[
+        float | None,
+        typer.Option(
+            "--sequential",
+            metavar="ALPHA",
+            help="Stop as soon as every pair of strategies is told apart, with family-wise "
+            "error rate ALPHA at any stopping time; --blocks is then the budget.",
+        ),
+    ] = None,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            metavar="local|dask",
+            help="Where the blocks are played: here, or on a Dask cluster (chunks of blocks; "
+            "the same results). Not with --sequential.",
+        ),
+    ] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
+    ] = None,
+    seed: SeedOption = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help="New directory for the results (must not "
+            "exist). Default: a new runs/<UTC time>-seed<seed>.",
+        ),
+    ] = None,
+    report: Annotated[
+        bool, typer.Option("--report/--no-report", help="Also write the balance report.")
+    ] = False,
+    expansions: ExpansionsOption = "leviathan",
+    fight_points: Annotated[
+        int,
+        typer.Option(
+            "--fight-points",
+            help="With Leviathan: decision points of the fight-or-explore rollouts for the "
+            "report (also as many games of rule rollouts); 0 skips them. See `abyss-mc ev "
+            "rollout` for the full analysis.",
+        ),
+    ] = 2000,
+    cards: CardsOption = None,
+    set_: SetOption = None,
+    threads: ThreadsOption = None,
+    presets: PresetsOption = None,
+    game: GameOption = "abyss",
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            metavar="DIR",
+            help="Finish an interrupted tournament: its finished chunks of blocks are kept, the "
+            "rest is played with its own options.",
+        ),
+    ] = None,
+) -> None:
+    """Compare strategies with seat rotation and common random numbers; print the ranking."""
+    if resume is not None:
+        from sim.core.runs import resume_run_dir
+
+        staging = resume_run_dir(resume)
+        options = read_plan(staging.dir)
+        strategies, players, blocks = options["strategies"], options["players"], options["blocks"]
+        design, crn, seed, report = (
+            options["design"],
+            options["crn"],
+            options["seed"],
+            options["report"],
+        )
+        expansions, fight_points = options["expansions"], options["fight_points"]
+        cards = Path(options["cards"]) if options["cards"] else None
+        set_, presets, game = options["set"], options["presets"], options["game"]
+        presets = Path(presets) if presets else None
+        out, sequential = resume, options.get("sequential")
+    else:
+        staging = None
+    check_backend(backend, scheduler)
+    if backend == "dask" and sequential is not None:
+        raise UserError("--backend dask does not run --sequential tournaments; use local")
+    if check_game(game) == "conspiracy":
+        from reports import conspiracy_cli
+
+        check_seed(seed)
+        conspiracy_cli.tournament(
+            backend=backend,
+            scheduler=scheduler,
+            players=players,
+            strategies=None if strategies == DEFAULT_TOURNAMENT else strategies,
+            blocks=blocks,
+            seed=seed,
+            design=design,
+            crn=crn,
+            sequential=sequential,
+            report=report,
+            out=out,
+            cards_dir=cards,
+            set_=set_,
+            threads=threads,
+            presets=presets,
+            staging=staging,
+        )
+        return
+    t_start = time.perf_counter()
+    use_presets(presets)
+    exp = parse_expansions(expansions)
+    counts = (
+        [2, 3, 4] + ([5] if "leviathan" in exp else [])
+        if players == "all"
+        else parse_player_counts(players)
+    )
+    for n in counts:
+        check_players(n, exp)
+    check_seed(seed)
+    if blocks < 1:
+        raise UserError(f"--blocks must be at least 1; got {blocks}")
+    if fight_points < 0 or fight_points == 1:
+        raise UserError(f"--fight-points must be 0 or at least 2; got {fight_points}")
+    if sequential is not None and not 0 < sequential < 1:
+        raise UserError(f"--sequential must be between 0 and 1; got {sequential}")
+    names = [p.strip() for p in strategies.split(",") if p.strip()]
+    from reports.tournament import crn_mode
+
+    crn = crn_mode(crn)
+    from strategies.abyss import make_policy
+
+    for name in names:
+        make_policy(name)  # unknown names and parameters fail before any work
+    from reports.tournament import make_design
+
+    plans = {n: make_design(names, n, design) for n in counts}
+
+    from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
+
+    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+    resumed = staging is not None
+    if staging is None:
+        staging = create_run_dir(out_dir, resumable=True)
+        write_plan(
+            staging.dir,
+            {
+                **tournament_options(
+                    strategies, players, blocks, design, crn, seed, report, expansions,
+                    fight_points, cards, set_, presets, "abyss",
+                ),
+                "sequential": sequential,
+            },
+        )  # fmt: skip
+    with staging, interrupt_note(staging, out_dir, "tournament"), \
+            cluster_for(backend, scheduler, threads) as cluster:
+        tables = load_tables(cards, set_, exp)
+        seal_plan(staging, resumed, tables, presets, out_dir)
+        import pandas as pd
+
+        from reports.tournament import run_tournament, tournament_text
+        from sim.core.runs import atomic_write_text
+        from sim.core.schema import SCHEMA_VERSION, tournament_frames
+
+        results = {}
+        for n in counts:
+            results[n] = run_tournament(
+                tables,
+                names,
+                n_players=n,
+                n_blocks=blocks,
+                seed=seed,
+                design=design,
+                crn=crn,
+                threads=threads,
+                progress=sys.stderr.isatty(),
+                sequential_alpha=sequential,
+                store=chunk_store(staging, f"{n}p"),
+                client=cluster,
+            )
+        typed = [tournament_frames(r.seats, r.games) for r in results.values()]
+        seats_df = pd.concat([t[0] for t in typed], ignore_index=True)
+        games_df = pd.concat([t[1] for t in typed], ignore_index=True)
+        write_parquet(seats_df, staging.dir / "seats.parquet")
+        write_parquet(games_df, staging.dir / "games.parquet")
+        for n, r in results.items():
+            name = "aggregates.npz" if len(counts) == 1 else f"aggregates-{n}p.npz"
+            r.aggregates.save(staging.dir / name)
+        text = "".join(
+            (f"== {n} players ==\n" if len(counts) > 1 else "") + tournament_text(r)
+            for n, r in results.items()
+        )
+        atomic_write_text(staging.dir / "summary.txt", text)
+        if "leviathan" in exp and fight_points:
+            _fight_rollouts(tables, names, counts, seed, fight_points, staging.dir)
+        write_manifest(
+            staging.dir,
+            command=["abyss-mc", *sys.argv[1:]],
+            seed=seed,
+            config={
+                "command": "tournament",
+                "fight_points": fight_points if "leviathan" in exp else 0,
+                "n_players": counts[0] if len(counts) == 1 else counts,
+                "strategies": names,
+                "blocks": {n: r.n_blocks for n, r in results.items()}
+                if len(counts) > 1
+                else results[counts[0]].n_blocks,
+                "blocks_budget": blocks,
+                "tables": {n: p.n_tables for n, p in plans.items()}
+                if len(counts) > 1
+                else plans[counts[0]].n_tables,
+                "n_games": int(len(games_df)),
+                "design": design,
+                "crn": crn,
+                "sequential": sequential,
+                "stopped_early": all(r.stopped_early for r in results.values()),
+                "seed": seed,
+                "expansions": list(exp),
+                **data_options(cards, set_, presets, out_dir),
+            },
+            card_digest=card_digest(tables, cards, set_),
+            timings={
+                "total": time.perf_counter() - t_start,
+                "runner": {str(n): r.timings for n, r in results.items()},
+            },
+            extra={"schema_version": SCHEMA_VERSION},
+        )
+        if report:
+            from reports.balance import write_report
+
+            write_report(staging.dir, staging.dir / "report")
+        finish_run(staging)
+    typer.echo(text, nl=False)
+    typer.echo(f"results: {out_dir}")
+    if report:
+        typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
+
+
+def _fight_rollouts(tables, names, counts, seed, n_points, run_dir: Path) -> None:
+    """The tournament's fight-or-explore rollouts (its strategies but random; 4 players if
+    played) for the report, into run_dir / FIGHT_DIR."""
+    from reports.balance import FIGHT_DIR
+    from reports.rollout import run_rollouts, save_rollouts
+
+    n = 4 if 4 in counts else counts[0]
+    lineup = [s for s in names if s.split(":")[0] != "random"] or names
+    lineup = [lineup[i % len(lineup)] for i in range(max(n, len(lineup)))]
+    found = run_rollouts(
+        tables,
+        n_players=n,
+        strategies=lineup,
+        seed=seed,
+        n_points=n_points,
+        replicates=16,
+        rule_points=n_points,
+        rule_replicates=4,
+        progress=sys.stderr.isatty(),
+    )
+    (run_dir / FIGHT_DIR).mkdir()
+    save_rollouts(found, run_dir / FIGHT_DIR)
