@@ -82,14 +82,9 @@ class RunData:
 
     def tables(self):
         """The card tables the run played with (names of Lords and Locations)."""
-        from sim.abyss.cards import load_cards, parse_set_options
+        from sim import games
 
-        cards = self.config.get("cards")
-        return load_cards(
-            Path(cards) if cards else None,
-            parse_set_options(list(self.config.get("set") or [])),
-            expansions=tuple(self.config.get("expansions") or ()),
-        )
+        return games.get("abyss").load_run_cards(self.config)
 
 
 # ------------------------------------------------------------------------------ tables

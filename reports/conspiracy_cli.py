@@ -22,12 +22,9 @@ DEFAULT_TOURNAMENT = "coalition_builder,key_hunter,pearl_master,high_ip,pile_rai
 
 
 def load_tables(cards: Path | None, set_: list[str] | None) -> Any:
-    if cards is not None and not cards.exists():
-        raise UserError(f"card data directory {cards} does not exist")
-    from sim.abyss.cards import parse_set_options
-    from sim.conspiracy.cards import load_cards
+    from sim import games
 
-    return load_cards(cards, parse_set_options(list(set_ or [])))
+    return games.get("conspiracy").load_cards(cards, set_)
 
 
 def check_expansions(expansions: str) -> None:

@@ -135,14 +135,10 @@ class ConspiracyRun:
         """The card tables the run played with (Location names), or None if they no longer
         load (`tables_error` says why)."""
         if self._tables is None and self.tables_error is None:
-            from sim.conspiracy.cards import load_cards, parse_set_options
+            from sim import games
 
-            cards = self.config.get("cards")
             try:
-                self._tables = load_cards(
-                    Path(cards) if cards else None,
-                    parse_set_options([str(s) for s in self.config.get("set") or []]),
-                )
+                self._tables = games.get("conspiracy").load_run_cards(self.config, ())
             except Exception as exc:  # moved or edited card files: report without names
                 from sim.core.errors import one_line
 

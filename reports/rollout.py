@@ -585,15 +585,10 @@ def run_tables(run_dir):
     import json
     from pathlib import Path
 
-    from sim.abyss.cards import load_cards, parse_set_options
+    from sim import games
 
     config = json.loads((Path(run_dir) / "manifest.json").read_text()).get("config", {})
-    cards = config.get("cards")
-    return load_cards(
-        Path(cards) if cards else None,
-        parse_set_options(list(config.get("set") or [])),
-        expansions=("leviathan",),
-    )
+    return games.get("abyss").load_run_cards(config, expansions=("leviathan",))
 
 
 def is_rollout_run(run_dir) -> bool:

@@ -123,7 +123,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
 
     def load_cards(path, overrides, expansions=()):
         calls.load.append((path, overrides))
-        if "bad" in overrides:
+        if "game.bad" in overrides:
             raise CardDataError("lords.toml: [[lord]] #3: cost must be >= 0, got -1")
         return tables
 
@@ -307,7 +307,8 @@ def test_simulate_writes_complete_run(fake_engine, tmp_run_root: Path) -> None:
             progress=False,
         )
     ]
-    assert fake_engine.load == [(None, {"game.court_size": "5"})]
+    # the --set values reach the loader parsed (sim.core.carddata.parse_set_options)
+    assert fake_engine.load == [(None, {"game.court_size": 5})]
     assert sorted(p.name for p in out.iterdir()) == [
         "aggregates.npz",
         "games.parquet",
@@ -367,7 +368,7 @@ def test_failed_run_leaves_no_directory(fake_engine, tmp_run_root: Path) -> None
     "args, fragment",
     [
         (["--strategies", "nosuch"], "unknown strategy 'nosuch'"),
-        (["--set", "bad=1"], "lords.toml: [[lord]] #3"),
+        (["--set", "game.bad=1"], "lords.toml: [[lord]] #3"),
     ],
 )
 def test_engine_user_errors_are_one_line(fake_engine, tmp_run_root, args, fragment) -> None:
@@ -380,7 +381,7 @@ def test_cards_command(fake_engine) -> None:
     result = invoke("cards", "--set", "a.b=1")
     assert result.exit_code == 0
     assert "35 Lords" in result.stdout
-    assert fake_engine.load == [(None, {"a.b": "1"})]
+    assert fake_engine.load == [(None, {"a.b": 1})]
 
 
 def test_replay_text_and_json(fake_engine) -> None:

@@ -9,11 +9,8 @@ from reports.commands.common import (
     ExpansionsOption,
     GameOption,
     SetOption,
-    check_game,
-    load_tables,
     parse_expansions,
     user_errors,
-    wilds_tables,
 )
 
 # --- commands --------------------------------------------------------------------------------
@@ -27,17 +24,8 @@ def cards(
     game: GameOption = "abyss",
 ) -> None:
     """Validate the card data and describe it (after any --set overrides)."""
-    if check_game(game) == "conspiracy":
-        from reports import conspiracy_cli
+    from sim import games
 
-        conspiracy_cli.check_expansions(expansions)
-        conspiracy_cli.cards(cards, set_)
-        return
-    if game == "wilds":
-        from sim.wilds.cards import describe
-
-        typer.echo(describe(wilds_tables(cards, set_)), nl=False)
-        return
-    from sim.abyss.cards import describe
-
-    typer.echo(describe(load_tables(cards, set_, parse_expansions(expansions))))
+    spec = games.get(game)
+    tables = spec.load_cards(cards, set_, parse_expansions(expansions))
+    typer.echo(spec.describe(tables), nl=False)

@@ -100,7 +100,10 @@ StrategiesOption = Annotated[
 #: The games `--game` selects (Abyss is the default).
 
 
-GAMES = ("abyss", "conspiracy", "wilds")
+#: The registered games (`sim.games`, names only: no game module is imported for --help).
+from sim.games import GAMES as _REGISTRY  # noqa: E402
+
+GAMES = tuple(_REGISTRY)
 
 
 GameOption = Annotated[
@@ -110,10 +113,10 @@ GameOption = Annotated[
 
 
 def check_game(game: str) -> str:
-    name = game.strip().lower()
-    if name not in GAMES:
-        raise UserError(f"unknown game {game!r} for --game; known: {', '.join(GAMES)}")
-    return name
+    """The registered game `--game` names (`sim.games`), or a one-line user error."""
+    from sim import games
+
+    return games.get(game).name
 
 
 OutDirOption = Annotated[
@@ -238,13 +241,11 @@ def use_presets(presets: Path | None) -> None:
 def load_tables(
     cards: Path | None, set_: list[str] | None, expansions: tuple[str, ...] = ()
 ) -> Any:
-    """Card data from ``--cards`` (or the built-in data) with the ``--set`` overrides applied and
-    the expansions' cards added."""
-    if cards is not None and not cards.exists():
-        raise UserError(f"card data directory {cards} does not exist")
-    from sim.abyss.cards import load_cards, parse_set_options
+    """Abyss card data from ``--cards`` (or the built-in data) with the ``--set`` overrides applied
+    and the expansions' cards added (`sim.core.game.GameSpec.load_cards`)."""
+    from sim import games
 
-    return load_cards(cards, parse_set_options(list(set_ or [])), expansions=expansions)
+    return games.get("abyss").load_cards(cards, set_, expansions)
 
 
 def card_digest(tables: Any, cards: Path | None, set_: list[str] | None) -> str:
@@ -355,12 +356,9 @@ def run_game(run_dir: Path) -> str:
 
 
 def wilds_tables(cards: Path | None, set_: list[str] | None):
-    if cards is not None and not cards.exists():
-        raise UserError(f"card data directory {cards} does not exist")
-    from sim.abyss.cards import parse_set_options
-    from sim.wilds.cards import load_cards as load_wilds
+    from sim import games
 
-    return load_wilds(cards, parse_set_options(list(set_ or [])))
+    return games.get("wilds").load_cards(cards, set_)
 
 
 def data_options(cards, set_, presets, out_dir) -> dict:

@@ -1,0 +1,53 @@
+"""The game registry (`sim.games`) and the game spec (`sim.core.game`): a command looks its game
+up and calls the spec, so a new game needs no change to the commands (issue 18)."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from reports.cli import app
+from sim import games
+from sim.core.errors import UserError
+from sim.core.game import GameSpec
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("name", ["abyss", "conspiracy", "wilds"])
+def test_every_registered_game_loads_and_describes_its_cards(name: str) -> None:
+    spec = games.get(name)
+    assert spec.name == name and name in games.names()
+    tables = spec.load_cards()
+    assert spec.describe(tables).endswith("\n")
+    assert games.get(name.upper()) is spec
+
+
+def test_expansions_are_the_specs_own() -> None:
+    assert games.get("abyss").load_cards(expansions=("leviathan",)).n_leviathans > 0
+    with pytest.raises(UserError, match="Conspiracy has no expansions"):
+        games.get("conspiracy").load_cards(expansions=("leviathan",))
+    with pytest.raises(UserError, match="unknown expansion 'kraken' for Abyss"):
+        games.get("abyss").load_cards(expansions=("kraken",))
+
+
+def test_unknown_game_is_a_one_line_error() -> None:
+    with pytest.raises(UserError, match="unknown game 'chess' for --game; known: abyss"):
+        games.get("chess")
+
+
+@pytest.fixture
+def tiny():
+    spec = GameSpec(name="tiny", title="Tiny", cards_module="tiny_game_cards")
+    games.register(spec)
+    yield spec
+    games._EXTRA.pop("tiny", None)
+
+
+def test_a_registered_game_runs_through_cards_without_any_command_change(tiny) -> None:
+    """A game that no command names: `cards` looks it up and calls its spec."""
+    result = runner.invoke(app, ["cards", "--game", "tiny", "--set", "deck.size=3"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "Tiny: 3 cards, 1, 2, 3\n"
+    bad = runner.invoke(app, ["cards", "--game", "tiny", "--set", "deck.size=99"])
+    assert bad.exit_code == 2 and "expected 1..20" in bad.output
