@@ -9,6 +9,7 @@ standard library at the top.
 from __future__ import annotations
 
 import signal
+import sys
 from typing import Annotated
 
 import typer
@@ -24,6 +25,7 @@ from reports.commands import (
     sweep,
     tournament,
 )
+from reports.commands.common import interrupt_note
 from reports.ev_cli import ev_app
 
 app = typer.Typer(
@@ -60,7 +62,13 @@ def main() -> None:
     """Console-script entry point (``abyss-mc``)."""
     # SIGTERM (kill, a batch scheduler) unwinds like Ctrl-C, so a run being written is removed.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    app(prog_name="abyss-mc")
+    try:
+        app(prog_name="abyss-mc")
+    except SystemExit as exc:
+        # typer ends a Ctrl-C with exit code 130 and no word: say it, unless a run already did
+        if exc.code == 130 and not interrupt_note.told:
+            print("interrupted", file=sys.stderr)
+        raise
 
 
 def _exit_on_sigterm(signum: int, frame: object) -> None:

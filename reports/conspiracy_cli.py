@@ -72,19 +72,6 @@ def cards(cards_dir: Path | None, set_: list[str] | None) -> None:
     typer.echo(describe(load_tables(cards_dir, set_)))
 
 
-def strategies_text() -> str:
-    from strategies.conspiracy import describe, strategy_names
-
-    lines = ["Conspiracy strategies (use --strategies NAME or NAME:param=value):"]
-    for name in strategy_names():
-        doc, values = describe(name)
-        params = ", ".join(f"{k}={v}" for k, v in values.items())
-        lines.append(f"  {name:<18} {doc}")
-        if params:
-            lines.append(f"  {'':<18} {params}")
-    return "\n".join(lines) + "\n"
-
-
 def summary_text(seats, n_games: int, n_players: int) -> str:
     """Win rate (Wilson 95%) and mean IP by source per strategy."""
     from reports.summary import wilson_interval

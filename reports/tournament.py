@@ -321,11 +321,9 @@ def run_tournament(
 def game_policies(game: str, specs: list[str]) -> list:
     """The policies of the strategies `specs` of `game` (resolved here, with any user presets,
     so that Dask workers need none)."""
-    if game == "conspiracy":
-        from strategies.conspiracy import make_policies
-    else:
-        from strategies.abyss import make_policies
-    return make_policies(list(specs), len(specs))
+    import strategies
+
+    return strategies.for_game(game).make_policies(list(specs), len(specs))
 
 
 #: Blocks per Dask task.

@@ -1,5 +1,23 @@
-"""Heuristic policies per game (numba functions over a parameter vector) and named presets in TOML.
+"""The strategies of each game: named presets in TOML, their parameters, and the registry that
+turns a spec such as ``greedy:fight_p=0.6`` into a policy object for the engines (the compiled
+policies themselves live beside each game's kernel, `sim/<game>/policies.py`).
 
-The same policy code serves the reference engine and the kernel. See docs/ and the per-game
-subpackages (``strategies.abyss``).
+A game's strategies are the package ``strategies.<game>`` (`for_game`), each with the same
+registry API: `make_policies`, `use_presets`, `strategy_names`, `describe`, `strategies_text`.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from sim.core.errors import UserError
+
+
+def for_game(game: str):
+    """The strategies package of a game (`sim.games` names it), or a one-line user error."""
+    try:
+        return import_module(f"strategies.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"strategies.{game}":
+            raise
+        raise UserError(f"the game {game!r} has no strategies to choose from") from None

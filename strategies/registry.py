@@ -107,6 +107,16 @@ class Registry:
         doc = (type(policy).__doc__ or "").strip().splitlines()
         return (doc[0] if doc else ""), values
 
+    def text(self) -> str:
+        """Every strategy, what it does and its parameter values (`abyss-mc strategies`)."""
+        lines = []
+        for name in self.strategy_names():
+            doc, values = self.describe(name)
+            lines.append(f"{name}: {doc}")
+            if values:
+                lines.append("    " + ", ".join(f"{k}={v}" for k, v in values.items()))
+        return "\n".join(lines) + "\n"
+
     def make_policy(self, spec: str):
         """Build a policy from a spec such as `greedy:buy_min=3`."""
         name, *params = spec.strip().split(":")

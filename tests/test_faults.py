@@ -323,7 +323,7 @@ def test_sequential_tournament_killed_just_after_the_decision(tmp_path, monkeypa
 
 
 # ------------------------------------------------------------------------------ Ctrl-C
-@pytest.mark.parametrize("delay", [0.05, 0.3, 1.0, 2.5])
+@pytest.mark.parametrize("delay", [0.05, 0.15, 0.3, 1.0, 2.5])
 def test_ctrl_c_at_any_moment_is_one_line(tmp_path, delay) -> None:
     """Ctrl-C at any moment, also while the modules load (the first fraction of a second),
     prints one line and no traceback, through the installed console script's entry point."""

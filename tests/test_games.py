@@ -51,3 +51,13 @@ def test_a_registered_game_runs_through_cards_without_any_command_change(tiny) -
     assert result.stdout == "Tiny: 3 cards, 1, 2, 3\n"
     bad = runner.invoke(app, ["cards", "--game", "tiny", "--set", "deck.size=99"])
     assert bad.exit_code == 2 and "expected 1..20" in bad.output
+
+
+def test_strategies_of_each_game_come_from_its_package() -> None:
+    """`abyss-mc strategies --game G` looks the game up and lists `strategies.<G>`; a game with
+    no strategies says so in one line."""
+    for game, name in (("abyss", "leviathan_hunter"), ("conspiracy", "pile_raider")):
+        result = runner.invoke(app, ["strategies", "--game", game])
+        assert result.exit_code == 0 and f"{name}: " in result.stdout
+    result = runner.invoke(app, ["strategies", "--game", "wilds"])
+    assert result.exit_code == 2 and "has no strategies" in result.output

@@ -404,6 +404,8 @@ class interrupt_note:
     (a full disk, an unreadable file) once chunks are finished: one line that names the problem,
     says the finished chunks are kept and how to finish the run."""
 
+    told = False  # a run's interruption has been explained to the user
+
     def __init__(self, staging, out_dir: Path, command: str = "simulate") -> None:
         self.staging, self.out_dir, self.command = staging, out_dir, command
 
@@ -416,8 +418,9 @@ class interrupt_note:
         finish = f"`abyss-mc {self.command} --resume {self.out_dir}`"
         if issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
             typer.echo(f"interrupted: finish the run with {finish}", err=True)
+            interrupt_note.told = True  # this line is the message (reports.cli.main)
             if issubclass(exc_type, KeyboardInterrupt):
-                raise SystemExit(130) from None  # this line is the message (no "Aborted!")
+                raise SystemExit(130) from None
         elif issubclass(exc_type, OSError) and self.staging.has_finished_chunks():
             where = f" ({exc.filename})" if exc.filename else ""
             raise UserError(

@@ -29,3 +29,4 @@ strategy_names = REGISTRY.strategy_names
 describe = REGISTRY.describe
 make_policy = REGISTRY.make_policy
 make_policies = REGISTRY.make_policies
+strategies_text = REGISTRY.text
