@@ -22,6 +22,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from sim.core.errors import UserError, is_user_error, one_line
+from sim.games import GAMES as REGISTERED_GAMES
 
 #: Expansions the CLI accepts in ``--expansions``.
 
@@ -97,13 +98,9 @@ StrategiesOption = Annotated[
 ]
 
 
-#: The games `--game` selects (Abyss is the default).
-
-
-#: The registered games (`sim.games`, names only: no game module is imported for --help).
-from sim.games import GAMES as _REGISTRY  # noqa: E402
-
-GAMES = tuple(_REGISTRY)
+#: The games `--game` selects (Abyss is the default): the registered ones (`sim.games`, names
+#: only, so no game module is imported for --help).
+GAMES = tuple(REGISTERED_GAMES)
 
 
 GameOption = Annotated[
