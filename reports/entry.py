@@ -7,6 +7,7 @@ the command-line modules (typer, rich) happens inside it.
 
 from __future__ import annotations
 
+import signal
 import sys
 
 
@@ -19,6 +20,10 @@ def main() -> None:
         # A run in progress has already said how to resume it (reports.cli._interrupt_note).
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    finally:
+        # The command is over; the interpreter's teardown restores the default SIGINT action, so a
+        # Ctrl-C arriving now would kill the process silently with status -2. Ignore it instead.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":
