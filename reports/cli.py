@@ -1,6 +1,6 @@
 """The ``abyss-mc`` command line: the typer application, each command from its own module in
 `reports.commands` (``cards``, ``strategies``, ``simulate``, ``tournament``, ``sweep``, ``plan``,
-``report``, ``replay``, ``bench``, and ``ev`` from `reports.ev_cli`).
+``report``, ``replay``, ``bench``, ``ev``).
 
 Start-up must stay instant (``abyss-mc --help``): the command modules import only typer and the
 standard library at the top.
@@ -17,6 +17,7 @@ import typer
 from reports.commands import (
     bench,
     cards,
+    ev,
     plan,
     replay,
     report,
@@ -26,7 +27,6 @@ from reports.commands import (
     tournament,
 )
 from reports.commands.common import interrupt_note
-from reports.ev_cli import ev_app
 
 app = typer.Typer(
     name="abyss-mc",
@@ -85,7 +85,7 @@ app.command()(plan.plan)
 app.command("report")(report.report_)
 app.command()(replay.replay)
 app.command()(bench.bench)
-app.add_typer(ev_app, name="ev")
+app.add_typer(ev.ev_app, name="ev")
 
 
 if __name__ == "__main__":

@@ -20,15 +20,11 @@ import pandas as pd
 
 from sim.core.errors import UserError
 
-#: Per-seat columns summarised at every point (both games have `score`; the sources differ).
-#: What `point_metrics` summarises besides the score: the game's sources of points (for
-#: Wilds, "score" is the strikes a crystal took; these are its other efforts).
-SOURCES = {
-    "wilds": ["turns_spent", "warps"],
-    "abyss": ["score_lords", "score_locations", "score_allies", "score_monsters", "score_wounds",
-              "score_scourge"],
-    "conspiracy": ["score_lords", "score_locations", "score_coalition", "score_pearl_master"],
-}  # fmt: skip
+
+def score_sources(seats: pd.DataFrame) -> list[str]:
+    """What `point_metrics` summarises besides the score, unless told: the seat columns that
+    split it by source (named ``score_*`` in every game's results)."""
+    return [c for c in seats.columns if c.startswith("score_")]
 
 
 def parse_sweep(items: list[str]) -> list[tuple[str, list[str]]]:
@@ -63,6 +59,7 @@ class SweepResult:
     points: pd.DataFrame  # one row per point: its settings
     seats: pd.DataFrame  # long form: point, game, seat, strategy, win, score, sources...
     games: pd.DataFrame  # point, game, turns
+    sources: list[str]  # the seat columns summarised besides the score
 
 
 def run_sweep(
@@ -72,6 +69,7 @@ def run_sweep(
     *,
     progress=None,
     store=None,
+    sources: list[str] | None = None,
 ) -> SweepResult:
     """Play the default and every grid point. `load(overrides) -> tables` (validates; raises
     a user error), `run(tables) -> (seat columns, game columns)` (same seed and games).
@@ -109,8 +107,9 @@ def run_sweep(
         seat_parts.append(seats)
         game_parts.append(games)
     points = pd.DataFrame([{"point": i, "label": label(s), **s} for i, s in enumerate(settings)])
-    return SweepResult(points, pd.concat(seat_parts, ignore_index=True),
-                       pd.concat(game_parts, ignore_index=True))  # fmt: skip
+    seats = pd.concat(seat_parts, ignore_index=True)
+    return SweepResult(points, seats, pd.concat(game_parts, ignore_index=True),
+                       list(sources) if sources is not None else score_sources(seats))  # fmt: skip
 
 
 def short_label(text: str) -> str:
@@ -132,20 +131,21 @@ def _t_half(values: np.ndarray, conf: float = 0.95) -> float:
     return float(t.ppf(0.5 + conf / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
 
 
-def point_metrics(result: SweepResult, game: str) -> pd.DataFrame:
+def point_metrics(result: SweepResult) -> pd.DataFrame:
     """Long form: point, metric, group, mean, lo, hi. Metrics: `win` per strategy and per
     seat (Wilson for single strategies' seat-games), `score` and sources per strategy, `turns`.
     A strategy's intervals take the game as the unit (it may hold several seats of a game)."""
     from reports.summary import clustered_mean, clustered_rate, wilson_interval
 
     rows = []
+    sources = result.sources
     for p, seats in result.seats.groupby("point"):
         for strategy, part in seats.groupby("strategy"):
             games = part["game"].to_numpy()
             _, n, wins, n2, n_wins, wins2 = sums_by_game(games, part["win"].to_numpy(float))
             lo, hi = clustered_rate(n, wins, n2, n_wins, wins2)
             rows.append((p, "win", f"strategy {strategy}", part["win"].mean(), lo, hi))
-            for col in ["score", *SOURCES[game]]:
+            for col in ["score", *sources]:
                 mean, h = clustered_mean(*sums_by_game(games, part[col].to_numpy(float)))
                 rows.append((p, col, f"strategy {strategy}", mean, mean - h, mean + h))
         for seat, part in seats.groupby("seat"):
@@ -248,7 +248,7 @@ def sweep_text(result: SweepResult, diffs: pd.DataFrame) -> str:
 def build_report(result: SweepResult, game: str, command: str):
     from reports.render import Report, new_figure
 
-    metrics = point_metrics(result, game)
+    metrics = point_metrics(result)
     diffs = differences(result)
     n_games = result.games["game"].nunique()
     report = Report(
@@ -310,10 +310,14 @@ def build_report(result: SweepResult, game: str, command: str):
 
 
 # ----------------------------------------------------------------------------- Wilds
+#: A Wilds sweep's efforts besides the strikes ("score")
+WILDS_SOURCES = ["turns_spent", "warps"]
+
+
 def wilds_run(n_episodes: int, seed: int):
     """`run` of a Wilds sweep: episodes 0 .. n-1 of the climber's own strikes, as "seat" rows
     (one per crystal: `strategy` = warped / plain, `score` = strikes) and "game" rows (`turns`),
-    so `differences` and the report work unchanged."""
+    so `differences` and the report work unchanged (`WILDS_SOURCES` its efforts)."""
 
     def run(tables):
         from reports.wilds import episodes_frame

@@ -212,8 +212,8 @@ def run_tournament(
     store=None,
     client=None,
 ) -> TournamentResult:
-    """Play `n_blocks` blocks of the design on the fast path of `game` ("abyss" or
-    "conspiracy"; Conspiracy keeps no aggregates: `aggregates` is None).
+    """Play `n_blocks` blocks of the design on the fast path of `game` (its play module's
+    `run_tables`; a game that keeps no aggregates gives `aggregates` None).
 
     With `sequential_alpha`, stop as soon as every pair of strategies is decided (its
     anytime-valid confidence sequence for the difference in win share excludes 0, with the
@@ -385,19 +385,11 @@ def save_blocks(store, first: int, n: int, seats_df, games_df, agg) -> None:
 
 
 def table_runner(game: str):
-    """The fast path's `run_tables` of a game: (seat columns with `win`, game columns,
-    aggregates or None)."""
-    if game == "conspiracy":
-        from sim.conspiracy.fast import run_tables as conspiracy_tables
+    """The `run_tables` of a game's play module (`sim.core.game`): (seat columns with `win`,
+    game columns, aggregates or None)."""
+    from sim import games
 
-        def run(tables, **kw):
-            seats, games = conspiracy_tables(tables, **kw)
-            return seats, games, None
-
-        return run
-    from sim.abyss.fast import run_tables
-
-    return run_tables
+    return games.get(game).play().run_tables
 
 
 def tournament_frame(result: TournamentResult):

@@ -8,16 +8,18 @@ registry API: `make_policies`, `use_presets`, `strategy_names`, `describe`, `str
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from sim.core.errors import UserError
 
 
 def for_game(game: str):
-    """The strategies package of a game (`sim.games` names it), or a one-line user error."""
+    """The strategies package of a game (its spec's `strategies_module`, by default
+    ``strategies.<game>``), or a one-line user error."""
+    from sim import games
+
+    spec = games.get(game)
     try:
-        return import_module(f"strategies.{game}")
+        return spec.strategies()
     except ModuleNotFoundError as exc:
-        if exc.name != f"strategies.{game}":
+        if exc.name != (spec.strategies_module or f"strategies.{spec.name}"):
             raise
         raise UserError(f"the game {game!r} has no strategies to choose from") from None

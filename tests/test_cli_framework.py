@@ -228,7 +228,7 @@ def test_unknown_command_fails() -> None:
     [
         (["--players", "1"], "--players must be 2-4"),
         (["--players", "5"], "5 players need the Leviathan expansion (--expansions leviathan)"),
-        (["--players", "6", "--expansions", "leviathan"], "2-5 with --expansions leviathan"),
+        (["--players", "6", "--expansions", "leviathan"], "--players must be 2-5 for Abyss"),
         (["--games", "0"], "--games must be at least 1"),
         (["--seed", "-1"], "--seed"),
         (["--players", "2", "--strategies", "a,b,c"], "3 strategies for 2 players"),

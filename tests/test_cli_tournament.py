@@ -186,7 +186,7 @@ BAD_TOURNAMENTS = {
     "blocks 0": (["--blocks", "0"], "--blocks must be at least 1; got 0"),
     "sequential 1.5": (["--sequential", "1.5"], "--sequential must be between 0 and 1"),
     "sequential 0": (["--sequential", "0"], "--sequential must be between 0 and 1"),
-    "players 6": (["--players", "6"], "--players must be 2-4"),
+    "players 6": (["--players", "6"], "--players must be 2-5 for Abyss"),
     "players 5 base": (["--players", "5", "--expansions", ""], "5 players need the Leviathan"),
     "unknown design": (
         ["--design", "swiss", "--strategies", "greedy,random,farmer", "--players", "2"],
@@ -269,7 +269,7 @@ def test_several_player_counts_compare_seat_advantage(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("players", "message"),
-    [("2,x", "--players must be a number or a list"), ("3,6", "--players must be 2-4")],
+    [("2,x", "--players must be a number or a list"), ("3,6", "--players must be 2-5 for Abyss")],
 )
 def test_bad_player_counts(tmp_path: Path, players: str, message: str) -> None:
     out = tmp_path / "run"

@@ -297,7 +297,7 @@ def test_cli_rollout_writes_results_report_and_check(tmp_path) -> None:
         (["--rule-points", -1], "--rule-points must be at least 0"),
         (["--rule-replicates", 0], "--rule-replicates must be between 1"),
         (["--verify-blocks", -5], "--verify-blocks must be at least 0"),
-        (["--players", 6], "--players must be 2-4"),
+        (["--players", 6], "--players must be 2-5 for Abyss"),
         (["--strategies", "greedy,bogus"], "unknown strategy 'bogus'"),
         (["--strategies", "greedy:fight_risk=2"], "fight_risk is a probability"),
         (["--seed", -1], "--seed must be between"),

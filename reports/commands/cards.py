@@ -9,7 +9,8 @@ from reports.commands.common import (
     ExpansionsOption,
     GameOption,
     SetOption,
-    parse_expansions,
+    game_expansions,
+    game_spec,
     user_errors,
 )
 
@@ -20,12 +21,10 @@ from reports.commands.common import (
 def cards(
     cards: CardsOption = None,
     set_: SetOption = None,
-    expansions: ExpansionsOption = "",
+    expansions: ExpansionsOption = None,
     game: GameOption = "abyss",
 ) -> None:
     """Validate the card data and describe it (after any --set overrides)."""
-    from sim import games
-
-    spec = games.get(game)
-    tables = spec.load_cards(cards, set_, parse_expansions(expansions))
+    spec = game_spec(game)
+    tables = spec.load_cards(cards, set_, game_expansions(spec, expansions))
     typer.echo(spec.describe(tables), nl=False)

@@ -24,21 +24,6 @@ import typer
 from sim.core.errors import UserError, is_user_error, one_line
 from sim.games import GAMES as REGISTERED_GAMES
 
-#: Expansions the CLI accepts in ``--expansions``.
-
-
-KNOWN_EXPANSIONS = ("leviathan",)
-
-
-DEFAULT_STRATEGIES = "greedy,random"
-
-
-#: Built-in card data, used when ``--cards`` is not given (for the card-data digest).
-
-
-BUILTIN_CARDS = Path(__file__).resolve().parent.parent / "sim" / "abyss" / "data"
-
-
 # --- shared options and error handling -------------------------------------------------------
 
 
@@ -65,11 +50,12 @@ SetOption = Annotated[
 
 
 ExpansionsOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--expansions",
         metavar="LIST",
-        help="Comma-separated expansions to play with: " + ", ".join(KNOWN_EXPANSIONS) + ".",
+        help="Comma-separated expansions to play with (Abyss: leviathan; \"\" for none). "
+        "Default: none for simulate, the game's full box for a tournament or a benchmark.",
     ),
 ]
 
@@ -89,11 +75,12 @@ PlayersOption = Annotated[
 
 
 StrategiesOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--strategies",
         metavar="A,B,...",
-        help="Strategy per seat, comma-separated; cycled if shorter than --players.",
+        help="Strategy per seat, comma-separated; cycled if shorter than --players. Default: "
+        "the game's (Abyss greedy,random; Conspiracy key_hunter,pile_raider).",
     ),
 ]
 
@@ -109,11 +96,33 @@ GameOption = Annotated[
 ]
 
 
-def check_game(game: str) -> str:
-    """The registered game `--game` names (`sim.games`), or a one-line user error."""
+def game_spec(game: str):
+    """The spec of the game `--game` names (`sim.core.game.GameSpec`), or a one-line user
+    error."""
     from sim import games
 
-    return games.get(game).name
+    return games.get(game)
+
+
+def game_expansions(spec, text: str | None, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """`--expansions` for `spec`: ``None`` (not given) is `default`; ``""`` is none."""
+    if text is None:
+        return default
+    names = tuple(dict.fromkeys(p.strip().lower() for p in text.split(",") if p.strip()))
+    return spec.check_expansions(names)
+
+
+def schema_entry(spec) -> dict:
+    """The manifest's ``schema_version``, for a game whose play module declares one."""
+    version = getattr(spec.play(), "SCHEMA_VERSION", None)
+    return {"schema_version": version} if version is not None else {}
+
+
+def game_lineup(spec, text: str | None, n_players: int) -> tuple[list[str], list]:
+    """The line-up `--strategies` gives (the game's default when not given), cycled to
+    `n_players` seats, and its policies: unknown names and parameters fail before any work."""
+    lineup = parse_lineup(text or spec.default_strategies, n_players)
+    return lineup, spec.strategies().make_policies(lineup, n_players)
 
 
 OutDirOption = Annotated[
@@ -136,15 +145,6 @@ PresetsOption = Annotated[
         "strategies/abyss/presets.toml).",
     ),
 ]
-
-
-#: The tournament of the README's quick start: every built-in strategy and the random policy.
-
-
-DEFAULT_TOURNAMENT = (
-    "greedy,lord_rusher,key_hunter,council_hoarder,auction_buyer,pearl_economist,"
-    "leviathan_hunter,cautious_explorer,farmer,random"
-)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -171,28 +171,6 @@ def user_errors(fn: F) -> F:
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
-
-
-def parse_expansions(text: str) -> tuple[str, ...]:
-    """``"leviathan"`` -> ``("leviathan",)``; ``""`` -> ``()``. Unknown names are user errors."""
-    names = tuple(dict.fromkeys(p.strip().lower() for p in text.split(",") if p.strip()))
-    unknown = [n for n in names if n not in KNOWN_EXPANSIONS]
-    if unknown:
-        raise UserError(f"unknown expansion {unknown[0]!r}; known: {', '.join(KNOWN_EXPANSIONS)}")
-    return names
-
-
-def check_players(n_players: int, expansions: tuple[str, ...]) -> None:
-    """2-4 players in the base game, 2-5 with Leviathan."""
-    if n_players == 5 and "leviathan" not in expansions:
-        raise UserError("5 players need the Leviathan expansion (--expansions leviathan)")
-    if not 2 <= n_players <= 5:
-        raise UserError(f"--players must be 2-4 (2-5 with --expansions leviathan); got {n_players}")
-
-
-def check_engine(engine: str) -> None:
-    if engine not in ("fast", "reference"):
-        raise UserError(f"--engine must be fast or reference; got {engine!r}")
 
 
 def check_seed(seed: int) -> None:
@@ -222,36 +200,15 @@ def parse_lineup(text: str, n_players: int) -> list[str]:
     return list(itertools.islice(itertools.cycle(names), n_players))
 
 
-def abyss_policies(lineup: list[str]) -> list:
-    """The policies of a line-up of Abyss strategy specs (the engines take policies)."""
-    from strategies.abyss import make_policies
-
-    return make_policies(lineup, len(lineup))
-
-
-def use_presets(presets: Path | None) -> None:
-    from strategies.abyss import use_presets as use
-
-    use(presets)
-
-
-def load_tables(
-    cards: Path | None, set_: list[str] | None, expansions: tuple[str, ...] = ()
-) -> Any:
-    """Abyss card data from ``--cards`` (or the built-in data) with the ``--set`` overrides applied
-    and the expansions' cards added (`sim.core.game.GameSpec.load_cards`)."""
-    from sim import games
-
-    return games.get("abyss").load_cards(cards, set_, expansions)
-
-
 def card_digest(tables: Any, cards: Path | None, set_: list[str] | None) -> str:
     """Digest of the card data a run used: the tables' own ``digest`` if they have one, else a
     SHA-256 of the TOML files (relative path and bytes) plus the ``--set`` overrides."""
     digest = getattr(tables, "digest", None)
     if isinstance(digest, str) and digest:
         return digest
-    root = cards if cards is not None else BUILTIN_CARDS
+    if cards is None:  # the built-in data of a game whose tables carry no digest
+        return "sha256:" + hashlib.sha256(repr(tables).encode()).hexdigest()
+    root = cards
     files = [root] if root.is_file() else sorted(root.rglob("*.toml"))
     h = hashlib.sha256()
     for f in files:
@@ -352,12 +309,6 @@ def run_game(run_dir: Path) -> str:
     return config.get("game", "abyss")
 
 
-def wilds_tables(cards: Path | None, set_: list[str] | None):
-    from sim import games
-
-    return games.get("wilds").load_cards(cards, set_)
-
-
 def data_options(cards, set_, presets, out_dir) -> dict:
     """The card data, presets and output of a run, as its manifest records them."""
     return {
@@ -435,25 +386,3 @@ def json_default(value: Any) -> Any:
     if isinstance(value, tuple | set | frozenset):
         return list(value)
     return str(value)
-
-
-def dask_runner(scheduler: str | None, workers: int | None):
-    """`run_games` on a Dask cluster (`sim.core.dask_backend`), with the same results."""
-
-    def run(tables, *, n_players, n_games, seed, strategies, per_game, chunk_size, **_):
-        from sim.abyss.fast import run_distributed
-        from sim.core.dask_backend import client
-
-        with client(scheduler, workers) as c:
-            return run_distributed(
-                c,
-                tables,
-                n_players=n_players,
-                n_games=n_games,
-                seed=seed,
-                strategies=strategies,
-                chunk_size=chunk_size,
-                per_game=per_game,
-            )
-
-    return run

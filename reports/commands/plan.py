@@ -14,12 +14,9 @@ from reports.commands.common import (
     PresetsOption,
     SeedOption,
     SetOption,
-    check_game,
-    check_players,
     check_seed,
-    load_tables,
-    parse_expansions,
-    use_presets,
+    game_expansions,
+    game_spec,
     user_errors,
 )
 from sim.core.errors import UserError
@@ -36,8 +33,14 @@ def plan(
         ),
     ] = 0.01,
     strategies: Annotated[
-        str, typer.Option("--strategies", metavar="A,B", help="The two strategies to compare.")
-    ] = "greedy,leviathan_hunter",
+        str | None,
+        typer.Option(
+            "--strategies",
+            metavar="A,B",
+            help="The two strategies to compare (default: the first two of the game's "
+            "tournament).",
+        ),
+    ] = None,
     players: PlayersOption = 4,
     metric: Annotated[str, typer.Option("--metric", metavar="win|ip")] = "win",
     alpha: Annotated[float, typer.Option("--alpha", help="Two-sided test level.")] = 0.05,
@@ -46,7 +49,7 @@ def plan(
         int, typer.Option("--pilot-blocks", help="Blocks of the pilot tournament, per mode.")
     ] = 400,
     seed: SeedOption = 1,
-    expansions: ExpansionsOption = "leviathan",
+    expansions: ExpansionsOption = None,
     cards: CardsOption = None,
     set_: SetOption = None,
     presets: PresetsOption = None,
@@ -63,25 +66,18 @@ def plan(
         raise UserError(f"--metric must be win or ip; got {metric!r}")
     if pilot_blocks < 10:
         raise UserError(f"--pilot-blocks must be at least 10; got {pilot_blocks}")
-    names = [s.strip() for s in strategies.split(",") if s.strip()]
+    spec = game_spec(game)
+    spec.play()
+    default = ",".join(spec.default_tournament.split(",")[:2])
+    names = [s.strip() for s in (strategies or default).split(",") if s.strip()]
     if len(names) != 2 or names[0] == names[1]:
         raise UserError("--strategies must name two different strategies: A,B")
-    if check_game(game) == "conspiracy":
-        from reports import conspiracy_cli
-
-        conspiracy_cli.use_presets(presets)
-        conspiracy_cli.check_expansions("" if expansions == "leviathan" else expansions)
-        tables = conspiracy_cli.load_tables(cards, set_)
-        conspiracy_cli.check_players(tables, players)
-        from strategies.conspiracy import make_policy
-    else:
-        use_presets(presets)
-        exp = parse_expansions(expansions)
-        check_players(players, exp)
-        tables = load_tables(cards, set_, exp)
-        from strategies.abyss import make_policy
+    spec.strategies().use_presets(presets)
+    exp = game_expansions(spec, expansions, spec.tournament_expansions)
+    tables = spec.load_cards(cards, set_, exp)
+    spec.check_players(tables, players, exp)
     for name in names:
-        make_policy(name)
+        spec.strategies().make_policy(name)
     from reports.plan import make_plan, plan_text
 
     rows, pilot = make_plan(
@@ -94,7 +90,7 @@ def plan(
         power=power,
         pilot_blocks=pilot_blocks,
         seed=seed,
-        game=game,
+        game=spec.name,
     )
     typer.echo(
         plan_text(

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from reports.commands.common import (
-    DEFAULT_STRATEGIES,
     GAMES,
     CardsOption,
     ExpansionsOption,
@@ -17,123 +17,101 @@ from reports.commands.common import (
     SeedOption,
     SetOption,
     StrategiesOption,
-    abyss_policies,
-    check_game,
-    check_players,
     check_seed,
+    game_expansions,
+    game_lineup,
+    game_spec,
     json_default,
-    load_tables,
-    parse_expansions,
-    parse_lineup,
-    use_presets,
     user_errors,
-    wilds_tables,
 )
 from sim.core.errors import UserError
 
 
 @user_errors
 def replay(
+    run_dir: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="[RUN_DIR]",
+            help="A run directory of `abyss-mc simulate`: replay its game --game N with every "
+            "option from its manifest.",
+        ),
+    ] = None,
     seed: SeedOption = 1,
     game: Annotated[
         str,
         typer.Option(
             "--game",
             metavar="GAME|N",
-            help="The game (" + ", ".join(GAMES) + "); a number is the game index, as --index.",
+            help="With RUN_DIR: the index N of the game (0-based). Without: the game ("
+            + ", ".join(GAMES) + "); a number is the game index, as --index.",
         ),
     ] = "abyss",
     index: Annotated[
         int | None, typer.Option("--index", help="Game index in the run (0-based).")
     ] = None,
     players: PlayersOption = 4,
-    strategies: StrategiesOption = DEFAULT_STRATEGIES,
+    strategies: StrategiesOption = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print the event log as JSON instead of text.")
     ] = False,
     cards: CardsOption = None,
     set_: SetOption = None,
-    expansions: ExpansionsOption = "",
+    expansions: ExpansionsOption = None,
     presets: PresetsOption = None,
 ) -> None:
-    """Replay one game of a run move by move (same --seed/--players/--strategies/... as the run)."""
-    if game.strip().lstrip("-").isdigit():  # `--game 42`: the index (the option's older meaning)
+    """Replay one game of a run move by move: `abyss-mc replay RUN_DIR --game N`, or with the
+    run's options repeated (--seed/--players/--strategies/...)."""
+    name = game
+    if game.strip().lstrip("-").isdigit():  # `--game 42`: the index
         if int(game) < 0:
-            raise UserError(
-                f"--game must be a game ({', '.join(GAMES)}) or an index >= 0; got {game}"
-            )
-        game, index = "abyss", int(game) if index is None else index
+            raise UserError(f"--game must be a game ({', '.join(GAMES)}) or an index >= 0; "
+                            f"got {game}")  # fmt: skip
+        name, index = "abyss", int(game) if index is None else index
+    elif run_dir is not None and game != "abyss":
+        raise UserError(f"--game with RUN_DIR is the index of a game of the run; got {game!r}")
     index = 0 if index is None else index
-    if check_game(game) == "conspiracy":
-        _replay_conspiracy(seed, index, players, strategies, json_out, cards, set_, presets)
-        return
-    if game == "wilds":
-        _replay_wilds(seed, index, json_out, cards, set_)
-        return
-    game = index
-    use_presets(presets)
-    exp = parse_expansions(expansions)
-    check_players(players, exp)
+    if index < 0:
+        raise UserError(f"--index must be >= 0; got {index}")
+    if run_dir is not None:
+        config = _run_config(run_dir, index)
+        name, seed, players = config.get("game", "abyss"), config["seed"], config["n_players"]
+        strategies = ",".join(config["strategies"])
+        expansions = ",".join(config.get("expansions") or [])
+        cards = Path(config["cards"]) if config.get("cards") else None
+        set_ = config.get("set") or []
+        presets = Path(config["presets"]) if config.get("presets") else None
+    spec = game_spec(name)
     check_seed(seed)
-    if game < 0:
-        raise UserError(f"--game must be >= 0; got {game}")
-    lineup = parse_lineup(strategies, players)
-    tables = load_tables(cards, set_, exp)
-
-    from sim.abyss.replay import narrate_game
-
-    text, events = narrate_game(
-        tables, seed=seed, game=game, n_players=players, strategies=abyss_policies(lineup),
-        expansions=exp,
-    )
+    if spec.analysis_module is not None:
+        text, events = spec.analysis().replay(seed=seed, index=index, cards=cards, set_=set_)
+    else:
+        spec.strategies().use_presets(presets)
+        exp = game_expansions(spec, expansions)
+        tables = spec.load_cards(cards, set_, exp)
+        spec.check_players(tables, players, exp)
+        _, policies = game_lineup(spec, strategies, players)
+        text, events = spec.play().replay(tables, seed=seed, game=index, n_players=players,
+                                          policies=policies, expansions=exp)  # fmt: skip
     if json_out:
         typer.echo(json.dumps(events, indent=1, default=json_default))
     else:
         typer.echo(text)
 
 
-def _replay_conspiracy(seed, index, players, strategies, json_out, cards, set_, presets):
-    from reports import conspiracy_cli
-    from sim.conspiracy.fast import rotated_seatings
-    from sim.conspiracy.rules import Game
-    from strategies.conspiracy import make_policies
-
-    check_seed(seed)
-    if index < 0:
-        raise UserError(f"--index must be >= 0; got {index}")
-    conspiracy_cli.use_presets(presets)
-    tables = conspiracy_cli.load_tables(cards, set_)
-    conspiracy_cli.check_players(tables, players)
-    if strategies == DEFAULT_STRATEGIES:
-        strategies = conspiracy_cli.DEFAULT_STRATEGIES
-    lineup = conspiracy_cli.lineup_of(strategies, players)
-    import numpy as np
-
-    seating = rotated_seatings(np.array([index]), players)[0]
-    seated = [lineup[j] for j in seating]
-    g = Game(tables, make_policies(seated, players), seed, index).play()
-    if json_out:
-        typer.echo(json.dumps(g.events, indent=1, default=json_default))
-        return
-    typer.echo(f"Conspiracy, seed {seed}, game {index}: " + ", ".join(
-        f"seat {s} {name}" for s, name in enumerate(seated)
-    ))  # fmt: skip
-    for e in g.events:
-        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("event", "turn"))
-        typer.echo(f"turn {e['turn']:>3}  {e['event']:<16} {details}")
-
-
-def _replay_wilds(seed, index, json_out, cards, set_):
-    from sim.wilds.rules import Game as WildsGame
-
-    check_seed(seed)
-    if index < 0:
-        raise UserError(f"--index must be >= 0; got {index}")
-    g = WildsGame(wilds_tables(cards, set_), seed, index).play()
-    if json_out:
-        typer.echo(json.dumps(g.events, indent=1, default=json_default))
-        return
-    typer.echo(f"Warped crystals (PLACEHOLDER data), seed {seed}, episode {index}:")
-    for e in g.events:
-        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("event", "turn"))
-        typer.echo(f"turn {e['turn']:>3}  {e['event']:<8} {details}")
+def _run_config(run_dir: Path, index: int) -> dict:
+    """The options of a finished `simulate` run (its manifest), with `index` checked against
+    its number of games."""
+    try:
+        config = json.loads((Path(run_dir) / "manifest.json").read_text())["config"]
+    except (OSError, ValueError, KeyError):
+        raise UserError(f"{run_dir} is not a finished run directory (no readable "
+                        "manifest.json)") from None  # fmt: skip
+    if config.get("command") != "simulate":
+        raise UserError(f"{run_dir} is a {config.get('command')} run; replay reads simulate runs")
+    if "strategies" not in config:  # an analysis (the Wilds' episodes)
+        config["strategies"], config["n_players"] = [], 1
+    if index >= config["n_games"]:
+        raise UserError(f"--game must be below the run's {config['n_games']:,} games; "
+                        f"got {index}")  # fmt: skip
+    return config

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import time
 from pathlib import Path
@@ -11,7 +10,6 @@ from typing import Annotated
 import typer
 
 from reports.commands.common import (
-    DEFAULT_STRATEGIES,
     CardsOption,
     ExpansionsOption,
     GameOption,
@@ -22,26 +20,21 @@ from reports.commands.common import (
     SetOption,
     StrategiesOption,
     ThreadsOption,
-    abyss_policies,
     card_digest,
     check_backend,
-    check_engine,
-    check_game,
-    check_players,
     check_seed,
     chunk_store,
-    dask_runner,
+    cluster_for,
     data_options,
     finish_run,
+    game_expansions,
+    game_lineup,
+    game_spec,
     interrupt_note,
-    load_tables,
-    parse_expansions,
-    parse_lineup,
     read_plan,
+    schema_entry,
     seal_plan,
-    use_presets,
     user_errors,
-    wilds_tables,
     write_plan,
 )
 from sim.core.errors import UserError
@@ -52,11 +45,11 @@ def simulate(
     players: PlayersOption = 4,
     games: Annotated[int, typer.Option("--games", help="Number of games (>= 1).")] = 1000,
     seed: SeedOption = 1,
-    strategies: StrategiesOption = DEFAULT_STRATEGIES,
+    strategies: StrategiesOption = None,
     out: OutDirOption = None,
     cards: CardsOption = None,
     set_: SetOption = None,
-    expansions: ExpansionsOption = "",
+    expansions: ExpansionsOption = None,
     engine: Annotated[
         str,
         typer.Option(
@@ -113,134 +106,94 @@ def simulate(
     check_backend(backend, scheduler)
     if backend == "dask" and (engine != "fast" or resume is not None):
         raise UserError("--backend dask runs the fast engine and cannot --resume")
+    plan = None
     if resume is not None:
-        from sim.core.runs import partial_dir
+        from sim.core.runs import partial_dir, resume_run_dir
 
-        if partial_dir(resume).is_dir():  # the run's own game (a bad path fails below)
-            game = read_plan(partial_dir(resume)).get("game", "abyss")
-    if check_game(game) == "wilds":
-        check_seed(seed)
+        if not partial_dir(resume).is_dir():
+            resume_run_dir(resume)  # says what is wrong with the path
+        plan = read_plan(partial_dir(resume))
+        game = plan.get("game", "abyss")
+    spec = game_spec(game)
+    check_seed(seed)
+    if spec.analysis_module is not None:
         if engine != "fast" or resume is not None:
             raise UserError(
-                "Wilds runs play the fast path in one go (no --engine reference, no --resume); "
-                "`abyss-mc bench --game wilds` compares the engines"
+                f"{spec.title} runs play the fast path in one go (no --engine reference, no "
+                f"--resume); `abyss-mc bench --game {spec.name}` compares the engines"
             )
-        if games < 2:
-            raise UserError(f"--games must be at least 2; got {games}")
-        _simulate_wilds(games, seed, cards, set_, out, backend, scheduler, threads, chunk_size)
+        typer.echo(spec.analysis().simulate(
+            games=games, seed=seed, cards=cards, set_=set_, out=out, backend=backend,
+            scheduler=scheduler, threads=threads, chunk_size=chunk_size,
+        ), nl=False)  # fmt: skip
         return
-    if game == "conspiracy":
-        from reports import conspiracy_cli
-
-        if resume is not None:
-            options = read_plan(partial_dir(resume))
-            players, games, seed = options["n_players"], options["n_games"], options["seed"]
-            strategies, set_ = ",".join(options["strategies"]), options["set"]
-            cards = Path(options["cards"]) if options["cards"] else None
-            presets = Path(options["presets"]) if options["presets"] else None
-
-        check_engine(engine)
-        check_seed(seed)
-        conspiracy_cli.simulate(
-            players=players,
-            games=games,
-            seed=seed,
-            strategies=conspiracy_cli.DEFAULT_STRATEGIES
-            if strategies == DEFAULT_STRATEGIES
-            else strategies,
-            out=out,
-            cards_dir=cards,
-            set_=set_,
-            engine=engine,
-            threads=threads,
-            presets=presets,
-            expansions=expansions,
-            resume=resume,
-            chunk_size=chunk_size,
-            backend=backend,
-            scheduler=scheduler,
-        )
-        return
-    t_start = time.perf_counter()
-    from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
-
-    if resume is not None:
-        from sim.core.runs import resume_run_dir
-
-        out_dir = resume
-        staging = resume_run_dir(resume)
-        plan = read_plan(staging.dir)
+    if plan is not None:  # the run's own options
         players, games, seed = plan["n_players"], plan["n_games"], plan["seed"]
         strategies, engine, per_game = ",".join(plan["strategies"]), "fast", plan["per_game"]
         expansions = ",".join(plan["expansions"])
         cards = Path(plan["cards"]) if plan["cards"] else None
         set_, presets = plan["set"], Path(plan["presets"]) if plan["presets"] else None
-    use_presets(presets)
-    exp = parse_expansions(expansions)
-    check_players(players, exp)
+    _simulate(spec, players, games, seed, strategies, out, cards, set_, expansions, engine,
+              threads, per_game, presets, backend, scheduler, chunk_size, resume)  # fmt: skip
+
+
+def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansions, engine,
+              threads, per_game, presets, backend, scheduler, chunk_size,
+              resume) -> None:  # fmt: skip
+    """Games of one line-up of `spec`'s game, through its play and report modules."""
+    from sim.core.runs import (
+        atomic_write_text,
+        create_run_dir,
+        default_run_dir,
+        resume_run_dir,
+        write_manifest,
+        write_parquet,
+    )
+
+    t_start = time.perf_counter()
+    spec.strategies().use_presets(presets)
+    exp = game_expansions(spec, expansions)
+    spec.check_engine(engine)
     if games < 1:
         raise UserError(f"--games must be at least 1; got {games}")
-    check_seed(seed)
-    check_engine(engine)
     if chunk_size is not None and chunk_size < 1:
         raise UserError(f"--chunk-size must be at least 1; got {chunk_size}")
-    lineup = parse_lineup(strategies, players)
-
-    if resume is None:
+    t0 = time.perf_counter()
+    tables = spec.load_cards(cards, set_, exp)
+    t_cards = time.perf_counter() - t0
+    spec.check_players(tables, players, exp)
+    lineup, policies = game_lineup(spec, strategies, players)
+    if resume is not None:
+        out_dir, staging = resume, resume_run_dir(resume)
+    else:
         out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-        # refuses an existing directory before any work; the fast engine's runs can resume
-        staging = create_run_dir(out_dir, resumable=engine == "fast")
-        write_plan(
-            staging.dir,
-            {
-                "n_players": players,
-                "n_games": games,
-                "seed": seed,
-                "strategies": lineup,
-                "per_game": per_game,
-                "expansions": list(exp),
-                "cards": str(cards) if cards is not None else None,
-                "set": list(set_ or []),
-                "presets": str(presets) if presets is not None else None,
-            },
-        )
+        # refuses an existing directory before any work
+        staging = create_run_dir(out_dir, resumable=engine in spec.resumable_engines)
+        write_plan(staging.dir, {
+            "game": spec.name, "n_players": players, "n_games": games, "seed": seed,
+            "strategies": lineup, "per_game": per_game, "expansions": list(exp),
+            "cards": str(cards) if cards is not None else None, "set": list(set_ or []),
+            "presets": str(presets) if presets is not None else None,
+        })  # fmt: skip
     with staging, interrupt_note(staging, out_dir):
-        t0 = time.perf_counter()
-        tables = load_tables(cards, set_, exp)
         seal_plan(staging, resume is not None, tables, presets, out_dir)
-        t_cards = time.perf_counter() - t0
-
-        from sim.abyss.runner import run_games
-
         t0 = time.perf_counter()
-        if backend == "dask":
-            run_games = dask_runner(scheduler, threads)  # noqa: F811
-        seats_rows, games_rows, agg, runner_timings = run_games(
-            tables,
-            engine=engine,
-            n_players=players,
-            n_games=games,
-            seed=seed,
-            strategies=abyss_policies(lineup),
-            expansions=exp,
-            threads=threads,
-            per_game=per_game,
-            progress=sys.stderr.isatty(),
-            store=chunk_store(staging) if engine == "fast" else None,
-            chunk_size=chunk_size,
-        )
+        with cluster_for(backend, scheduler, threads) as client:
+            played = spec.play().run_games(
+                tables, engine=engine, n_players=players, n_games=games, seed=seed,
+                policies=policies, expansions=exp, threads=threads, per_game=per_game,
+                progress=sys.stderr.isatty(), store=chunk_store(staging), chunk_size=chunk_size,
+                client=client,
+            )  # fmt: skip
         t_run = time.perf_counter() - t0
 
-        from reports.summary import summarize_aggregates
-        from sim.core.runs import atomic_write_text
-        from sim.core.schema import SCHEMA_VERSION, games_frame, seats_frame
-
         t0 = time.perf_counter()
-        if per_game:
-            write_parquet(seats_frame(seats_rows), staging.dir / "seats.parquet")
-            write_parquet(games_frame(games_rows), staging.dir / "games.parquet")
-        agg.save(staging.dir / "aggregates.npz")
-        summary = summarize_aggregates(agg)
+        if played.seats is not None and (per_game or played.aggregates is None):
+            write_parquet(played.seats, staging.dir / "seats.parquet")
+            write_parquet(played.games, staging.dir / "games.parquet")
+        if played.aggregates is not None:
+            played.aggregates.save(staging.dir / "aggregates.npz")
+        summary = spec.report().summary(played, players)
         atomic_write_text(staging.dir / "summary.txt", summary)
         t_write = time.perf_counter() - t0
         write_manifest(
@@ -248,6 +201,7 @@ def simulate(
             command=["abyss-mc", *sys.argv[1:]],
             seed=seed,
             config={
+                "game": spec.name,
                 "command": "simulate",
                 "n_players": players,
                 "n_games": games,
@@ -255,7 +209,7 @@ def simulate(
                 "strategies": lineup,
                 "expansions": list(exp),
                 "engine": engine,
-                "threads": runner_timings.get("threads"),
+                "threads": played.timings.get("threads"),
                 "per_game": per_game,
                 **data_options(cards, set_, presets, out_dir),
             },
@@ -265,65 +219,12 @@ def simulate(
                 "run_simulation": t_run,
                 "write": t_write,
                 "total": time.perf_counter() - t_start,
-                "runner": dict(runner_timings or {}),
+                "runner": dict(played.timings),
             },
-            extra={"schema_version": SCHEMA_VERSION},
+            extra=schema_entry(spec),
         )
         finish_run(staging)
 
     typer.echo(summary, nl=False)
     typer.echo(f"results: {out_dir}")
 
-
-def _simulate_wilds(games: int, seed: int, cards, set_, out, backend="local", scheduler=None,
-                    threads=None, chunk_size=None) -> None:  # fmt: skip
-    """`simulate --game wilds`: episodes of every strike setting and warp-deck variant; the
-    long-form table, a summary and the report (all data PLACEHOLDER). On `--backend dask` the
-    episodes are played on the cluster, with the same results."""
-
-    from reports.wilds import build_report, distributed_runner, effort, run_analysis
-    from sim.core.runs import (
-        atomic_write_text,
-        create_run_dir,
-        default_run_dir,
-        write_manifest,
-        write_parquet,
-    )
-
-    t_start = time.perf_counter()
-    tables = wilds_tables(cards, set_)
-    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging, contextlib.ExitStack() as stack:
-        if backend == "dask":
-            from sim.core.dask_backend import client
-
-            c = stack.enter_context(client(scheduler, threads))
-            frame = run_analysis(tables, seed, games, run=distributed_runner(c, chunk_size))
-        else:
-            frame = run_analysis(tables, seed, games)
-        write_parquet(frame, staging.dir / "crystals.parquet")
-        table = effort(frame[frame["deck"] == "as given"], ["setting", "warped"])
-        text = (
-            "Warped crystals (ALL DATA IS PLACEHOLDER): per crystal broken, mean strikes and "
-            f"turns spent on it, {games:,} episodes per setting\n"
-            + table[["setting", "warped", "strikes", "turns_spent", "warps"]].to_string(
-                index=False, float_format=lambda x: f"{x:.2f}"
-            )
-            + "\n"
-        )
-        atomic_write_text(staging.dir / "summary.txt", text)
-        command = " ".join(["abyss-mc", *sys.argv[1:]])
-        build_report(frame, tables, command).write(staging.dir / "report")
-        write_manifest(
-            staging.dir,
-            command=["abyss-mc", *sys.argv[1:]],
-            seed=seed,
-            config={"game": "wilds", "command": "simulate", "n_games": games, "seed": seed,
-                    **data_options(cards, set_, None, out_dir)},
-            card_digest=tables.digest,
-            timings={"total": time.perf_counter() - t_start},
-        )  # fmt: skip
-        staging.commit()
-    typer.echo(text, nl=False)
-    typer.echo(f"results: {out_dir}")
-    typer.echo(f"report: {out_dir / 'report' / 'report.html'}")

@@ -18,25 +18,21 @@ from reports.commands.common import (
     SeedOption,
     StrategiesOption,
     ThreadsOption,
-    abyss_policies,
     card_digest,
-    check_game,
-    check_players,
+    check_backend,
     check_seed,
     chunk_store,
-    dask_runner,
+    cluster_for,
     data_options,
     finish_run,
+    game_expansions,
+    game_lineup,
+    game_spec,
     interrupt_note,
-    load_tables,
-    parse_expansions,
-    parse_lineup,
     read_plan,
     run_digests,
     seal_plan,
-    use_presets,
     user_errors,
-    wilds_tables,
     write_plan,
 )
 from sim.core.errors import UserError
@@ -60,8 +56,8 @@ def sweep(
     players: PlayersOption = 4,
     games: Annotated[int, typer.Option("--games", help="Games per point (>= 2).")] = 20_000,
     seed: SeedOption = 1,
-    strategies: StrategiesOption = "greedy",
-    expansions: ExpansionsOption = "leviathan",
+    strategies: StrategiesOption = None,
+    expansions: ExpansionsOption = None,
     cards: CardsOption = None,
     out: OutDirOption = None,
     report: Annotated[bool, typer.Option("--report/--no-report")] = True,
@@ -104,87 +100,30 @@ def sweep(
         expansions, game = sweep_plan["expansions"], sweep_plan["game"]
         cards = Path(sweep_plan["cards"]) if sweep_plan["cards"] else None
         presets = Path(sweep_plan["presets"]) if sweep_plan["presets"] else None
-    if backend not in ("local", "dask"):
-        raise UserError(f"--backend must be local or dask; got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise UserError("--scheduler needs --backend dask")
+    check_backend(backend, scheduler)
     check_seed(seed)
     if games < 2:
         raise UserError(f"--games must be at least 2; got {games}")
     axes = parse_sweep(list(set_ or []))
     base = list(fixed or [])
-    name = check_game(game)
-    if name == "wilds":
-        from reports.sweep import wilds_run
-
-        if backend == "dask":
-            raise UserError("--backend dask does not run Wilds sweeps; use --backend local")
-
-        def load(setting):
-            return wilds_tables(cards, base + [f"{k}={v}" for k, v in setting.items()])
-
-        run = wilds_run(games, seed)
-    elif name == "conspiracy":
-        from reports import conspiracy_cli
-
-        conspiracy_cli.use_presets(presets)
-        conspiracy_cli.check_expansions("" if expansions == "leviathan" else expansions)
-
-        def load(setting):
-            items = base + [f"{k}={v}" for k, v in setting.items()]
-            return conspiracy_cli.load_tables(cards, items)
-
-        probe = load({})
-        conspiracy_cli.check_players(probe, players)
-        lineup = conspiracy_cli.lineup_of(
-            "key_hunter,pile_raider" if strategies == "greedy" else strategies, players
+    spec = game_spec(game)
+    if spec.analysis_module is not None:
+        load, run, sources = spec.analysis().sweep_run(
+            games=games, seed=seed, cards=cards, base=base, backend=backend
         )
-        policies = conspiracy_cli.make_policies(lineup, players)
-
-        def run(tables):
-            from sim.conspiracy.fast import run_distributed, run_fast
-
-            if backend == "dask":
-                from sim.core.dask_backend import client
-
-                with client(scheduler, threads) as c:
-                    seats, game_cols, _ = run_distributed(
-                        c, tables, n_players=players, n_games=games, seed=seed,
-                        strategies=policies,
-                    )  # fmt: skip
-                return seats, game_cols
-            seats, game_cols, _ = run_fast(
-                tables, n_players=players, n_games=games, seed=seed, strategies=policies,
-                threads=threads,
-            )  # fmt: skip
-            return seats, game_cols
+        exp: tuple[str, ...] = ()
     else:
-        use_presets(presets)
-        exp = parse_expansions(expansions)
-        check_players(players, exp)
-        lineup = parse_lineup(strategies, players)
-        policies = abyss_policies(lineup)
+        spec.strategies().use_presets(presets)
+        exp = game_expansions(spec, expansions, spec.tournament_expansions)
 
         def load(setting):
-            items = base + [f"{k}={v}" for k, v in setting.items()]
-            return load_tables(cards, items, exp)
+            return spec.load_cards(cards, base + [f"{k}={v}" for k, v in setting.items()], exp)
 
-        def run(tables):
-            from sim.abyss.fast import run_fast
-            from sim.core.results import win_shares
-
-            if backend == "dask":
-                seats, game_cols, _, _ = dask_runner(scheduler, threads)(
-                    tables, n_players=players, n_games=games, seed=seed, strategies=policies,
-                    per_game=True, chunk_size=None,
-                )  # fmt: skip
-            else:
-                seats, game_cols, _, _ = run_fast(
-                    tables, n_players=players, n_games=games, seed=seed, strategies=policies,
-                    threads=threads,
-                )  # fmt: skip
-            seats["win"] = win_shares(seats["rank"].reshape(-1, players)).ravel()
-            return seats, game_cols
+        spec.check_players(load({}), players, exp)
+        lineup, policies = game_lineup(spec, strategies, players)
+        strategies, sources = ",".join(lineup), None
+        run = _point_runner(spec, policies, players, games, seed, exp, threads, backend,
+                            scheduler)  # fmt: skip
 
     if resume is None:
         out_dir = out if out is not None else default_run_dir("runs", seed=seed)
@@ -198,8 +137,8 @@ def sweep(
                 "games": games,
                 "seed": seed,
                 "strategies": strategies,
-                "expansions": expansions,
-                "game": name,
+                "expansions": ",".join(exp),
+                "game": spec.name,
                 "cards": str(cards) if cards is not None else None,
                 "presets": str(presets) if presets is not None else None,
             },
@@ -214,9 +153,10 @@ def sweep(
             axes,
             progress=lambda text: typer.echo(text, err=True),
             store=chunk_store(staging),
+            sources=sources,
         )
         command = " ".join(["abyss-mc", *sys.argv[1:]])
-        rep, diffs = build_report(result, name, command)
+        rep, diffs = build_report(result, spec.name, command)
         write_parquet(result.points.astype(str), staging.dir / "points.parquet")
         write_parquet(result.seats, staging.dir / "seats.parquet")
         write_parquet(result.games, staging.dir / "games.parquet")
@@ -231,13 +171,13 @@ def sweep(
             seed=seed,
             config={
                 "command": "sweep",
-                "game": name,
+                "game": spec.name,
                 "axes": {k: list(v) for k, v in axes},
                 "fixed": base,
                 "n_players": players,
                 "n_games": games,
                 "strategies": strategies,
-                "expansions": expansions,
+                "expansions": list(exp),
                 **data_options(cards, base, presets, out_dir),
             },
             card_digest=card_digest(load({}), cards, base),
@@ -247,3 +187,23 @@ def sweep(
         finish_run(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
+
+
+def _point_runner(spec, policies, players, games, seed, exp, threads, backend, scheduler):
+    """`run(tables) -> (seats, games)` of a sweep point: the line-up's games on the fast path
+    (or the Dask cluster), the seats with their share of the win."""
+
+    def run(tables):
+        from sim.core.results import win_shares
+
+        with cluster_for(backend, scheduler, threads) as client:
+            played = spec.play().run_games(
+                tables, engine=spec.engines[0], n_players=players, n_games=games, seed=seed,
+                policies=policies, expansions=exp, threads=threads, client=client,
+            )  # fmt: skip
+        seats = played.seats
+        if "win" not in seats:
+            seats["win"] = win_shares(seats["rank"].to_numpy().reshape(-1, players)).ravel()
+        return seats, played.games
+
+    return run

@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 
 from reports.commands.common import (
-    DEFAULT_TOURNAMENT,
     CardsOption,
     ExpansionsOption,
     GameOption,
@@ -20,21 +19,19 @@ from reports.commands.common import (
     ThreadsOption,
     card_digest,
     check_backend,
-    check_game,
-    check_players,
     check_seed,
     chunk_store,
     cluster_for,
     data_options,
     finish_run,
+    game_expansions,
+    game_spec,
     interrupt_note,
-    load_tables,
-    parse_expansions,
     parse_player_counts,
     read_plan,
+    schema_entry,
     seal_plan,
     tournament_options,
-    use_presets,
     user_errors,
     write_plan,
 )
@@ -49,9 +46,10 @@ def tournament(
             "--strategies",
             metavar="A,B,...",
             help="The strategies to compare (at least two, each once), with optional "
-            "parameters: name:param=value.",
+            "parameters: name:param=value. Default: every built-in strategy of the game and "
+            "the random policy.",
         ),
-    ] = DEFAULT_TOURNAMENT,
+    ] = None,
     players: Annotated[
         str,
         typer.Option(
@@ -126,7 +124,7 @@ def tournament(
     report: Annotated[
         bool, typer.Option("--report/--no-report", help="Also write the balance report.")
     ] = False,
-    expansions: ExpansionsOption = "leviathan",
+    expansions: ExpansionsOption = None,
     fight_points: Annotated[
         int,
         typer.Option(
@@ -152,61 +150,35 @@ def tournament(
     ] = None,
 ) -> None:
     """Compare strategies with seat rotation and common random numbers; print the ranking."""
+    staging = None
     if resume is not None:
         from sim.core.runs import resume_run_dir
 
         staging = resume_run_dir(resume)
         options = read_plan(staging.dir)
         strategies, players, blocks = options["strategies"], options["players"], options["blocks"]
-        design, crn, seed, report = (
-            options["design"],
-            options["crn"],
-            options["seed"],
-            options["report"],
-        )
-        expansions, fight_points = options["expansions"], options["fight_points"]
+        design, crn, seed = options["design"], options["crn"], options["seed"]
+        report, expansions = options["report"], options["expansions"]
+        fight_points, game = options["fight_points"], options["game"]
         cards = Path(options["cards"]) if options["cards"] else None
-        set_, presets, game = options["set"], options["presets"], options["game"]
+        set_, presets = options["set"], options["presets"]
         presets = Path(presets) if presets else None
         out, sequential = resume, options.get("sequential")
-    else:
-        staging = None
     check_backend(backend, scheduler)
     if backend == "dask" and sequential is not None:
         raise UserError("--backend dask does not run --sequential tournaments; use local")
-    if check_game(game) == "conspiracy":
-        from reports import conspiracy_cli
-
-        check_seed(seed)
-        conspiracy_cli.tournament(
-            backend=backend,
-            scheduler=scheduler,
-            players=players,
-            strategies=None if strategies == DEFAULT_TOURNAMENT else strategies,
-            blocks=blocks,
-            seed=seed,
-            design=design,
-            crn=crn,
-            sequential=sequential,
-            report=report,
-            out=out,
-            cards_dir=cards,
-            set_=set_,
-            threads=threads,
-            presets=presets,
-            staging=staging,
-        )
-        return
+    spec = game_spec(game)
+    spec.play()  # a game without games of strategies says so here
     t_start = time.perf_counter()
-    use_presets(presets)
-    exp = parse_expansions(expansions)
+    spec.strategies().use_presets(presets)
+    exp = game_expansions(spec, expansions, spec.tournament_expansions)
+    tables = spec.load_cards(cards, set_, exp)
     counts = (
-        [2, 3, 4] + ([5] if "leviathan" in exp else [])
-        if players == "all"
+        list(spec.play().player_counts(tables, exp)) if players == "all"
         else parse_player_counts(players)
-    )
+    )  # fmt: skip
     for n in counts:
-        check_players(n, exp)
+        spec.check_players(tables, n, exp)
     check_seed(seed)
     if blocks < 1:
         raise UserError(f"--blocks must be at least 1; got {blocks}")
@@ -214,16 +186,12 @@ def tournament(
         raise UserError(f"--fight-points must be 0 or at least 2; got {fight_points}")
     if sequential is not None and not 0 < sequential < 1:
         raise UserError(f"--sequential must be between 0 and 1; got {sequential}")
-    names = [p.strip() for p in strategies.split(",") if p.strip()]
-    from reports.tournament import crn_mode
+    names = [p.strip() for p in (strategies or spec.default_tournament).split(",") if p.strip()]
+    from reports.tournament import crn_mode, make_design
 
     crn = crn_mode(crn)
-    from strategies.abyss import make_policy
-
     for name in names:
-        make_policy(name)  # unknown names and parameters fail before any work
-    from reports.tournament import make_design
-
+        spec.strategies().make_policy(name)  # unknown names and parameters fail before any work
     plans = {n: make_design(names, n, design) for n in counts}
 
     from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
@@ -236,21 +204,19 @@ def tournament(
             staging.dir,
             {
                 **tournament_options(
-                    strategies, players, blocks, design, crn, seed, report, expansions,
-                    fight_points, cards, set_, presets, "abyss",
+                    ",".join(names), players, blocks, design, crn, seed, report,
+                    ",".join(exp), fight_points, cards, set_, presets, spec.name,
                 ),
                 "sequential": sequential,
             },
         )  # fmt: skip
     with staging, interrupt_note(staging, out_dir, "tournament"), \
-            cluster_for(backend, scheduler, threads) as cluster:
-        tables = load_tables(cards, set_, exp)
+            cluster_for(backend, scheduler, threads) as cluster:  # fmt: skip
         seal_plan(staging, resumed, tables, presets, out_dir)
         import pandas as pd
 
         from reports.tournament import run_tournament, tournament_text
         from sim.core.runs import atomic_write_text
-        from sim.core.schema import SCHEMA_VERSION, tournament_frames
 
         results = {}
         for n in counts:
@@ -265,40 +231,45 @@ def tournament(
                 threads=threads,
                 progress=sys.stderr.isatty(),
                 sequential_alpha=sequential,
+                game=spec.name,
                 store=chunk_store(staging, f"{n}p"),
                 client=cluster,
             )
-        typed = [tournament_frames(r.seats, r.games) for r in results.values()]
+        typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
         seats_df = pd.concat([t[0] for t in typed], ignore_index=True)
         games_df = pd.concat([t[1] for t in typed], ignore_index=True)
         write_parquet(seats_df, staging.dir / "seats.parquet")
         write_parquet(games_df, staging.dir / "games.parquet")
         for n, r in results.items():
-            name = "aggregates.npz" if len(counts) == 1 else f"aggregates-{n}p.npz"
-            r.aggregates.save(staging.dir / name)
+            if r.aggregates is not None:
+                name = "aggregates.npz" if len(counts) == 1 else f"aggregates-{n}p.npz"
+                r.aggregates.save(staging.dir / name)
         text = "".join(
             (f"== {n} players ==\n" if len(counts) > 1 else "") + tournament_text(r)
             for n, r in results.items()
         )
         atomic_write_text(staging.dir / "summary.txt", text)
-        if "leviathan" in exp and fight_points:
-            _fight_rollouts(tables, names, counts, seed, fight_points, staging.dir)
+        extras = getattr(spec.report(), "tournament_extras", None)
+        extra_config = extras(
+            tables, names=names, counts=counts, seed=seed, expansions=exp,
+            fight_points=fight_points, run_dir=staging.dir,
+        ) if extras is not None else {}  # fmt: skip
+        one = len(counts) == 1
         write_manifest(
             staging.dir,
             command=["abyss-mc", *sys.argv[1:]],
             seed=seed,
             config={
+                "game": spec.name,
                 "command": "tournament",
-                "fight_points": fight_points if "leviathan" in exp else 0,
-                "n_players": counts[0] if len(counts) == 1 else counts,
+                **extra_config,
+                "n_players": counts[0] if one else counts,
                 "strategies": names,
-                "blocks": {n: r.n_blocks for n, r in results.items()}
-                if len(counts) > 1
-                else results[counts[0]].n_blocks,
+                "blocks": results[counts[0]].n_blocks if one
+                else {n: r.n_blocks for n, r in results.items()},
                 "blocks_budget": blocks,
-                "tables": {n: p.n_tables for n, p in plans.items()}
-                if len(counts) > 1
-                else plans[counts[0]].n_tables,
+                "tables": plans[counts[0]].n_tables if one
+                else {n: p.n_tables for n, p in plans.items()},
                 "n_games": int(len(games_df)),
                 "design": design,
                 "crn": crn,
@@ -307,44 +278,19 @@ def tournament(
                 "seed": seed,
                 "expansions": list(exp),
                 **data_options(cards, set_, presets, out_dir),
-            },
+            },  # fmt: skip
             card_digest=card_digest(tables, cards, set_),
             timings={
                 "total": time.perf_counter() - t_start,
                 "runner": {str(n): r.timings for n, r in results.items()},
             },
-            extra={"schema_version": SCHEMA_VERSION},
+            extra=schema_entry(spec),
         )
         if report:
-            from reports.balance import write_report
-
-            write_report(staging.dir, staging.dir / "report")
+            spec.report().write_report(staging.dir, staging.dir / "report")
         finish_run(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
     if report:
         typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
 
-
-def _fight_rollouts(tables, names, counts, seed, n_points, run_dir: Path) -> None:
-    """The tournament's fight-or-explore rollouts (its strategies but random; 4 players if
-    played) for the report, into run_dir / FIGHT_DIR."""
-    from reports.balance import FIGHT_DIR
-    from reports.rollout import run_rollouts, save_rollouts
-
-    n = 4 if 4 in counts else counts[0]
-    lineup = [s for s in names if s.split(":")[0] != "random"] or names
-    lineup = [lineup[i % len(lineup)] for i in range(max(n, len(lineup)))]
-    found = run_rollouts(
-        tables,
-        n_players=n,
-        strategies=lineup,
-        seed=seed,
-        n_points=n_points,
-        replicates=16,
-        rule_points=n_points,
-        rule_replicates=4,
-        progress=sys.stderr.isatty(),
-    )
-    (run_dir / FIGHT_DIR).mkdir()
-    save_rollouts(found, run_dir / FIGHT_DIR)

@@ -2,5 +2,15 @@
 
 from sim.core.game import GameSpec
 
-SPEC = GameSpec(name="abyss", title="Abyss", cards_module="sim.abyss.cards",
-                expansions=("leviathan",))  # fmt: skip
+SPEC = GameSpec(
+    name="abyss",
+    title="Abyss",
+    cards_module="sim.abyss.cards",
+    expansions=("leviathan",),
+    play_module="sim.abyss.play",
+    report_module="reports.games.abyss",
+    default_strategies="greedy,random",
+    default_tournament="greedy,lord_rusher,key_hunter,council_hoarder,auction_buyer,"
+    "pearl_economist,leviathan_hunter,cautious_explorer,farmer,random",
+    tournament_expansions=("leviathan",),
+)

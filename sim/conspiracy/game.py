@@ -2,4 +2,12 @@
 
 from sim.core.game import GameSpec
 
-SPEC = GameSpec(name="conspiracy", title="Conspiracy", cards_module="sim.conspiracy.cards")
+SPEC = GameSpec(
+    name="conspiracy",
+    title="Conspiracy",
+    cards_module="sim.conspiracy.cards",
+    play_module="sim.conspiracy.play",
+    report_module="reports.games.conspiracy",
+    default_strategies="key_hunter,pile_raider",
+    default_tournament="coalition_builder,key_hunter,pearl_master,high_ip,pile_raider,random",
+)

@@ -2,19 +2,56 @@
 asks which game it is.
 
 A spec names its modules instead of importing them, so that looking a game up costs nothing
-(`abyss-mc --help` stays instant) and a game's engine loads only when a command needs it.
-Today the spec covers the card data (loading with `--set` overrides and expansions, describing);
-the engines, strategies, result columns and report sections follow (docs/decisions.md).
+(`abyss-mc --help` stays instant) and a game's engine loads only when a command needs it:
+
+- `cards_module`, the card data: ``load_cards(data_dir, overrides[, expansions])`` (validated,
+  one-line errors) and ``describe(tables) -> str``.
+- `play_module`, games of a line-up on the game's engines (the `PLAY API` below).
+- `strategies_module` (default ``strategies.<name>``), the strategies and presets: the registry
+  API of `strategies.registry.Registry` (``make_policies``, ``use_presets``, ...).
+- `report_module`, what the reports add (a module of `reports`, named, never imported here):
+  ``summary(played, n_players) -> str``, ``write_report(run_dir, out) -> paths`` and, optionally,
+  ``tournament_extras(...)``. Without one, the generic summary and report of `reports` serve.
+- `analysis_module`: a game whose runs are not games of a line-up (the Wilds' crystal episodes)
+  names the module that runs and reports its analysis instead (``simulate``, ``write_report``,
+  ``replay``, ``bench``).
+
+PLAY API, the functions of a `play_module`:
+
+- ``player_counts(tables, expansions) -> tuple[int, ...]``: the player counts it can seat.
+- ``run_games(tables, *, engine, n_players, n_games, seed, policies, expansions, threads,
+  per_game, progress, store, chunk_size, client) -> Played``: the games of one line-up, seats
+  rotated game by game; `engine` is one of the spec's `engines`; `store` a `sim.core.chunks`
+  store (resume); `client` a Dask client or None. The same seed gives the same bytes on any
+  engine, thread count, chunking or backend.
+- ``run_tables(tables, *, seed, games, seatings, strategies) -> (seats, games, aggregates)``:
+  given tables of a tournament block design (`games[i]` the deal, `seatings[i]` the seat order);
+  columns as dicts of arrays; aggregates None when the game keeps none.
+- ``replay(tables, *, seed, game, n_players, policies, expansions) -> (text, events)``: one
+  game move by move, as the run played it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 
 from sim.core.errors import UserError
+
+
+@dataclass
+class Played:
+    """What `run_games` returns: one row per game and seat (`seats`: game, seat, strategy, score,
+    win, rank and the game's own columns) and one per game (`games`), both pandas frames (None
+    when the run keeps aggregates only); the `aggregates` the game keeps over every game (with
+    ``save(path)``), or None; the runner's `timings` (``threads``, seconds, ...)."""
+
+    seats: object
+    games: object
+    aggregates: object = None
+    timings: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -23,6 +60,55 @@ class GameSpec:
     title: str  # as people read it
     cards_module: str  # has load_cards(data_dir, overrides[, expansions]) and describe(tables)
     expansions: tuple[str, ...] = ()  # the expansions its card data can add
+    play_module: str | None = None  # the PLAY API (module docstring)
+    strategies_module: str | None = None  # default: strategies.<name>
+    report_module: str | None = None  # summary, write_report[, tournament_extras]
+    analysis_module: str | None = None  # a game whose runs are not games of a line-up
+    engines: tuple[str, ...] = ("fast", "reference")  # the first is the default
+    default_strategies: str = ""  # simulate's line-up
+    default_tournament: str = ""  # the tournament's strategies
+    tournament_expansions: tuple[str, ...] = ()  # a tournament's expansions unless told
+    resumable_engines: tuple[str, ...] = ("fast",)  # engines whose runs can --resume
+
+    # --- the modules, loaded when a command needs them -------------------------------------
+    def play(self):
+        """The play module, or a user error when the game has no games of a line-up."""
+        if self.play_module is None:
+            raise UserError(f"{self.title} has no games of strategies to play; see "
+                            f"`abyss-mc simulate --game {self.name}`")  # fmt: skip
+        return import_module(self.play_module)
+
+    def strategies(self):
+        return import_module(self.strategies_module or f"strategies.{self.name}")
+
+    def report(self):
+        """The report module (the game's own, else the generic one of `reports`)."""
+        return import_module(self.report_module or "reports.generic")
+
+    def analysis(self):
+        return import_module(self.analysis_module) if self.analysis_module else None
+
+    # --- options ------------------------------------------------------------------------------
+    def check_engine(self, engine: str) -> str:
+        if engine not in self.engines:
+            raise UserError(f"--engine must be {' or '.join(self.engines)}; got {engine!r}")
+        return engine
+
+    def check_players(self, tables, n_players: int, expansions: Iterable[str] = ()) -> int:
+        """`n_players` if the game (with these expansions) seats them, else a user error."""
+        counts = tuple(self.play().player_counts(tables, tuple(expansions)))
+        if n_players in counts:
+            return n_players
+        more = self.play().player_counts(tables, self.expansions) if self.expansions else counts
+        wanted = ",".join(self.expansions)
+        if n_players in more:
+            names = ", ".join(e.title() for e in self.expansions)
+            raise UserError(f"{n_players} players need the {names} expansion "
+                            f"(--expansions {wanted})")  # fmt: skip
+        hint = f" ({more[0]}-{more[-1]} with --expansions {wanted})" if more != counts else ""
+        raise UserError(
+            f"--players must be {counts[0]}-{counts[-1]} for {self.title}{hint}; got {n_players}"
+        )
 
     def check_expansions(self, expansions: Iterable[str]) -> tuple[str, ...]:
         wanted = tuple(expansions)

@@ -3,4 +3,9 @@
 
 from sim.core.game import GameSpec
 
-SPEC = GameSpec(name="wilds", title="Leviathan Wilds", cards_module="sim.wilds.cards")
+SPEC = GameSpec(
+    name="wilds",
+    title="Leviathan Wilds",
+    cards_module="sim.wilds.cards",
+    analysis_module="reports.games.wilds",
+)

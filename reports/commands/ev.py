@@ -4,10 +4,9 @@
 explore`` gives the risk of adding a Leviathan to a given Border. The odds come from
 `sim.abyss.odds`.
 
-Like `reports.cli`, this module imports only typer and the standard library at the top (plus
-`reports.cli` itself, which does the same), so ``abyss-mc --help`` stays instant. `ev_app` is
-defined before `reports.cli` is imported: `reports.cli` imports this module at its end, and
-either module may be imported first.
+The analysis is of Abyss with Leviathan (the decision exists only there), so it loads that
+game's spec (`abyss_tables`). Like every command module, it imports only typer and the standard
+library at the top, so ``abyss-mc --help`` stays instant.
 """
 
 from __future__ import annotations
@@ -31,12 +30,14 @@ from reports.commands.common import (  # noqa: E402
     SeedOption,
     SetOption,
     ThreadsOption,
-    load_tables,
+    check_seed,
+    game_spec,
     user_errors,
 )
 from sim.core.errors import UserError  # noqa: E402
 
-EXPANSIONS = ("leviathan",)
+#: the game and expansion the fight-or-explore decision belongs to
+GAME, EXPANSIONS = "abyss", ("leviathan",)
 FIGHT_FORMATS = ("table", "csv", "json")
 EXPLORE_FORMATS = ("table", "json")
 HOLDINGS = ("pearls", "allies", "free_lords")
@@ -139,7 +140,7 @@ def fight(
     if kind is not None:
         check_choice("--kind", kind, odds.ALLY_KINDS)
     check_out(out)
-    tables = load_tables(cards, set_, EXPANSIONS)
+    tables = game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
     if leviathan is not None:
         leviathan_index(tables, leviathan, "--leviathan")
     rows = [
@@ -314,7 +315,7 @@ def explore(
     """Exact risk of continuing the Exploration: where the next Leviathan lands, what it costs."""
     check_choice("--format", format_, EXPLORE_FORMATS)
     holdings = holdings_of(pearls, allies, free_lords)
-    tables = load_tables(cards, set_, EXPANSIONS)
+    tables = game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
     occupied = parse_border(border, tables)
     from sim.abyss import odds
 
@@ -457,11 +458,10 @@ def rollout(
     import sys
     import time
 
-    from reports.commands.common import check_players, check_seed, use_presets
-
     t_start = time.perf_counter()
-    use_presets(presets)
-    check_players(players, EXPANSIONS)
+    spec = game_spec(GAME)
+    spec.strategies().use_presets(presets)
+    spec.check_players(None, players, EXPANSIONS)
     check_seed(seed)
     if points < 2:
         raise UserError(f"--points must be at least 2; got {points}")
@@ -481,17 +481,15 @@ def rollout(
     if not names:
         raise UserError("--strategies is empty; give at least one strategy name")
     lineup = [names[i % len(names)] for i in range(max(players, len(names)))]
-    from strategies.abyss import make_policy
-
     for name in names:
-        make_policy(name)  # unknown names and parameters fail before any work
+        spec.strategies().make_policy(name)  # unknown names and parameters fail before any work
     from sim.core.batch import set_threads
     from sim.core.runs import create_run_dir, default_run_dir, write_manifest
 
     set_threads(threads)
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
     with create_run_dir(out_dir) as staging:
-        tables = load_tables(cards, set_, EXPANSIONS)
+        tables = game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
         from reports.rollout import rollout_text, run_rollouts, save_rollouts
 
         found = run_rollouts(

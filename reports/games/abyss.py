@@ -1,0 +1,67 @@
+"""What the reports add to Abyss runs: the summary from the aggregates, the balance report (or,
+for a rollout run, the "Fight or explore?" page) and the tournament's fight-or-explore rollouts."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def summary(played, n_players: int) -> str:
+    from reports.summary import summarize_aggregates
+
+    return summarize_aggregates(played.aggregates)
+
+
+def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
+    from reports.rollout import is_rollout_run
+
+    if is_rollout_run(run_dir):
+        from reports.fight_report import write_fight_page
+        from reports.rollout import run_tables
+
+        return write_fight_page(run_dir, out, run_tables(run_dir))
+    from reports.balance import write_report as balance_report
+
+    return balance_report(run_dir, out)
+
+
+def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
+                      expansions: tuple[str, ...], fight_points: int,
+                      run_dir: Path) -> dict:  # fmt: skip
+    """With Leviathan and `fight_points`: the fight-or-explore rollouts of the report (the
+    tournament's strategies but random; 4 players if played), into run_dir / FIGHT_DIR. The
+    manifest's entries."""
+    if "leviathan" not in expansions:
+        return {"fight_points": 0}
+    if fight_points:
+        from reports.balance import FIGHT_DIR
+        from reports.rollout import run_rollouts, save_rollouts
+
+        n = 4 if 4 in counts else counts[0]
+        lineup = [s for s in names if s.split(":")[0] != "random"] or names
+        lineup = [lineup[i % len(lineup)] for i in range(max(n, len(lineup)))]
+        found = run_rollouts(
+            tables, n_players=n, strategies=lineup, seed=seed, n_points=fight_points,
+            replicates=16, rule_points=fight_points, rule_replicates=4,
+            progress=sys.stderr.isatty(),
+        )  # fmt: skip
+        (run_dir / FIGHT_DIR).mkdir()
+        save_rollouts(found, run_dir / FIGHT_DIR)
+    return {"fight_points": fight_points}
+
+
+#: the benchmark's line-up unless told (docs/benchmarks.md's history plays it)
+BENCH_STRATEGIES = "greedy"
+
+
+def bench(tables, *, players: int, lineup: list[str], games: int, reference_games: int,
+          memory_games: int, seed: int, expansions: tuple[str, ...], starts: bool,
+          progress):  # fmt: skip
+    from reports.bench import run_bench
+
+    return run_bench(
+        tables=tables, expansions=expansions, players=players, lineup=lineup, fast_games=games,
+        reference_games=reference_games, memory_games=memory_games, seed=seed, starts=starts,
+        progress=progress,
+    )  # fmt: skip

@@ -1,0 +1,38 @@
+"""What the reports add to Conspiracy runs: the summary with Influence Points by source and the
+Conspiracy report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: label -> seat column of the summary
+SUMMARY_COLUMNS = {"IP": "score", "lords": "score_lords", "locations": "score_locations",
+                   "coalition": "score_coalition", "master": "score_pearl_master"}  # fmt: skip
+
+
+def summary(played, n_players: int) -> str:
+    from reports.generic import summary_text
+
+    return summary_text(played.seats, len(played.games), n_players, SUMMARY_COLUMNS)
+
+
+def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
+    from reports.conspiracy_report import write_report as conspiracy_report
+
+    return conspiracy_report(run_dir, out)
+
+
+#: the benchmark's line-up unless told (docs/benchmarks.md's history plays it)
+BENCH_STRATEGIES = "coalition_builder,key_hunter,pearl_master,pile_raider"
+
+
+def bench(tables, *, players: int, lineup: list[str], games: int, reference_games: int,
+          memory_games: int, seed: int, expansions: tuple[str, ...], starts: bool,
+          progress):  # fmt: skip
+    """Both engines on the same games, and Abyss's fast path in the same run for the ratio."""
+    from reports.bench import run_conspiracy_bench
+
+    return run_conspiracy_bench(
+        tables=tables, players=players, lineup=lineup, fast_games=games,
+        reference_games=reference_games, seed=seed, abyss_games=games, progress=progress,
+    )  # fmt: skip

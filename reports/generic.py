@@ -1,0 +1,81 @@
+"""What every game's runs get without report code of their own: the summary printed after a run
+(win rate with its Wilson 95% interval and mean scores, per strategy) and a report of the
+strategies and the seats (`sim.core.game`: a spec without a `report_module`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def summary_text(seats, n_games: int, n_players: int, columns: dict[str, str] | None = None) -> str:
+    """One line per strategy: seats played, win rate [95% CI] and the mean of each seat column
+    in `columns` (label -> column; default the score)."""
+    from reports.summary import wilson_interval
+
+    columns = columns or {"score": "score"}
+    widths = {label: max(6, len(label)) for label in columns}
+    fair = f"equal-strength win rate {1 / n_players:.1%}"
+    lines = [f"{n_games:,} games, {n_players} players ({fair})"]
+    header = f"  {'strategy':<20} {'seats':>8} {'win rate [95% CI]':>24} " + " ".join(
+        f"{label:>{widths[label]}}" for label in columns
+    )
+    lines += [header, "  " + "-" * (len(header) - 2)]
+    for name, part in seats.groupby("strategy", sort=True):
+        n = len(part)
+        wins = float(part["win"].sum())
+        lo, hi = wilson_interval(wins, n)
+        means = " ".join(
+            f"{part[column].mean():>{widths[label]}.1f}" for label, column in columns.items()
+        )
+        lines.append(f"  {name:<20} {n:>8,} {wins / n:>9.1%} [{lo:.1%}, {hi:.1%}] {means}")
+    return "\n".join(lines) + "\n"
+
+
+def summary(played, n_players: int) -> str:
+    """The summary of `run_games`' result (`sim.core.game.Played`)."""
+    return summary_text(played.seats, len(played.games), n_players)
+
+
+def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
+    """The report of a run of any game: its strategies (win rate and mean score, with 95%
+    intervals) and its seats (win rate of each seat, numbered from 1)."""
+    import json
+
+    import pandas as pd
+
+    from reports.render import Report
+    from reports.summary import wilson_interval
+
+    run_dir = Path(run_dir)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    config = manifest.get("config", {})
+    seats = pd.read_parquet(run_dir / "seats.parquet")
+    seats["strategy"] = seats["strategy"].astype(str)
+    title = f"{config.get('game', 'abyss')}: {config.get('command', 'run')}"
+    report = Report(title, " ".join(manifest.get("command") or []))
+
+    def rates(groups) -> pd.DataFrame:
+        rows = {}
+        for key, part in groups:
+            wins, n = float(part["win"].sum()), len(part)
+            lo, hi = wilson_interval(wins, n)
+            rows[key] = {"seats": n, "win rate": wins / n, "lo": lo, "hi": hi,
+                         "mean score": part["score"].mean()}  # fmt: skip
+        return pd.DataFrame.from_dict(rows, orient="index")
+
+    if "n_players" not in seats:  # a simulate run: one player count
+        seats["n_players"] = int(seats.groupby("game").size().max())
+    for n_players, part in seats.groupby("n_players", sort=True):
+        games = len(part) // n_players
+        report.section(
+            f"Strategies, {n_players} players",
+            f"{games:,} games; win rate (a tie shares the win) with its Wilson 95% interval, "
+            "mean score.",
+        ).table(rates(part.groupby("strategy", sort=True)).rename_axis("strategy"))
+        by_seat = rates(part.groupby("seat", sort=True))
+        by_seat.index = by_seat.index + 1  # seats as people count them
+        report.section(
+            f"Seats, {n_players} players",
+            f"Win rate of each seat (seat 1 plays first); equal seats win {1 / n_players:.1%}.",
+        ).table(by_seat.rename_axis("seat"))
+    return report.write(Path(out) if out is not None else run_dir / "report")

@@ -1,0 +1,60 @@
+"""Abyss games of a line-up, as the commands ask for them (the PLAY API of `sim.core.game`)."""
+
+from __future__ import annotations
+
+from sim.core.game import Played
+from sim.core.schema import SCHEMA_VERSION  # noqa: F401  (the manifest records it)
+
+
+def player_counts(tables, expansions: tuple[str, ...]) -> tuple[int, ...]:
+    """2-4 players; Leviathan: "The game can be played by two to five players"."""
+    return (2, 3, 4, 5) if "leviathan" in expansions else (2, 3, 4)
+
+
+def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, policies: list,
+              expansions: tuple[str, ...] = (), threads: int | None = None, per_game: bool = True,
+              progress: bool = False, store=None, chunk_size: int | None = None,
+              client=None) -> Played:  # fmt: skip
+    """The games of one line-up (`sim.abyss.runner.run_games`; on Dask `fast.run_distributed`):
+    typed result frames, the aggregates and the timings."""
+    from sim.core.schema import games_frame, seats_frame
+
+    if client is not None:
+        from sim.abyss.fast import run_distributed
+
+        seats, games, agg, timings = run_distributed(
+            client, tables, n_players=n_players, n_games=n_games, seed=seed,
+            strategies=policies, chunk_size=chunk_size, per_game=per_game,
+        )  # fmt: skip
+    else:
+        from sim.abyss.runner import run_games as run
+
+        seats, games, agg, timings = run(
+            tables, engine=engine, n_players=n_players, n_games=n_games, seed=seed,
+            strategies=policies, expansions=expansions, threads=threads, per_game=per_game,
+            progress=progress, store=store, chunk_size=chunk_size,
+        )  # fmt: skip
+    if not per_game:
+        return Played(None, None, agg, dict(timings or {}))
+    return Played(seats_frame(seats), games_frame(games), agg, dict(timings or {}))
+
+
+def run_tables(tables, *, seed: int, games, seatings, strategies: list):
+    from sim.abyss.fast import run_tables as run
+
+    return run(tables, seed=seed, games=games, seatings=seatings, strategies=strategies)
+
+
+def tournament_frames(seats, games):
+    """A tournament's frames in the results schema (typed columns)."""
+    from sim.core.schema import tournament_frames as typed
+
+    return typed(seats, games)
+
+
+def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
+           expansions: tuple[str, ...] = ()) -> tuple[str, list[dict]]:  # fmt: skip
+    from sim.abyss.replay import narrate_game
+
+    return narrate_game(tables, seed=seed, game=game, n_players=n_players, strategies=policies,
+                        expansions=expansions)  # fmt: skip

@@ -1,0 +1,71 @@
+"""Conspiracy games of a line-up, as the commands ask for them (the PLAY API of
+`sim.core.game`)."""
+
+from __future__ import annotations
+
+from sim.core.game import Played
+
+
+def player_counts(tables, expansions: tuple[str, ...] = ()) -> tuple[int, ...]:
+    """The player counts of the card data (`game.min_players` .. `game.max_players`)."""
+    return tuple(range(tables.min_players, tables.max_players + 1))
+
+
+def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, policies: list,
+              expansions: tuple[str, ...] = (), threads: int | None = None, per_game: bool = True,
+              progress: bool = False, store=None, chunk_size: int | None = None,
+              client=None) -> Played:  # fmt: skip
+    """The games of one line-up on the fast path (locally or on Dask) or the reference engine:
+    the seat and game frames and the timings (Conspiracy keeps no aggregates)."""
+    import pandas as pd
+
+    from sim.conspiracy import fast
+
+    if client is not None:
+        seats, games, timings = fast.run_distributed(
+            client, tables, n_players=n_players, n_games=n_games, seed=seed,
+            strategies=policies, chunk_size=chunk_size,
+        )  # fmt: skip
+    elif engine == "reference":
+        seats, games, timings = fast.run_reference(
+            tables, n_players=n_players, n_games=n_games, seed=seed, strategies=policies
+        )
+    else:
+        seats, games, timings = fast.run_fast(
+            tables, n_players=n_players, n_games=n_games, seed=seed, strategies=policies,
+            threads=threads, progress=progress, store=store, chunk_size=chunk_size,
+        )  # fmt: skip
+    return Played(pd.DataFrame(seats), pd.DataFrame(games), None, dict(timings))
+
+
+def run_tables(tables, *, seed: int, games, seatings, strategies: list):
+    from sim.conspiracy.fast import run_tables as run
+
+    seats, games_cols = run(tables, seed=seed, games=games, seatings=seatings,
+                            strategies=strategies)  # fmt: skip
+    return seats, games_cols, None
+
+
+def tournament_frames(seats, games):
+    seats = seats.copy()
+    seats["strategy"] = seats["strategy"].astype(str)
+    return seats, games
+
+
+def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
+           expansions: tuple[str, ...] = ()) -> tuple[str, list[dict]]:  # fmt: skip
+    """Game `game` of a run, seated as `run_games` seats it, move by move."""
+    import numpy as np
+
+    from sim.conspiracy.fast import rotated_seatings
+    from sim.conspiracy.rules import Game
+
+    seating = rotated_seatings(np.array([game]), n_players)[0]
+    seated = [policies[j] for j in seating]
+    g = Game(tables, seated, seed, game).play()
+    lines = [f"Conspiracy, seed {seed}, game {game}: " + ", ".join(
+        f"seat {s + 1} {p.name}" for s, p in enumerate(seated))]  # fmt: skip
+    for e in g.events:
+        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("event", "turn"))
+        lines.append(f"turn {e['turn']:>3}  {e['event']:<16} {details}")
+    return "\n".join(lines), g.events

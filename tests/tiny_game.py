@@ -1,0 +1,112 @@
+"""A tiny game, defined outside the package and registered through the same spec as the real
+ones (tests/test_games.py): the proof that a new game needs no change to any command.
+
+High card: each player is dealt `hand` cards from a shuffled deck of numbered cards and keeps
+one; the highest kept card wins (ties share the win). `best` keeps its highest card, `random`
+a random one. Card data, rules, play API and strategies, all here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim.core.carddata import CardDataError
+from sim.core.game import GameSpec, Played
+from sim.core.results import win_shares
+from strategies.registry import Registry
+
+
+@dataclass(frozen=True)
+class TinyTables:
+    deck: tuple[int, ...]
+    hand: int = 2
+
+
+def load_cards(data_dir=None, overrides=None) -> TinyTables:
+    size = (overrides or {}).get("deck.size", 12)
+    if not isinstance(size, int) or not 1 <= size <= 20:
+        raise CardDataError(f"--set deck.size: expected 1..20, got {size!r}")
+    return TinyTables(tuple(range(1, size + 1)))
+
+
+def describe(t: TinyTables) -> str:
+    return f"Tiny: {len(t.deck)} cards, {', '.join(map(str, t.deck))}"
+
+
+@dataclass(frozen=True)
+class Best:
+    """Keeps its highest card."""
+
+    name: str = "best"
+
+
+@dataclass(frozen=True)
+class Random:
+    """Keeps a random card."""
+
+    name: str = "random"
+
+
+_REGISTRY = Registry({"best": Best, "random": Random}, None)
+make_policy, make_policies, use_presets = (_REGISTRY.make_policy, _REGISTRY.make_policies,
+                                           _REGISTRY.use_presets)  # fmt: skip
+strategy_names, strategies_text = _REGISTRY.strategy_names, _REGISTRY.text
+
+
+def rotation(games, n_players: int):
+    """Seat s of game g plays entry (s + g) mod n of the line-up."""
+    return (np.arange(n_players)[None, :] + np.asarray(games)[:, None]) % n_players
+
+
+def player_counts(tables, expansions=()) -> tuple[int, ...]:
+    return tuple(range(2, len(tables.deck) // tables.hand + 1))
+
+
+def run_tables(tables, *, seed, games, seatings, strategies):
+    """Game g seats strategies[seatings[i, s]] at seat s; its deal depends on (seed, g) only."""
+    n = seatings.shape[1]
+    kept = np.zeros((len(games), n), dtype=np.int64)
+    for i, g in enumerate(games):
+        rng = np.random.default_rng([seed, int(g)])
+        hands = rng.permutation(tables.deck)[: n * tables.hand].reshape(n, tables.hand)
+        for s in range(n):
+            best = isinstance(strategies[seatings[i, s]], Best)
+            kept[i, s] = hands[s].max() if best else rng.choice(hands[s])
+    ranks = 1 + (kept[:, None, :] > kept[:, :, None]).sum(axis=2)
+    seats = {
+        "game": np.repeat(games, n),
+        "seat": np.tile(np.arange(n), len(games)),
+        "strategy": np.array([strategies[j].name for j in seatings.ravel()]),
+        "score": kept.ravel(),
+        "rank": ranks.ravel(),
+        "win": win_shares(ranks).ravel(),
+    }
+    return seats, {"game": np.asarray(games), "turns": np.ones(len(games), dtype=np.int64)}, None
+
+
+def run_games(tables, *, n_players, n_games, seed, policies, **_) -> Played:
+    games = np.arange(n_games)
+    seatings = rotation(games, n_players)
+    seats, games_cols, _ = run_tables(tables, seed=seed, games=games, seatings=seatings,
+                                      strategies=policies)  # fmt: skip
+    return Played(pd.DataFrame(seats), pd.DataFrame(games_cols))
+
+
+def tournament_frames(seats, games):
+    return seats, games
+
+
+def replay(tables, *, seed, game, n_players, policies, expansions=()):
+    seats, _, _ = run_tables(tables, seed=seed, games=np.array([game]),
+                             seatings=rotation([game], n_players), strategies=policies)  # fmt: skip
+    rows = list(zip(seats["seat"] + 1, seats["strategy"], seats["score"], strict=True))
+    text = "\n".join(f"seat {s} {name} keeps {score}" for s, name, score in rows)
+    return text, [{"seat": int(s), "strategy": str(n), "kept": int(k)} for s, n, k in rows]
+
+
+SPEC = GameSpec(name="tiny", title="Tiny", cards_module=__name__, play_module=__name__,
+                strategies_module=__name__, engines=("fast",), default_strategies="best,random",
+                default_tournament="best,random", resumable_engines=())  # fmt: skip
