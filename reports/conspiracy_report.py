@@ -106,28 +106,12 @@ def chart_rate_by(rates: pd.DataFrame, level: str, xlabel: str, fair: dict[int, 
     for n, frame in groups:
         x_labels = [str(v) for v in frame.index.get_level_values(level)]
         x = np.arange(len(x_labels))
-        label = f"{n} players" if n is not None else None
-        v = frame["win rate"].to_numpy()
-        ax_win.errorbar(
-            x,
-            v,
-            yerr=error_bars(v, frame["win lo"], frame["win hi"]),
-            fmt="o-",
-            capsize=3,
-            markersize=4,
-            label=label,
-        )
-        m = frame["mean IP"].to_numpy()
-        ax_ip.errorbar(
-            x,
-            m,
-            yerr=error_bars(m, frame["IP lo"], frame["IP hi"]),
-            fmt="o-",
-            capsize=3,
-            markersize=4,
-        )
-        ax_win.set_xticks(x, x_labels, rotation=30 if len(x_labels[0]) > 3 else 0)
-        ax_ip.set_xticks(x, x_labels, rotation=30 if len(x_labels[0]) > 3 else 0)
+        for ax, column, bound in ((ax_win, "win rate", "win"), (ax_ip, "mean IP", "IP")):
+            v = frame[column].to_numpy()
+            err = error_bars(v, frame[f"{bound} lo"], frame[f"{bound} hi"])
+            label = f"{n} players" if n is not None else None  # the legend is the win panel's
+            ax.errorbar(x, v, yerr=err, fmt="o-", capsize=3, markersize=4, label=label)
+            ax.set_xticks(x, x_labels, rotation=30 if len(x_labels[0]) > 3 else 0)
     for n, share in fair.items():
         ax_win.axhline(share, color="grey", linestyle="--", linewidth=0.8, label=f"1/{n}")
     ax_win.set_xlabel(xlabel)
