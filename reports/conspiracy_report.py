@@ -192,13 +192,13 @@ def build_report(run_dir: Path | str | ConspiracyRun):
 def _about(report, run: ConspiracyRun) -> None:
     cfg = run.config
     n_games = len(run.games)
-    sec = report.section("About this run")
-    sec.paragraph(
+    sec = report.section(
+        "About this run",
         f"{n_games:,} games of Abyss: Conspiracy ({', '.join(str(n) for n in run.counts)} "
         "players) with the strategies "
         + ", ".join(f"`{s}`" for s in run.strategies)
         + f". {_interval_text(run)}. A player who shares first place gets an equal share of the "
-        "win, so the win rates of the seats of a game sum to 1."
+        "win, so the win rates of the seats of a game sum to 1.",
     )
     rows = {
         "command": cfg.get("command", "?"),
@@ -338,11 +338,11 @@ def _strategy_section(report, run: ConspiracyRun) -> None:
 
 def _sources_section(report, run: ConspiracyRun) -> None:
     frame = points_by_source(run)
-    sec = report.section("Points by source")
-    sec.paragraph(
+    sec = report.section(
+        "Points by source",
         "Mean final IP per seat-game from each source, per strategy: Lords (their printed IP), "
         "Locations, the coalition bonus (IP per Lord of the largest same-colour group) and the "
-        "Pearl Master token. The sources add up to the total."
+        "Pearl Master token. The sources add up to the total.",
     )
     sec.table(frame, caption="Mean IP per seat-game by source", float_format="{:.2f}")
     chart = frame.drop(columns="total")
@@ -426,12 +426,12 @@ def _location_section(report, run: ConspiracyRun) -> None:
 
 
 def _pile_section(report, run: ConspiracyRun) -> None:
-    sec = report.section("Discard pile versus drawing")
-    sec.paragraph(
+    sec = report.section(
+        "Discard pile versus drawing",
         "Each turn a player recruits either by drawing from the Lord deck (keeping one Lord, "
         "discarding the others face up onto their colour's pile) or by taking a whole discard "
         "pile. Per strategy: mean pile takes, draws and Lords placed from piles per seat-game, "
-        "and the pooled shares of recruitment turns and of Lords that came from piles."
+        "and the pooled shares of recruitment turns and of Lords that came from piles.",
     )
     sec.table(pile_summary(run), caption="Recruitment per strategy", float_format="{:.3f}")
     rates = pile_share_rates(run)
@@ -489,11 +489,11 @@ def _pile_threshold(sec, run: ConspiracyRun) -> None:
 
 
 def _length_section(report, run: ConspiracyRun) -> None:
-    sec = report.section("Game length and end reasons")
-    sec.paragraph(
+    sec = report.section(
+        "Game length and end reasons",
         "Player turns per game (all players' turns together; rounds = turns / players) and what "
         "ended the games. A game ends when a player completes their Chamber and each opponent "
-        "has played one last turn; the turn limit is a safety stop of the simulator."
+        "has played one last turn; the turn limit is a safety stop of the simulator.",
     )
     sec.table(game_length(run), caption="Player turns per game", float_format="{:.1f}")
     sec.figure(chart_turns(run), "game_length", "Distribution of game length")
