@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from reports.charts import error_bars, figure
 from reports.summary import SCORE_SOURCES, wilson_interval
 from sim.core.errors import UserError
 
@@ -204,27 +205,15 @@ def game_length(agg) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------ charts
-def _err(value, lo, hi) -> np.ndarray:
-    """Error-bar lengths below and above `value` (never negative, NaN as 0)."""
-    value = np.asarray(value, dtype=float)
-    below = np.nan_to_num(value - np.asarray(lo, dtype=float)).clip(0)
-    above = np.nan_to_num(np.asarray(hi, dtype=float) - value).clip(0)
-    return np.vstack([below, above])
-
-
-def _figure(**kw):
-    from reports.render import new_figure
-
-    return new_figure(**kw)
-
-
 def chart_seats(frame: pd.DataFrame, n_players: int):
-    fig = _figure(figsize=(6, 3.5))
+    fig = figure(figsize=(6, 3.5))
     ax = fig.add_subplot()
     x = frame.index.to_numpy()
     y = frame["win rate"].to_numpy()
     ax.bar(x, y, color="#4C72B0")
-    ax.errorbar(x, y, yerr=_err(y, frame["lo"], frame["hi"]), fmt="none", color="black", capsize=4)
+    ax.errorbar(
+        x, y, yerr=error_bars(y, frame["lo"], frame["hi"]), fmt="none", color="black", capsize=4
+    )
     ax.axhline(1 / n_players, color="grey", linestyle="--", label=f"fair share 1/{n_players}")
     ax.set_xlabel("seat (1 = first player)")
     ax.set_ylabel("win rate")
@@ -234,14 +223,19 @@ def chart_seats(frame: pd.DataFrame, n_players: int):
 
 
 def chart_rates(frame: pd.DataFrame, n_players: int):
-    fig = _figure(figsize=(7, 0.5 + 0.45 * len(frame)))
+    fig = figure(figsize=(7, 0.5 + 0.45 * len(frame)))
     ax = fig.add_subplot()
     frame = frame.sort_values("win rate")
     y = np.arange(len(frame))
     v = frame["win rate"].to_numpy()
     ax.barh(y, v, color="#55A868")
     ax.errorbar(
-        v, y, xerr=_err(v, frame["win lo"], frame["win hi"]), fmt="none", color="black", capsize=3
+        v,
+        y,
+        xerr=error_bars(v, frame["win lo"], frame["win hi"]),
+        fmt="none",
+        color="black",
+        capsize=3,
     )
     ax.axvline(1 / n_players, color="grey", linestyle="--")
     ax.set_yticks(y, [str(s) for s in frame.index])
@@ -250,7 +244,7 @@ def chart_rates(frame: pd.DataFrame, n_players: int):
 
 
 def chart_matrix(matrix: pd.DataFrame, significant: pd.DataFrame | None, title: str):
-    fig = _figure(figsize=(1.5 + 0.8 * len(matrix), 1.2 + 0.7 * len(matrix)))
+    fig = figure(figsize=(1.5 + 0.8 * len(matrix), 1.2 + 0.7 * len(matrix)))
     ax = fig.add_subplot()
     values = matrix.to_numpy(dtype=float)
     limit = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
@@ -269,7 +263,7 @@ def chart_matrix(matrix: pd.DataFrame, significant: pd.DataFrame | None, title: 
 
 
 def chart_sources(frame: pd.DataFrame):
-    fig = _figure(figsize=(7, 0.8 + 0.45 * len(frame)))
+    fig = figure(figsize=(7, 0.8 + 0.45 * len(frame)))
     ax = fig.add_subplot()
     left_pos = np.zeros(len(frame))
     left_neg = np.zeros(len(frame))
@@ -289,7 +283,7 @@ def chart_sources(frame: pd.DataFrame):
 def chart_turns(agg):
     hist = agg.turns_histogram
     nz = np.nonzero(hist)[0]
-    fig = _figure(figsize=(6, 3.2))
+    fig = figure(figsize=(6, 3.2))
     ax = fig.add_subplot()
     if len(nz):
         lo, hi = nz[0], nz[-1] + 1
@@ -301,14 +295,14 @@ def chart_turns(agg):
 
 def chart_cards(frame: pd.DataFrame, overall: float, title: str):
     frame = frame[frame["held"] > 0].sort_values("win rate")
-    fig = _figure(figsize=(7, 0.6 + 0.22 * len(frame)))
+    fig = figure(figsize=(7, 0.6 + 0.22 * len(frame)))
     ax = fig.add_subplot()
     y = np.arange(len(frame))
     v = frame["win rate"].to_numpy()
     ax.errorbar(
         v,
         y,
-        xerr=_err(v, frame["lo"], frame["hi"]),
+        xerr=error_bars(v, frame["lo"], frame["hi"]),
         fmt="o",
         color="#C44E52",
         capsize=2,
@@ -392,7 +386,7 @@ def _seats_by_count(report, run: RunData) -> None:
 
 
 def chart_seats_by_count(table: pd.DataFrame):
-    fig = _figure(figsize=(7, 3.6))
+    fig = figure(figsize=(7, 3.6))
     ax = fig.add_subplot()
     counts = sorted({n for n, _ in table.index})
     width = 0.8 / len(counts)
@@ -402,7 +396,7 @@ def chart_seats_by_count(table: pd.DataFrame):
         y = rows["win rate"].to_numpy()
         ax.bar(x, y, width=width, label=f"{n} players")
         ax.errorbar(
-            x, y, yerr=_err(y, rows["lo"], rows["hi"]), fmt="none", color="black", capsize=2
+            x, y, yerr=error_bars(y, rows["lo"], rows["hi"]), fmt="none", color="black", capsize=2
         )
         ax.hlines(
             1 / n,
@@ -551,7 +545,7 @@ def trajectories(agg) -> dict[str, pd.DataFrame]:
 
 
 def chart_trajectories(series: dict[str, pd.DataFrame]):
-    fig = _figure(figsize=(10, 3.4))
+    fig = figure(figsize=(10, 3.4))
     axes = fig.subplots(1, len(series))
     for ax, (label, frame) in zip(axes, series.items(), strict=True):
         for strategy in frame.columns:

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 #: The program a fresh process runs for the cold/warm start figures: load the engine, play a game.
 _START_PROGRAM = """
@@ -101,11 +102,10 @@ def run_bench(
 ) -> BenchResult:
     from sim.abyss.fast import run_fast
     from sim.abyss.runner import run_simulation
-    from sim.core.jit import numba
     from strategies.abyss import make_policies
 
-    policies = make_policies(lineup, players)
-    all_threads = numba.config.NUMBA_NUM_THREADS
+    # every figure plays the same games: the same players, seed and strategies
+    same = {"n_players": players, "seed": seed, "strategies": make_policies(lineup, players)}
     result = BenchResult(
         {
             "players": players,
@@ -115,74 +115,75 @@ def run_bench(
             "reference_games": reference_games,
         }
     )
-    # Compile (or load) before timing anything.
-    run_fast(tables, n_players=players, n_games=8, seed=seed, strategies=policies, per_game=False)
+    run_fast(tables, n_games=8, per_game=False, **same)  # compile (or load) before timing
 
     progress(f"reference engine: {reference_games} games ...")
     t0 = time.perf_counter()
-    run_simulation(
-        tables,
-        n_players=players,
-        n_games=reference_games,
-        seed=seed,
-        strategies=policies,
-        expansions=expansions,
-    )
+    run_simulation(tables, n_games=reference_games, expansions=expansions, **same)
     ref_rate = reference_games / (time.perf_counter() - t0)
     result.add("reference engine", ref_rate, f"{ref_rate:,.1f} games/s")
 
+    def play(threads: int) -> float:
+        timing = run_fast(tables, n_games=fast_games, threads=threads, per_game=False, **same)[3]
+        return timing["games_per_second"]
+
+    add_fast_rates(result, "", ref_rate, play, fast_games, progress)
+    if memory_games:
+        memory_run = partial(run_fast, tables, n_games=memory_games, per_game=False, **same)
+        _add_memory(result, memory_run, memory_games, progress)
+    if starts:
+        _add_starts(result, expansions, players, lineup, progress)
+    return result
+
+
+def add_fast_rates(
+    result: BenchResult, prefix: str, ref_rate: float, play, games: int, progress
+) -> dict[int, float]:
+    """The fast path on one thread and on all threads (`play(threads)` plays `games` games and
+    returns games/s), its speed-up over the reference engine and its scaling with threads;
+    `prefix` names the game in the rows ("" for Abyss). Returns the rate per thread count."""
+    from sim.core.jit import numba
+
+    all_threads = numba.config.NUMBA_NUM_THREADS
     rates = {}
     for threads in sorted({1, all_threads}):
-        progress(f"fast path, {threads} thread(s): {fast_games:,} games ...")
-        _, _, _, timing = run_fast(
-            tables,
-            n_players=players,
-            n_games=fast_games,
-            seed=seed,
-            strategies=policies,
-            threads=threads,
-            per_game=False,
-        )
-        rates[threads] = timing["games_per_second"]
-        result.add(
-            f"fast path, {threads} thread(s)", rates[threads], f"{rates[threads]:,.0f} games/s"
-        )
+        name = f"{prefix}fast path, {threads} thread(s)"
+        progress(f"{name}: {games:,} games ...")
+        rates[threads] = play(threads)
+        result.add(name, rates[threads], f"{rates[threads]:,.0f} games/s")
     ratio = rates[1] / ref_rate
-    result.add("fast (1 thread) / reference", ratio, f"{ratio:,.0f}x")
+    result.add(f"{prefix}fast (1 thread) / reference", ratio, f"{ratio:,.0f}x")
     if all_threads > 1:
         scaling = rates[all_threads] / rates[1]
         result.add(f"{all_threads} threads / 1 thread", scaling, f"{scaling:.2f}x")
+    return rates
 
-    if memory_games:
-        progress(f"memory: {memory_games:,} games, aggregates only ...")
-        before = peak_rss_mib()
-        t0 = time.perf_counter()
-        run_fast(
-            tables,
-            n_players=players,
-            n_games=memory_games,
-            seed=seed,
-            strategies=policies,
-            per_game=False,
-        )
-        seconds = time.perf_counter() - t0
-        peak = peak_rss_mib()
-        result.add(
-            f"{memory_games:,} games, all threads, aggregates only",
-            seconds,
-            f"{seconds:,.1f} s, peak memory {peak:,.0f} MiB (before the run: {before:,.0f} MiB)",
-        )
-        result.figures["peak_rss_mib"] = peak
 
-    if starts:
-        with tempfile.TemporaryDirectory(prefix="abyss-mc-bench-cache-") as cache:
-            progress("cold start (compiling into an empty cache) ...")
-            cold = start_seconds(cache, expansions, players, lineup)
-            progress("warm start (loading the cache) ...")
-            warm = start_seconds(cache, expansions, players, lineup)
-        result.add("cold start (new process, empty cache, one game)", cold, f"{cold:,.1f} s")
-        result.add("warm start (new process, cached, one game)", warm, f"{warm:,.1f} s")
-    return result
+def _add_memory(result: BenchResult, play, games: int, progress) -> None:
+    """Time and peak memory of a large aggregates-only run (`play()` plays it)."""
+    progress(f"memory: {games:,} games, aggregates only ...")
+    before = peak_rss_mib()
+    t0 = time.perf_counter()
+    play()
+    seconds = time.perf_counter() - t0
+    peak = peak_rss_mib()
+    result.add(
+        f"{games:,} games, all threads, aggregates only",
+        seconds,
+        f"{seconds:,.1f} s, peak memory {peak:,.0f} MiB (before the run: {before:,.0f} MiB)",
+    )
+    result.figures["peak_rss_mib"] = peak
+
+
+def _add_starts(result: BenchResult, expansions, players: int, lineup, progress) -> None:
+    """Cold start (a new process compiling into an empty cache), then warm (loading it)."""
+    with tempfile.TemporaryDirectory(prefix="abyss-mc-bench-cache-") as cache:
+        progress("cold start (compiling into an empty cache) ...")
+        cold = start_seconds(cache, expansions, players, lineup)
+        progress("warm start (loading the cache) ...")
+        warm = start_seconds(cache, expansions, players, lineup)
+    result.add("cold start (new process, empty cache, one game)", cold, f"{cold:,.1f} s")
+    result.add("warm start (new process, cached, one game)", warm, f"{warm:,.1f} s")
 
 
 def peak_rss_mib() -> float:
@@ -203,15 +204,11 @@ def run_conspiracy_bench(
 ) -> BenchResult:
     """Conspiracy's engines on the same games, and Abyss's fast path (greedy, Leviathan, same
     player count up to 4) in the same run, for the ratio the issue asks about."""
-    from sim.abyss.cards import load_cards as load_abyss
-    from sim.abyss.fast import run_fast as run_abyss
     from sim.conspiracy.fast import run_fast, run_reference
     from sim.core.jit import numba
-    from strategies.abyss import make_policies as abyss_policies
     from strategies.conspiracy import make_policies
 
-    policies = make_policies(lineup, players)
-    all_threads = numba.config.NUMBA_NUM_THREADS
+    same = {"n_players": players, "seed": seed, "strategies": make_policies(lineup, players)}
     result = BenchResult(
         {
             "game": "conspiracy",
@@ -222,50 +219,18 @@ def run_conspiracy_bench(
             "abyss_games": abyss_games,
         }
     )
-    run_fast(tables, n_players=players, n_games=8, seed=seed, strategies=policies)  # compile
+    run_fast(tables, n_games=8, **same)  # compile
     progress(f"Conspiracy reference engine: {reference_games} games ...")
-    _, _, timing = run_reference(
-        tables, n_players=players, n_games=reference_games, seed=seed, strategies=policies
-    )
-    ref_rate = timing["games_per_second"]
+    ref_rate = run_reference(tables, n_games=reference_games, **same)[2]["games_per_second"]
     result.add("Conspiracy reference engine", ref_rate, f"{ref_rate:,.1f} games/s")
-    rates = {}
-    for threads in sorted({1, all_threads}):
-        progress(f"Conspiracy fast path, {threads} thread(s): {fast_games:,} games ...")
-        _, _, timing = run_fast(
-            tables,
-            n_players=players,
-            n_games=fast_games,
-            seed=seed,
-            strategies=policies,
-            threads=threads,
-        )
-        rates[threads] = timing["games_per_second"]
-        result.add(
-            f"Conspiracy fast path, {threads} thread(s)",
-            rates[threads],
-            f"{rates[threads]:,.0f} games/s",
-        )
-    ratio = rates[1] / ref_rate
-    result.add("Conspiracy fast (1 thread) / reference", ratio, f"{ratio:,.0f}x")
-    if all_threads > 1:
-        scaling = rates[all_threads] / rates[1]
-        result.add(f"{all_threads} threads / 1 thread", scaling, f"{scaling:.2f}x")
+
+    def play(threads: int) -> float:
+        return run_fast(tables, n_games=fast_games, threads=threads, **same)[2]["games_per_second"]
+
+    rates = add_fast_rates(result, "Conspiracy ", ref_rate, play, fast_games, progress)
     if abyss_games:
-        abyss = load_abyss(expansions=("leviathan",))
-        n = min(players, 4)
-        progress(f"Abyss fast path (greedy, Leviathan, {n} players): {abyss_games:,} games ...")
-        greedy = abyss_policies(["greedy"] * n, n)
-        run_abyss(abyss, n_players=n, n_games=8, seed=seed, strategies=greedy)
-        _, _, _, timing = run_abyss(
-            abyss,
-            n_players=n,
-            n_games=abyss_games,
-            seed=seed,
-            strategies=greedy,
-            per_game=False,
-        )
-        abyss_rate = timing["games_per_second"]
+        all_threads = numba.config.NUMBA_NUM_THREADS
+        abyss_rate = _abyss_rate(players, seed, abyss_games, progress)
         result.add(
             f"Abyss fast path, {all_threads} thread(s), same run", abyss_rate,
             f"{abyss_rate:,.0f} games/s",
@@ -273,3 +238,17 @@ def run_conspiracy_bench(
         over = rates[all_threads] / abyss_rate
         result.add("Conspiracy / Abyss games per second", over, f"{over:.2f}x")
     return result
+
+
+def _abyss_rate(players: int, seed: int, games: int, progress) -> float:
+    """Games/s of Abyss's fast path on all threads: greedy, Leviathan, `players` up to 4."""
+    from sim.abyss.cards import load_cards
+    from sim.abyss.fast import run_fast
+    from strategies.abyss import make_policies
+
+    abyss = load_cards(expansions=("leviathan",))
+    n = min(players, 4)
+    progress(f"Abyss fast path (greedy, Leviathan, {n} players): {games:,} games ...")
+    same = {"n_players": n, "seed": seed, "strategies": make_policies(["greedy"] * n, n)}
+    run_fast(abyss, n_games=8, **same)  # compile
+    return run_fast(abyss, n_games=games, per_game=False, **same)[3]["games_per_second"]

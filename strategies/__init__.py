@@ -3,7 +3,8 @@ turns a spec such as ``greedy:fight_p=0.6`` into a policy object for the engines
 policies themselves live beside each game's kernel, `sim/<game>/policies.py`).
 
 A game's strategies are the package ``strategies.<game>`` (`for_game`), each with the same
-registry API: `make_policies`, `use_presets`, `strategy_names`, `describe`, `strategies_text`.
+registry API (`registry.Registry.API`): `make_policies`, `use_presets`, `strategy_names`,
+`describe`, `strategies_text`, ...; what their compiled policies share is `strategies.compiled`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Conspiracy balance report (reports/conspiracy_report.py) on small real runs written into
+"""The Conspiracy balance report (reports/conspiracy_*.py) on small real runs written into
 tmp directories: a simulate-like run (run_fast) and a CRN tournament of two player counts
 (reports.tournament's design played with sim.conspiracy.fast.run_tables)."""
 
@@ -12,7 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from reports import conspiracy_piles as CP
 from reports import conspiracy_report as CR
+from reports import conspiracy_run as CRun
+from reports import conspiracy_stats as CS
 from sim.conspiracy.cards import load_cards
 from sim.core.errors import UserError
 from sim.core.runs import write_parquet
@@ -138,8 +141,8 @@ def _seats(run_dir: Path) -> pd.DataFrame:
 
 
 def test_seat_win_rates_sum_to_one(sim_run, sim_written):
-    run = CR.load_run(sim_run)
-    table = CR.seat_advantage(run)
+    run = CRun.load_run(sim_run)
+    table = CS.seat_advantage(run)
     assert list(table.index.get_level_values("seat")) == [1, 2, 3, 4]
     assert (table["games"] == N_GAMES).all()
     assert table.groupby(level="players")["win rate"].sum().to_numpy() == pytest.approx([1.0])
@@ -153,7 +156,7 @@ def test_seat_win_rates_sum_to_one(sim_run, sim_written):
 
 def test_strategy_rates_match_the_seats(sim_run):
     seats = _seats(sim_run)
-    rates = CR.strategy_rates(CR.load_run(sim_run), 4)
+    rates = CS.strategy_rates(CRun.load_run(sim_run), 4)
     assert sorted(rates.index) == sorted(LINEUP)
     assert (rates["seat-games"] == N_GAMES).all()
     direct = seats.groupby("strategy")["win"].mean()
@@ -166,14 +169,14 @@ def test_strategy_rates_match_the_seats(sim_run):
 
 
 def test_points_by_source_add_up(sim_run):
-    frame = CR.points_by_source(CR.load_run(sim_run))
+    frame = CS.points_by_source(CRun.load_run(sim_run))
     parts = frame[["Lords", "Locations", "Coalition", "Pearl Master"]].sum(axis=1)
     assert parts.to_numpy() == pytest.approx(frame["total"].to_numpy())
 
 
 def test_location_impact_has_a_row_per_location(sim_run, tables):
-    run = CR.load_run(sim_run)
-    frame, overall = CR.location_impact(run, 4)
+    run = CRun.load_run(sim_run)
+    frame, overall = CS.location_impact(run, 4)
     assert len(frame) == tables.n_locations
     assert list(frame.index) == list(tables.location_names)
     assert overall == pytest.approx(0.25)
@@ -192,7 +195,7 @@ def test_location_impact_has_a_row_per_location(sim_run, tables):
 
 
 def test_coalition_distribution_rows_sum_to_one(sim_run):
-    dist = CR.coalition_distribution(CR.load_run(sim_run))
+    dist = CS.coalition_distribution(CRun.load_run(sim_run))
     sizes = [c for c in dist.columns if c != "mean"]
     assert dist[sizes].sum(axis=1).to_numpy() == pytest.approx(np.ones(len(LINEUP)))
     seats = _seats(sim_run)
@@ -201,17 +204,17 @@ def test_coalition_distribution_rows_sum_to_one(sim_run):
 
 
 def test_pile_tables(sim_run, sim_written):
-    run = CR.load_run(sim_run)
+    run = CRun.load_run(sim_run)
     seats = _seats(sim_run)
-    summary = CR.pile_summary(run)
+    summary = CP.pile_summary(run)
     assert summary.loc["pile_raider", "pile takes"] == pytest.approx(
         seats.loc[seats["strategy"] == "pile_raider", "pile_takes"].mean()
     )
-    rates = CR.pile_share_rates(run)
+    rates = CP.pile_share_rates(run)
     assert rates["seat-games"].sum() == len(seats)
     assert rates["share"].sum() == pytest.approx(1.0)
-    assert set(rates.index) <= set(CR.PILE_LABELS)
-    h2h = CR.pile_raider_head_to_head(run)
+    assert set(rates.index) <= set(CP.PILE_LABELS)
+    h2h = CP.pile_raider_head_to_head(run)
     assert set(h2h.index) == {"coalition_builder", "key_hunter", "pearl_master"}
     # pile_raider minus key_hunter, paired by game
     per_game = seats.pivot_table(index="game", columns="strategy", values="win")
@@ -225,12 +228,12 @@ def test_pile_tables(sim_run, sim_written):
 
 
 def test_game_length_and_end_reasons(sim_run):
-    run = CR.load_run(sim_run)
+    run = CRun.load_run(sim_run)
     games = pd.read_parquet(sim_run / "games.parquet")
-    length = CR.game_length(run)
+    length = CS.game_length(run)
     assert length.loc[4, "games"] == N_GAMES
     assert length.loc[4, "mean turns"] == pytest.approx(games["turns"].mean())
-    reasons = CR.end_reasons(run)
+    reasons = CS.end_reasons(run)
     assert reasons["games"].sum() == N_GAMES
     assert reasons["share"].sum() == pytest.approx(1.0)
 
@@ -244,19 +247,19 @@ def test_cluster_interval_of_singletons_is_the_t_interval():
         {"g": 0, "win": rng.integers(0, 2, 50).astype(float), "ip": rng.normal(40, 5, 50)}
     )
     df["block"] = np.arange(len(df))
-    rates = CR.group_rates(df, "g", cluster="block").iloc[0]
+    rates = CS.group_rates(df, "g", cluster="block").iloc[0]
     half = mean_halfwidth(df["ip"].to_numpy())
     assert rates["IP hi"] - rates["mean IP"] == pytest.approx(half)
-    plain = CR.group_rates(df, "g").iloc[0]
+    plain = CS.group_rates(df, "g").iloc[0]
     assert plain["IP hi"] - plain["mean IP"] == pytest.approx(half)
     assert rates["win lo"] <= plain["win lo"] + 1e-12  # never narrower than Wilson
 
 
 # ------------------------------------------------------------------------------ tournaments
 def test_tournament_report(tournament_run):
-    run = CR.load_run(tournament_run)
+    run = CRun.load_run(tournament_run)
     assert run.is_tournament and run.counts == [3, 4]
-    seats = CR.seat_advantage(run)
+    seats = CS.seat_advantage(run)
     sums = seats.groupby(level="players")["win rate"].sum()
     assert sums.to_numpy() == pytest.approx([1.0, 1.0])
     report = CR.build_report(run)
@@ -267,7 +270,7 @@ def test_tournament_report(tournament_run):
     md = paths["markdown"].read_text()
     assert "intervals over blocks" in md
     assert "differ only in `pile_min`" in md  # heuristic vs heuristic:pile_min=15
-    h2h = CR.pile_raider_head_to_head(run)
+    h2h = CP.pile_raider_head_to_head(run)
     assert set(h2h.index.get_level_values("players")) == {3, 4}
     assert "blocks" in h2h.columns
 

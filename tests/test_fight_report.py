@@ -1,4 +1,4 @@
-"""The fight-or-explore report (reports/fight_report.py): exact heatmaps and tables that match
+"""The fight-or-explore report (reports/fight_*.py): exact heatmaps and tables that match
 `sim.abyss.odds.fight_table`, the section with and without rollouts, and the standalone page.
 
 Rollouts here are synthetic point frames with the columns of `reports.rollout.point_rows` (the
@@ -14,7 +14,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from reports import fight_odds as odds
 from reports import fight_report as fr
+from reports import fight_rollouts as worth
+from reports import fight_rule
 from reports.render import Report
 from reports.rollout import Rollouts, learn_rule, one_step_rule, rule_sentence, save_rollouts
 from sim.abyss.cards import CardTables, load_cards
@@ -132,15 +135,15 @@ def synthetic_rollouts(rule_points: int = 0, **kw) -> Rollouts:
 
 
 def test_in_36ths() -> None:
-    assert fr.in_36ths(0.5) == "18/36"
-    assert fr.in_36ths(Fraction(11, 36)) == "11/36"
-    assert fr.in_36ths(Fraction(1, 1)) == "36/36"
-    assert fr.in_36ths(Fraction(1, 7)) == "5.14/36"
+    assert odds.in_36ths(0.5) == "18/36"
+    assert odds.in_36ths(Fraction(11, 36)) == "11/36"
+    assert odds.in_36ths(Fraction(1, 1)) == "36/36"
+    assert odds.in_36ths(Fraction(1, 7)) == "5.14/36"
 
 
 @pytest.mark.parametrize("kind", ["plain", "two_dice"])
 def test_damage_grid_matches_fight_table(table: pd.DataFrame, kind: str) -> None:
-    grid = fr.damage_by_resistance(table, kind)
+    grid = odds.damage_by_resistance(table, kind)
     assert list(grid.index) == sorted(table["resistance"].unique())
     assert list(grid.columns) == [1, 2, 3, 4, 5]
     rows = table[(table["ally_kind"] == kind) & (table["pearls_available"] == 0)]
@@ -150,8 +153,8 @@ def test_damage_grid_matches_fight_table(table: pd.DataFrame, kind: str) -> None
 
 def test_plain_3_against_resistance_7_is_18_of_36(table: pd.DataFrame) -> None:
     """3 + die >= 7 for die 4, 5, 6: 18 of the 36 outcomes; a two-dice Ally: 27/36."""
-    assert fr.damage_by_resistance(table, "plain").at[7, 3] == 0.5
-    shown = fr.damage_table(table)
+    assert odds.damage_by_resistance(table, "plain").at[7, 3] == 0.5
+    shown = odds.damage_table(table)
     assert shown.at[7, "plain Ally 3"] == "18/36"
     assert shown.at[7, "two-dice Ally 3"] == "27/36"
 
@@ -159,7 +162,7 @@ def test_plain_3_against_resistance_7_is_18_of_36(table: pd.DataFrame) -> None:
 def test_pearls_grid(table: pd.DataFrame) -> None:
     """Each Pearl adds 1 to the Attack Power: against Resistance 7, value v with p Pearls hits
     as a plain Ally of value v + p would (capped at certain)."""
-    grid = fr.damage_by_pearls(table, 7)
+    grid = odds.damage_by_pearls(table, 7)
     assert list(grid.index) == [0, 1, 2, 3, 4, 5]
     for pearls in grid.index:
         for value in grid.columns:
@@ -168,18 +171,18 @@ def test_pearls_grid(table: pd.DataFrame) -> None:
 
 
 def test_full_health_rows(table: pd.DataFrame, tables: CardTables) -> None:
-    kill = fr.full_health(table, tables, "p_kill")
+    kill = odds.full_health(table, tables, "p_kill")
     assert len(kill) == len(tables.leviathan_number)
     assert kill.index[19] == "20 none (7)"
     # Leviathan 20: one Life space of Resistance 7: a plain 3 kills it half the time
     assert kill.loc["20 none (7)", 3] == 0.5
-    tokens = fr.full_health(table, tables, "expected_tokens")
+    tokens = odds.full_health(table, tables, "expected_tokens")
     assert tokens.loc["20 none (7)", 3] == 0.5
 
 
 def test_border_risk_is_exact(tables: CardTables) -> None:
     """Zone weights: sums 2-3 (3/36), 4, 5, 6, 7 (6/36), 8, 9, 10, 11-12 (3/36)."""
-    risk = fr.border_risk(tables, threshold_36=7)
+    risk = odds.border_risk(tables, threshold_36=7)
     assert list(risk.index) == list(range(1, 10))
     one = risk.loc[1]
     assert one["least likely zones"] == Fraction(3, 36)
@@ -198,7 +201,7 @@ def test_border_risk_is_exact(tables: CardTables) -> None:
 
 def test_landing_occupancy_is_a_distribution(tables: CardTables) -> None:
     for k in (1, 2, 5):
-        states = fr.landing_occupancy(tables, k)
+        states = odds.landing_occupancy(tables, k)
         assert sum(states.values()) == 1
         assert all(len(s) == k for s in states)
 
@@ -208,7 +211,7 @@ def test_border_risk_display() -> None:
         {"least likely zones": [Fraction(1, 2)], "rule fights (dice-filled)": [Fraction(1, 4)]},
         index=pd.Index([1], name="Leviathans"),
     )
-    shown = fr.border_risk_display(risk)
+    shown = odds.border_risk_display(risk)
     assert shown.iat[0, 0] == "18/36 (50.0%)"
     assert shown.iat[0, 1] == "25%"
 
@@ -246,7 +249,7 @@ def test_section_with_one_step_rollouts(tables: CardTables) -> None:
     md = report.to_markdown()
     step = one_step_rule(rollouts.points)
     sentence = rule_sentence(f"fight_risk={step['risk_36']}/36")
-    assert fr.recommended_rule(rollouts)["sentence"] == sentence
+    assert fight_rule.recommended_rule(rollouts)["sentence"] == sentence
     assert f"**{sentence}**" in md
     assert md.index(sentence) < md.index("With the Leviathan expansion")
     assert "Suggested by the one-decision forks alone" in md
@@ -259,7 +262,7 @@ def test_section_with_one_step_rollouts(tables: CardTables) -> None:
 
 def test_section_with_rule_rollouts(tables: CardTables) -> None:
     rollouts = synthetic_rollouts(rule_points=120)
-    rule = fr.recommended_rule(rollouts)
+    rule = fight_rule.recommended_rule(rollouts)
     learnt = learn_rule(rollouts.rules)
     assert rule["source"] == "rule rollouts"
     assert rule["rule"] == learnt["rule"] == "fight_risk=8/36"
@@ -273,15 +276,15 @@ def test_section_with_rule_rollouts(tables: CardTables) -> None:
     assert f"`{learnt['spec']}`" in md
     assert "Rule rollouts." in md
     assert "reaches 8/36 (the recommended rule's threshold)" in md
-    table = fr.rule_rollout_table(learnt)
+    table = fight_rule.rule_rollout_table(learnt)
     assert list(table.index) == list(RULES)
     assert table.at["own", "win pp"] == 0
 
 
 def test_risk_threshold_36() -> None:
-    assert fr.risk_threshold_36("fight_risk=6/36") == 6
-    assert fr.risk_threshold_36("fight_p=18/36") is None
-    assert fr.risk_threshold_36("own") is None
+    assert fight_rule.risk_threshold_36("fight_risk=6/36") == 6
+    assert fight_rule.risk_threshold_36("fight_p=18/36") is None
+    assert fight_rule.risk_threshold_36("own") is None
 
 
 def test_section_without_unpaired_check(tables: CardTables) -> None:
@@ -302,7 +305,7 @@ def test_pairing_table() -> None:
         "replicate_var_unpaired": 6.0,
         "variance_ratio": 0.5,
     }
-    frame = fr.pairing_table(gain)
+    frame = worth.pairing_table(gain)
     assert list(frame["paired / unpaired"]) == [0.5, 0.5]
 
 

@@ -508,3 +508,16 @@ def test_leviathan_hunter_plays_differently_from_heuristic_with_leviathan() -> N
         return np.concatenate([seats["score"], seats["pearls"], games["n_fights"]])
 
     assert not np.array_equal(play("leviathan_hunter"), play("heuristic"))
+
+
+@pytest.mark.parametrize("game", ["abyss", "conspiracy"])
+def test_every_game_offers_the_registry_api(game: str) -> None:
+    """`strategies.<game>.make_policies` and the rest are the game registry's methods."""
+    import strategies
+    from strategies.registry import Registry
+
+    package = strategies.for_game(game)
+    for name, method in Registry.API.items():
+        assert getattr(package, name) == getattr(package.REGISTRY, method)
+    with pytest.raises(AttributeError, match="no 'no_such_function'"):
+        package.no_such_function  # noqa: B018

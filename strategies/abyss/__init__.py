@@ -22,11 +22,4 @@ POLICIES: dict[str, type] = {
     "heuristic": HeuristicPolicy,
 }
 REGISTRY = Registry(POLICIES, BUILTIN_PRESETS)
-read_presets = REGISTRY.read_presets
-presets = REGISTRY.presets
-use_presets = REGISTRY.use_presets
-strategy_names = REGISTRY.strategy_names
-describe = REGISTRY.describe
-make_policy = REGISTRY.make_policy
-make_policies = REGISTRY.make_policies
-strategies_text = REGISTRY.text
+__getattr__ = REGISTRY.module_attribute  # make_policies, presets, ... (`Registry.API`)

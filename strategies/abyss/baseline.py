@@ -3,109 +3,50 @@ heuristic behind the named presets (`presets.toml`).
 
 The decision logic lives in compiled form in `sim.abyss.policies`, shared by both engines.
 The classes here are the reference engine's side: they hold the documented parameters and, when
-asked, encode the game (`sim.abyss.state.encode`) and call the compiled policy on it. A policy must
-only read the game; its randomness comes from the game's POLICY stream.
+asked, encode the game (`sim.abyss.state.encode`) and call the compiled policy on it
+(`strategies.compiled`, what every game's strategies share). A policy must only read the game;
+its randomness comes from the game's POLICY stream.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from sim.abyss import kcore as K
 from sim.abyss import policies as P
+from sim.abyss import state as S
+from sim.abyss import workspace as W
+from strategies import compiled
 
 #: Values of HeuristicPolicy.guild: "none", then the guilds in the order of `Guild`.
 GUILD_NAMES = ("none", "mage", "soldier", "farmer", "merchant", "politician", "ambassador")
 
-_WORKSPACES: dict[int, tuple[object, np.ndarray]] = {}
 
-
-def workspace_for(t) -> np.ndarray:
-    """A kernel workspace holding the card tables `t` (one per tables object, reused)."""
-    hit = _WORKSPACES.get(id(t))
-    if hit is None or hit[0] is not t:
-        from sim.abyss.workspace import cached_template
-
-        hit = (t, cached_template(t).copy())
-        _WORKSPACES[id(t)] = hit
-    return hit[1]
-
-
-class CompiledPolicy:
+class CompiledPolicy(compiled.CompiledPolicy):
     """Base of the built-in strategies: `kind` and a parameter vector for the compiled code."""
 
-    kind: int = P.RANDOM
+    policies = P
+    layout = W
+    state = S
+    #: a copy of the kernel's template per card tables: the template is shared
+    workspaces = compiled.TablesCache(lambda t: W.cached_template(t).copy())
+    #: Parameter slots that do not follow field order: greedy's fields come first, then the
+    #: heuristic's (P.G_*, P.H_*); greedy's later fields go after the heuristic's.
+    PARAM_SLOTS = {"fight_risk": P.G_FIGHT_RISK}
 
-    def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, float) and not 0.0 <= value <= 1.0:
-                raise ValueError(f"{f.name} is a probability, between 0 and 1; got {value}")
-            if isinstance(value, float) and abs(value * 1000 - round(value * 1000)) > 1e-6:
-                # the compiled policy holds probabilities in thousandths: never round silently
-                raise ValueError(
-                    f"{f.name} is held in steps of 0.001; got {value} (use e.g. "
-                    f"{round(value, 3)})"
-                )
-            if isinstance(value, int) and not 0 <= value <= 999:
-                raise ValueError(f"{f.name} must be between 0 and 999; got {value}")
-
-    def params(self) -> np.ndarray:
-        """The int32 parameter vector, in field order (see `policies.G_*`, `policies.H_*`)."""
-        vec = np.zeros(P.N_PARAMS, dtype=np.int32)
-        for name, slot in self.slots().items():
-            vec[slot] = self.param_value(name, getattr(self, name))
-        return vec
-
-    @classmethod
-    def slots(cls) -> dict[str, int]:
-        """Each parameter's slot in the vector: field order, except `PARAM_SLOTS`."""
-        fields = [f.name for f in dataclasses.fields(cls) if f.name != "name"]
-        in_order = [f for f in fields if f not in PARAM_SLOTS]
-        return {f: PARAM_SLOTS[f] if f in PARAM_SLOTS else in_order.index(f) for f in fields}
-
-    def param_value(self, name: str, value) -> int:
-        """A parameter as the compiled policy reads it: probabilities in thousandths."""
-        return round(value * 1000) if isinstance(value, float) else int(value)
-
-    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        from sim.abyss import workspace as W
-        from sim.abyss.state import STATE_SIZE, encode
-
-        w = workspace_for(game.t)
-        w[:STATE_SIZE] = encode(game)[0]
+    def workspace(self, game) -> np.ndarray:
+        w = super().workspace(game)
         K.refresh_all_powers(w)  # the kernel's cache of working powers, for the new state
-        n = len(options)
-        w[W.OPT : W.OPT + n] = options
-        params = getattr(self, "_params", None)
-        if params is None:
-            params = self._params = self.params()
-        w[W.POLICY_KIND + seat] = self.kind
-        w[W.POLICY_PARAMS + seat * W.N_PARAMS : W.POLICY_PARAMS + (seat + 1) * W.N_PARAMS] = params
-        W.put_rng(w, game.rng.keys, game.rng.counters)
-        option = int(P.choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
-        game.rng.counters[:] = W.get_counters(w)
-        return option
-
-
-#: Parameter slots that do not follow field order: greedy's fields come first, then the
-#: heuristic's (P.G_*, P.H_*); greedy's later fields go after the heuristic's.
-PARAM_SLOTS = {"fight_risk": P.G_FIGHT_RISK}
+        return w
 
 
 @dataclass
-class RandomPolicy(CompiledPolicy):
+class RandomPolicy(compiled.UniformChoice, CompiledPolicy):
     """Picks uniformly among the legal options: reaches every rule path; the default opponent."""
 
-    name: str = "random"
     kind = P.RANDOM
-
-    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        # The same draw as the compiled policy, without encoding the state.
-        return options[game.policy_below(len(options))]
 
 
 @dataclass

@@ -3,84 +3,34 @@
 `RandomPolicy` and `HeuristicPolicy` (weights of what a Lord adds: IP over the colour's best,
 coalition growth, Keys, Pearls, the Pearl Master; when to take a discard pile; how many cards to
 draw; which Location to take). Both engines run the same compiled `policies.choose`: the reference
-engine encodes its state for it (`CompiledPolicy.choose`).
+engine encodes its state for it (`CompiledPolicy.choose`, `strategies.compiled`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from sim.conspiracy import policies as P
+from sim.conspiracy import state as S
+from strategies import compiled
 from strategies.registry import Registry
 
 
-@dataclass
-class CompiledPolicy:
-    name: str = "random"
-    kind = P.RANDOM
+class CompiledPolicy(compiled.CompiledPolicy):
+    """Base of the Conspiracy strategies: `sim.conspiracy.policies` on a state workspace."""
 
-    def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, int) and not 0 <= value <= 999:
-                raise ValueError(f"{f.name} must be between 0 and 999; got {value}")
-
-    def params(self) -> np.ndarray:
-        """The int32 parameter vector, in field order (`policies.H_*`)."""
-        from sim.conspiracy.state import N_PARAMS
-
-        vec = np.zeros(N_PARAMS, dtype=np.int32)
-        fields = [f.name for f in dataclasses.fields(self) if f.name != "name"]
-        for i, name in enumerate(fields):
-            vec[i] = int(getattr(self, name))
-        return vec
-
-    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        from sim.conspiracy import state as S
-        from sim.core.rng import N_STREAMS
-
-        w = _workspace(game.t)
-        w[: S.STATE_SIZE] = S.encode(game)[0]
-        n = len(options)
-        w[S.OPT : S.OPT + n] = options
-        w[S.POLICY_KIND + seat] = self.kind
-        params = getattr(self, "_params", None)
-        if params is None:
-            params = self._params = self.params()
-        w[S.POLICY_PARAMS + seat * S.N_PARAMS : S.POLICY_PARAMS + (seat + 1) * S.N_PARAMS] = params
-        w[S.RNG_KEYS : S.RNG_KEYS + 2 * N_STREAMS] = game.rng.keys.view(np.int32)
-        w[S.RNG_COUNTERS : S.RNG_COUNTERS + 2 * N_STREAMS] = game.rng.counters.view(np.int32)
-        option = int(P.choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
-        game.rng.counters[:] = w[S.RNG_COUNTERS : S.RNG_COUNTERS + 2 * N_STREAMS].view(np.int64)
-        return option
-
-
-_WORKSPACES: dict[int, tuple[object, np.ndarray]] = {}
-
-
-def _workspace(tables) -> np.ndarray:
-    from sim.conspiracy.state import template
-
-    hit = _WORKSPACES.get(id(tables))
-    if hit is None or hit[0] is not tables:
-        hit = (tables, template(tables))
-        _WORKSPACES[id(tables)] = hit
-    return hit[1]
+    policies = P
+    layout = S
+    state = S
+    workspaces = compiled.TablesCache(S.template)
 
 
 @dataclass
-class RandomPolicy(CompiledPolicy):
+class RandomPolicy(compiled.UniformChoice, CompiledPolicy):
     """Uniformly random among the legal options."""
 
-    name: str = "random"
     kind = P.RANDOM
-
-    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        return options[game.policy_below(len(options))]
 
 
 @dataclass
@@ -101,10 +51,4 @@ class HeuristicPolicy(CompiledPolicy):
 
 POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
 REGISTRY = Registry(POLICIES, Path(__file__).with_name("presets.toml"))
-presets = REGISTRY.presets
-use_presets = REGISTRY.use_presets
-strategy_names = REGISTRY.strategy_names
-describe = REGISTRY.describe
-make_policy = REGISTRY.make_policy
-make_policies = REGISTRY.make_policies
-strategies_text = REGISTRY.text
+__getattr__ = REGISTRY.module_attribute  # make_policies, presets, ... (`Registry.API`)

@@ -1,0 +1,126 @@
+"""What the built-in strategies of every game share: a dataclass whose fields are the parameters
+of the game's compiled policy (`sim/<game>/policies.py`), so that both engines play it alike.
+
+The fast engine reads a policy's `kind` and `params()` (`sim.core.policy.lineup_arrays`). The
+reference engine calls `choose`, which writes the game's state, the options and the seat's
+strategy into a kernel workspace and runs the same compiled `choose` on it. A policy only reads
+the game; its randomness comes from the game's POLICY stream, whose counters `choose` writes back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, ClassVar
+
+import numpy as np
+
+from sim.core.rng import N_STREAMS
+
+
+class TablesCache:
+    """A value built once per card tables object and reused (a kernel workspace: the reference
+    engine asks for one at every decision)."""
+
+    def __init__(self, build: Callable[[Any], Any]) -> None:
+        self.build = build
+        self._built: dict[int, tuple[object, Any]] = {}
+
+    def __call__(self, tables) -> Any:
+        hit = self._built.get(id(tables))
+        if hit is None or hit[0] is not tables:  # a new object may reuse a freed one's id
+            hit = self._built[id(tables)] = (tables, self.build(tables))
+        return hit[1]
+
+
+class CompiledPolicy:
+    """Base of a game's built-in strategies (dataclasses: the fields are the parameters).
+
+    A game's base class sets `policies` (the game's module of compiled policies, with
+    `choose`), `layout` (the module of its workspace offsets: OPT, POLICY_KIND, POLICY_PARAMS,
+    N_PARAMS, RNG_KEYS, RNG_COUNTERS), `state` (the module whose `encode(game)` gives the state
+    vector) and `workspaces` (a `TablesCache` of workspaces holding the card tables); each
+    strategy sets `kind`, its number in the compiled policies.
+    """
+
+    kind: ClassVar[int]
+    policies: ClassVar[ModuleType]
+    layout: ClassVar[ModuleType]
+    state: ClassVar[ModuleType]
+    workspaces: ClassVar[TablesCache]
+    #: Parameter slots that do not follow field order (see `slots`).
+    PARAM_SLOTS: ClassVar[dict[str, int]] = {}
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, float) and not 0.0 <= value <= 1.0:
+                raise ValueError(f"{f.name} is a probability, between 0 and 1; got {value}")
+            if isinstance(value, float) and abs(value * 1000 - round(value * 1000)) > 1e-6:
+                # the compiled policy holds probabilities in thousandths: never round silently
+                raise ValueError(
+                    f"{f.name} is held in steps of 0.001; got {value} (use e.g. {round(value, 3)})"
+                )
+            if isinstance(value, int) and not 0 <= value <= 999:
+                raise ValueError(f"{f.name} must be between 0 and 999; got {value}")
+
+    def workspace(self, game) -> np.ndarray:
+        """A kernel workspace holding the card tables and the state of `game`."""
+        w = self.workspaces(game.t)
+        state, _ = self.state.encode(game)
+        w[: len(state)] = state
+        return w
+
+    def params(self) -> np.ndarray:
+        """The int32 parameter vector the compiled policy reads, in `slots` order."""
+        vec = np.zeros(self.layout.N_PARAMS, dtype=np.int32)
+        for name, slot in self.slots().items():
+            vec[slot] = self.param_value(name, getattr(self, name))
+        return vec
+
+    @classmethod
+    def slots(cls) -> dict[str, int]:
+        """Each parameter's slot in the vector: field order, except `PARAM_SLOTS`."""
+        fields = [f.name for f in dataclasses.fields(cls) if f.name != "name"]
+        in_order = [f for f in fields if f not in cls.PARAM_SLOTS]
+        return {
+            f: cls.PARAM_SLOTS[f] if f in cls.PARAM_SLOTS else in_order.index(f) for f in fields
+        }
+
+    def param_value(self, name: str, value) -> int:
+        """A parameter as the compiled policy reads it: probabilities in thousandths."""
+        return round(value * 1000) if isinstance(value, float) else int(value)
+
+    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
+        """The compiled policy's choice among `options` (the reference engine's call)."""
+        w = self.workspace(game)
+        at = self.layout
+        n = len(options)
+        w[at.OPT : at.OPT + n] = options
+        params = getattr(self, "_params", None)
+        if params is None:
+            params = self._params = self.params()
+        w[at.POLICY_KIND + seat] = self.kind
+        first = at.POLICY_PARAMS + seat * at.N_PARAMS
+        w[first : first + at.N_PARAMS] = params
+        # the stream keys (uint64) and counters (int64) as int32 halves, as the kernel keeps them
+        keys = slice(at.RNG_KEYS, at.RNG_KEYS + 2 * N_STREAMS)
+        counters = slice(at.RNG_COUNTERS, at.RNG_COUNTERS + 2 * N_STREAMS)
+        w[keys] = game.rng.keys.astype(np.uint64).view(np.int32)
+        w[counters] = game.rng.counters.astype(np.int64).view(np.int32)
+        option = int(self.policies.choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
+        game.rng.counters[:] = w[counters].view(np.int64)
+        return option
+
+
+@dataclass
+class UniformChoice:
+    """Uniformly random among the legal options: the compiled random policy's draw, taken
+    without encoding the state. Every game's `random` strategy."""
+
+    name: str = "random"
+
+    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
+        return options[game.policy_below(len(options))]
