@@ -24,10 +24,10 @@ import time
 t0 = time.perf_counter()
 from sim.abyss.cards import load_cards
 from sim.abyss.fast import run_fast
-from strategies.abyss import make_policies
+from strategies.abyss import REGISTRY
 t = load_cards(expansions={expansions!r})
-run_fast(t, n_players={players}, n_games=1, seed=1, strategies=make_policies({lineup!r}, {players}),
-         threads=1, per_game=False)
+policies = REGISTRY.make_policies({lineup!r}, {players})
+run_fast(t, n_players={players}, n_games=1, seed=1, strategies=policies, threads=1, per_game=False)
 print(time.perf_counter() - t0)
 """
 
@@ -102,10 +102,14 @@ def run_bench(
 ) -> BenchResult:
     from sim.abyss.fast import run_fast
     from sim.abyss.runner import run_simulation
-    from strategies.abyss import make_policies
+    from strategies.abyss import REGISTRY
 
     # every figure plays the same games: the same players, seed and strategies
-    same = {"n_players": players, "seed": seed, "strategies": make_policies(lineup, players)}
+    same = {
+        "n_players": players,
+        "seed": seed,
+        "strategies": REGISTRY.make_policies(lineup, players),
+    }
     result = BenchResult(
         {
             "players": players,
@@ -206,9 +210,13 @@ def run_conspiracy_bench(
     player count up to 4) in the same run, for the ratio the issue asks about."""
     from sim.conspiracy.fast import run_fast, run_reference
     from sim.core.jit import numba
-    from strategies.conspiracy import make_policies
+    from strategies.conspiracy import REGISTRY
 
-    same = {"n_players": players, "seed": seed, "strategies": make_policies(lineup, players)}
+    same = {
+        "n_players": players,
+        "seed": seed,
+        "strategies": REGISTRY.make_policies(lineup, players),
+    }
     result = BenchResult(
         {
             "game": "conspiracy",
@@ -244,11 +252,11 @@ def _abyss_rate(players: int, seed: int, games: int, progress) -> float:
     """Games/s of Abyss's fast path on all threads: greedy, Leviathan, `players` up to 4."""
     from sim.abyss.cards import load_cards
     from sim.abyss.fast import run_fast
-    from strategies.abyss import make_policies
+    from strategies.abyss import REGISTRY
 
     abyss = load_cards(expansions=("leviathan",))
     n = min(players, 4)
     progress(f"Abyss fast path (greedy, Leviathan, {n} players): {games:,} games ...")
-    same = {"n_players": n, "seed": seed, "strategies": make_policies(["greedy"] * n, n)}
+    same = {"n_players": n, "seed": seed, "strategies": REGISTRY.make_policies(["greedy"] * n, n)}
     run_fast(abyss, n_games=8, **same)  # compile
     return run_fast(abyss, n_games=games, per_game=False, **same)[3]["games_per_second"]

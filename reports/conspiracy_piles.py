@@ -75,9 +75,9 @@ def pile_share_rates(run: ConspiracyRun) -> pd.DataFrame:
 
 def _policy(spec: str):
     try:
-        from strategies.conspiracy import make_policy
+        from strategies.conspiracy import REGISTRY
 
-        return make_policy(spec)
+        return REGISTRY.make_policy(spec)
     except Exception:  # a user preset not loaded here, or a renamed one
         return None
 

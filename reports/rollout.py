@@ -88,10 +88,10 @@ def run_rollouts(
 
     from sim.abyss.fast import lineup_arrays
     from sim.core.batch import run_chunks
-    from strategies.abyss import make_policies
+    from strategies.abyss import REGISTRY
 
     t0 = time.perf_counter()
-    kinds, params = lineup_arrays(make_policies(list(strategies), len(strategies)))
+    kinds, params = lineup_arrays(REGISTRY.make_policies(list(strategies), len(strategies)))
     forker = Forker(tables, seed, kinds, params, n_players)
     games, ks = sample_points(forker, n_points)
     parts: list[pd.DataFrame] = []

@@ -2,9 +2,9 @@
 turns a spec such as ``greedy:fight_p=0.6`` into a policy object for the engines (the compiled
 policies themselves live beside each game's kernel, `sim/<game>/policies.py`).
 
-A game's strategies are the package ``strategies.<game>`` (`for_game`), each with the same
-registry API (`registry.Registry.API`): `make_policies`, `use_presets`, `strategy_names`,
-`describe`, `strategies_text`, ...; what their compiled policies share is `strategies.compiled`.
+A game's strategies are the package ``strategies.<game>``, whose ``REGISTRY`` (a
+`registry.Registry`: `make_policies`, `use_presets`, `strategy_names`, `describe`, `text`, ...)
+`for_game` returns; what their compiled policies share is `strategies.compiled`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from sim.core.errors import UserError
 
 
 def for_game(game: str):
-    """The strategies package of a game (its spec's `strategies_module`, by default
-    ``strategies.<game>``), or a one-line user error."""
+    """The strategies registry of a game (``REGISTRY`` of its spec's `strategies_module`, by
+    default ``strategies.<game>``), or a one-line user error."""
     from sim import games
 
     spec = games.get(game)

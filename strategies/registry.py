@@ -33,30 +33,10 @@ class Preset:
 class Registry:
     """The policies and presets of one game."""
 
-    #: The registry as functions of a game's strategies package (`module_attribute`): module
-    #: name -> method. Every game's package offers the same API (`strategies.for_game`).
-    API = {
-        "read_presets": "read_presets",
-        "presets": "presets",
-        "use_presets": "use_presets",
-        "strategy_names": "strategy_names",
-        "describe": "describe",
-        "make_policy": "make_policy",
-        "make_policies": "make_policies",
-        "strategies_text": "text",
-    }
-
     def __init__(self, policies: dict[str, type], builtin_presets: Path | None) -> None:
         self.policies = policies
         self.builtin = builtin_presets
         self._presets: dict[str, Preset] | None = None
-
-    def module_attribute(self, name: str):
-        """A game package's module ``__getattr__``: ``strategies.<game>.make_policies`` and the
-        rest of `API` are this registry's methods."""
-        if name in self.API:
-            return getattr(self, self.API[name])
-        raise AttributeError(f"the strategies of this game have no {name!r}")
 
     def read_presets(self, path: Path | str) -> dict[str, Preset]:
         """The presets of a TOML file, validated: each table names a `policy` and sets only

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from reports.cli import app
-from strategies.abyss import presets, strategy_names, use_presets
+from strategies.abyss import REGISTRY
 
 runner = CliRunner()
 
@@ -21,9 +21,9 @@ MARKER = "<b>hostile-marker</b>"
 @pytest.fixture(autouse=True)
 def builtin_presets():
     """The CLI swaps the presets in use (--presets); every test ends with the built-ins."""
-    use_presets(None)
+    REGISTRY.use_presets(None)
     yield
-    use_presets(None)
+    REGISTRY.use_presets(None)
 
 
 def invoke(*args: str):
@@ -79,9 +79,9 @@ def simulate_dir(tmp_path_factory) -> Path:
 def test_strategies_lists_every_preset_with_its_description() -> None:
     out = ok(invoke("strategies"))
     lines = out.splitlines()
-    for name in strategy_names():
+    for name in REGISTRY.strategy_names():
         assert any(line.startswith(f"{name}: ") for line in lines), name
-    for name, preset in presets().items():
+    for name, preset in REGISTRY.presets().items():
         assert f"{name}: {preset.description}" in lines
     assert "    buy_min=3, take_min=3, take_slot=4" in out  # auction_buyer's values
     assert "random: " in out

@@ -56,10 +56,10 @@ def tables():
 @pytest.fixture(scope="module")
 def sim_run(tmp_path_factory, tables) -> Path:
     from sim.conspiracy.fast import run_fast
-    from strategies.conspiracy import make_policies
+    from strategies.conspiracy import REGISTRY
 
     seats, games, _ = run_fast(
-        tables, n_players=4, n_games=N_GAMES, seed=3, strategies=make_policies(LINEUP, 4)
+        tables, n_players=4, n_games=N_GAMES, seed=3, strategies=REGISTRY.make_policies(LINEUP, 4)
     )
     config = {"command": "simulate", "strategies": LINEUP, "seed": 3, "n_players": 4}
     return _write_run(tmp_path_factory.mktemp("sim") / "run", seats, games, config, tables.digest)

@@ -8,7 +8,7 @@ import pytest
 from reports.summary import wilson_interval
 from sim.conspiracy.cards import load_cards
 from sim.conspiracy.fast import run_fast
-from strategies.conspiracy import make_policies, presets, strategy_names
+from strategies.conspiracy import REGISTRY
 
 PRESETS = ["coalition_builder", "key_hunter", "pearl_master", "high_ip", "pile_raider"]
 
@@ -19,13 +19,13 @@ def tables():
 
 
 def test_five_distinct_presets_are_built_in() -> None:
-    assert set(PRESETS) <= set(presets())
-    assert strategy_names()[:2] == ["random", "heuristic"]
+    assert set(PRESETS) <= set(REGISTRY.presets())
+    assert REGISTRY.strategy_names()[:2] == ["random", "heuristic"]
 
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_every_preset_beats_random(tables, name) -> None:
-    lineup = make_policies([name, "random"], 2)
+    lineup = REGISTRY.make_policies([name, "random"], 2)
     seats, _, _ = run_fast(tables, n_players=2, n_games=400, seed=5, strategies=lineup)
     df = pd.DataFrame(seats)
     mine = df[df["strategy"] == name]
@@ -35,7 +35,7 @@ def test_every_preset_beats_random(tables, name) -> None:
 
 @pytest.fixture(scope="module")
 def mixed(tables):
-    first, last = make_policies(PRESETS[:4], 4), make_policies(PRESETS[1:], 4)
+    first, last = REGISTRY.make_policies(PRESETS[:4], 4), REGISTRY.make_policies(PRESETS[1:], 4)
     seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=6, strategies=first)
     a = pd.DataFrame(seats)
     seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=7, strategies=last)

@@ -21,7 +21,7 @@ from sim.abyss.fast import lineup_arrays
 from sim.abyss.fork import CONTINUE, FIGHT, Branch, Forker, pick_points, reference_fork
 from sim.abyss.policies import G_FIGHT_P, G_FIGHT_RISK
 from sim.core.batch import set_threads
-from strategies.abyss import make_policies
+from strategies.abyss import REGISTRY
 
 MIXED = ["greedy", "random", "leviathan_hunter", "greedy:fight_risk=0.17"]
 
@@ -32,7 +32,7 @@ def lev():
 
 
 def forker(tables, lineup, seed=3, n_players=None):
-    kinds, params = lineup_arrays(make_policies(lineup, len(lineup)))
+    kinds, params = lineup_arrays(REGISTRY.make_policies(lineup, len(lineup)))
     return Forker(tables, seed, kinds, params, n_players or len(lineup))
 
 
@@ -66,7 +66,7 @@ def test_reference_engine_plays_the_same_forks(lev, lineup) -> None:
         seat = int(out_seats_fight["info"][j, 0])
         for choice, name in ((FIGHT, "fight"), (CONTINUE, "continue")):
             for r in range(2):
-                policies = make_policies(lineup, len(lineup))
+                policies = REGISTRY.make_policies(lineup, len(lineup))
                 g = reference_fork(lev, policies, len(lineup), 3, games[j], ks[j], choice, r)
                 assert g.scores[seat].total == out_seats_fight[f"{name}_ip"][j, r]
                 assert any(e["event"] == "fork" for e in g.events)
@@ -83,7 +83,9 @@ def test_reference_engine_plays_the_same_rule_rollouts(lev) -> None:
     info, ip, _ = f.play_rules(games, ks, 2, [rule])
     for j in range(len(games)):
         for r in range(2):
-            g = reference_fork(lev, make_policies(lineup, 3), 3, 3, games[j], 1, -1, r, rule)
+            g = reference_fork(
+                lev, REGISTRY.make_policies(lineup, 3), 3, 3, games[j], 1, -1, r, rule
+            )
             assert g.scores[int(info[j, 0])].total == ip[0, j, r]
 
 
@@ -239,9 +241,9 @@ def test_learn_rule_picks_the_best_candidate_and_reports_held_out_gain() -> None
     assert learnt["rule"] == "fight_risk=6/36"
     mean, lo, hi = learnt["held_out_gain_win"]
     assert abs(mean - 0.01) < 2 * (hi - lo)
-    from strategies.abyss import make_policy
+    from strategies.abyss import REGISTRY
 
-    assert make_policy("greedy:" + learnt["spec"]).params()[G_FIGHT_RISK] == 166
+    assert REGISTRY.make_policy("greedy:" + learnt["spec"]).params()[G_FIGHT_RISK] == 166
 
 
 @pytest.mark.parametrize("chance", range(0, 37))

@@ -29,7 +29,7 @@ from sim.abyss.audit import audit
 from sim.abyss.cards import load_cards
 from sim.abyss.constants import N_RACES
 from sim.abyss.rules import Game
-from strategies.abyss import make_policies
+from strategies.abyss import REGISTRY
 
 END_REASONS = {"seventh_lord", "court_empty"}
 LEVIATHAN_END_REASONS = END_REASONS | {"leviathan_deck_empty", "monster_tokens_empty"}
@@ -158,7 +158,9 @@ def check_finished_game(g: AuditedGame) -> None:
 def play_audited(
     tables, specs: list[str], n_players: int, seed: int, game: int, record: bool = False
 ) -> AuditedGame:
-    g = AuditedGame(tables, make_policies(specs, n_players), seed=seed, game=game, record=record)
+    g = AuditedGame(
+        tables, REGISTRY.make_policies(specs, n_players), seed=seed, game=game, record=record
+    )
     g.play()
     check_finished_game(g)
     return g
@@ -220,7 +222,9 @@ def test_leviathan_end_triggers_are_reached(lev_tables):
     reasons: set[str] = set()
     for game in range(400):
         specs = ["random"] if game % 2 else ["greedy"]
-        g = Game(lev_tables, make_policies(specs, 5), seed=11, game=game, record=False).play()
+        g = Game(
+            lev_tables, REGISTRY.make_policies(specs, 5), seed=11, game=game, record=False
+        ).play()
         reasons.add(g.end_reason)
         if reasons >= LEVIATHAN_END_REASONS - {"court_empty"}:
             break
@@ -231,7 +235,9 @@ def test_both_end_triggers_are_reached(tables):
     """Both ends of the rulebook occur in random 4-player games."""
     reasons = set()
     for game in range(200):
-        g = Game(tables, make_policies(["random"], 4), seed=3, game=game, record=False).play()
+        g = Game(
+            tables, REGISTRY.make_policies(["random"], 4), seed=3, game=game, record=False
+        ).play()
         reasons.add(g.end_reason)
         if reasons == END_REASONS:
             break
@@ -247,7 +253,7 @@ def test_the_audit_wrapper_catches_a_broken_state(tables):
                 self.lord_deck.pop()  # a Lord vanishes during the 6th turn
             super().take_turn(seat)
 
-    g = Leaky(tables, make_policies(["random"], 3), seed=1, game=0, record=False)
+    g = Leaky(tables, REGISTRY.make_policies(["random"], 3), seed=1, game=0, record=False)
     with pytest.raises(AssertionError, match=r"after turn 6 .*Lords missing"):
         g.play()
 
@@ -256,7 +262,7 @@ def test_the_audit_wrapper_catches_a_broken_state(tables):
 
 
 def _log(tables, specs, n_players, seed, game):
-    g = Game(tables, make_policies(specs, n_players), seed=seed, game=game).play()
+    g = Game(tables, REGISTRY.make_policies(specs, n_players), seed=seed, game=game).play()
     return g.events, g.trace, [s.total for s in g.scores]
 
 
@@ -287,8 +293,12 @@ def test_different_game_or_seed_gives_a_different_event_log(tables):
 
 def test_recording_does_not_change_the_game(tables):
     for game in range(5):
-        on = Game(tables, make_policies(["random"], 3), seed=1, game=game, record=True).play()
-        off = Game(tables, make_policies(["random"], 3), seed=1, game=game, record=False).play()
+        on = Game(
+            tables, REGISTRY.make_policies(["random"], 3), seed=1, game=game, record=True
+        ).play()
+        off = Game(
+            tables, REGISTRY.make_policies(["random"], 3), seed=1, game=game, record=False
+        ).play()
         assert off.events == []
         assert on.trace == off.trace
         assert on.scores == off.scores and on.ranks == off.ranks

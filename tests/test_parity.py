@@ -25,7 +25,7 @@ from sim.abyss.rules import Game
 from sim.abyss.runner import run_games, run_simulation, trajectory_array
 from sim.abyss.workspace import template
 from sim.core.schema import games_frame, seats_frame
-from strategies.abyss import make_policies
+from strategies.abyss import REGISTRY
 
 PRESETS_A = ["lord_rusher", "key_hunter", "council_hoarder", "auction_buyer", "farmer"]
 PRESETS_B = ["pearl_economist", "leviathan_hunter", "cautious_explorer", "farmer", "greedy"]
@@ -43,7 +43,7 @@ def all_tables():
 
 def policies_of(specs: list[str]) -> list:
     """The engines take policies (`sim.core.policy`)."""
-    return make_policies(specs, len(specs))
+    return REGISTRY.make_policies(specs, len(specs))
 
 
 def kernel_game(base, specs, seed, game):
@@ -60,7 +60,7 @@ def decoded(s, t, policies, seed, game):
 
 
 def compare(t, base, specs, seed, game) -> None:
-    policies = make_policies(specs, len(specs))
+    policies = REGISTRY.make_policies(specs, len(specs))
     ref = Game(t, policies, seed=seed, game=game, record=False).play()
     s = kernel_game(base, specs, seed, game)
     where = f"{specs} seed {seed} game {game}"
@@ -139,8 +139,10 @@ def test_parity_of_the_seed_readings_and_their_options(all_tables, option):
         for game in range(60):
             compare(t, base, lineup, seed=5, game=game)
     for game in range(60):
-        a = Game(seed_t, make_policies(lineup, 4), seed=5, game=game, record=False).play()
-        b = Game(option_t, make_policies(lineup, 4), seed=5, game=game, record=False).play()
+        a = Game(seed_t, REGISTRY.make_policies(lineup, 4), seed=5, game=game, record=False).play()
+        b = Game(
+            option_t, REGISTRY.make_policies(lineup, 4), seed=5, game=game, record=False
+        ).play()
         changed += a.trace != b.trace
     assert changed > 0
 
@@ -153,7 +155,11 @@ def test_batch_runner_matches_reference_runner(all_tables):
         t, n_players=4, n_games=40, seed=9, strategies=policies_of(lineup), chunk_size=7
     )
     ref_seats, ref_games, _ = run_simulation(
-        t, n_players=4, n_games=40, seed=9, strategies=policies_of(lineup),
+        t,
+        n_players=4,
+        n_games=40,
+        seed=9,
+        strategies=policies_of(lineup),
         expansions=("leviathan",),
     )
     assert seats_frame(seats).equals(seats_frame(ref_seats))
@@ -170,7 +176,9 @@ def test_reference_game_records_the_kernels_trajectory(all_tables, expansions, l
     n = len(lineup)
     assert N_ROUNDS == W.MAX_ROUNDS
     for game in range(8):
-        ref = Game(t, make_policies(lineup, n), seed=12, game=game, record=False, trajectory=True)
+        ref = Game(
+            t, REGISTRY.make_policies(lineup, n), seed=12, game=game, record=False, trajectory=True
+        )
         s = KN.new_workspace(base, *lineup_arrays(policies_of(lineup)))
         s[W.TRAJ_ON] = 1
         KN.new_game(s, np.int64(12), np.int64(game), np.int64(n))
@@ -235,7 +243,7 @@ def test_kernel_plays_on_from_an_encoded_reference_state(all_tables):
             super().take_turn(seat)
 
     for game in range(4):
-        policies = make_policies(specs, 4)
+        policies = REGISTRY.make_policies(specs, 4)
         ref = Recorder.__new__(Recorder)
         ref.snapshots = []
         ref.__init__(t, policies, seed=31, game=game, record=False)

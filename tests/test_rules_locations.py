@@ -35,7 +35,7 @@ from sim.abyss.audit import audit
 from sim.abyss.cards import load_cards
 from sim.abyss.constants import N_RACES, Guild, LocationRule
 from sim.abyss.rules import DECLINE, Decision, Game, location_formula
-from strategies.abyss import make_policies
+from strategies.abyss import REGISTRY
 
 
 def lords(g: Game, seat: int, *names: str) -> list[int]:
@@ -646,7 +646,9 @@ def test_finished_game_score_is_the_sum_of_its_parts(n_players):
     t = load_cards()
     seen_locations: set[int] = set()
     for game in range(40):
-        g = Game(t, make_policies(["random", "greedy"], n_players), seed=7, game=game).play()
+        g = Game(
+            t, REGISTRY.make_policies(["random", "greedy"], n_players), seed=7, game=game
+        ).play()
         assert g.over and len(g.scores) == n_players
         for p, s in zip(g.players, g.scores, strict=True):
             assert p.hand == []  # the final tally affiliates or discards the whole hand

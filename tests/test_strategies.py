@@ -23,18 +23,7 @@ from sim.abyss.constants import Guild
 from sim.abyss.fast import lineup_arrays, run_fast
 from sim.abyss.policies import G_FIGHT_RISK
 from sim.core.errors import UserError, is_user_error
-from strategies.abyss import (
-    BUILTIN_PRESETS,
-    POLICIES,
-    StrategyError,
-    describe,
-    make_policies,
-    make_policy,
-    presets,
-    read_presets,
-    strategy_names,
-    use_presets,
-)
+from strategies.abyss import BUILTIN_PRESETS, POLICIES, REGISTRY, StrategyError
 from strategies.abyss.baseline import (
     GUILD_NAMES,
     GreedyPolicy,
@@ -64,9 +53,9 @@ FIGHT = 1
 @pytest.fixture(autouse=True)
 def builtin_presets():
     """Every test starts and ends with the built-in presets only."""
-    use_presets(None)
+    REGISTRY.use_presets(None)
     yield
-    use_presets(None)
+    REGISTRY.use_presets(None)
 
 
 @cache
@@ -80,7 +69,7 @@ def fields(policy) -> dict:
 
 def one_line_error(spec: str) -> str:
     with pytest.raises(StrategyError) as info:
-        make_policy(spec)
+        REGISTRY.make_policy(spec)
     message = str(info.value)
     assert "\n" not in message and message.strip(), message
     return message
@@ -93,17 +82,17 @@ def write(path: Path, text: str) -> Path:
 
 # ------------------------------------------------------------------------------ registry
 def test_names_list_policies_then_sorted_presets() -> None:
-    names = strategy_names()
+    names = REGISTRY.strategy_names()
     assert names[:3] == ["random", "greedy", "heuristic"]
     assert names[3:] == sorted(PRESET_NAMES)
-    assert set(presets()) == set(PRESET_NAMES)
+    assert set(REGISTRY.presets()) == set(PRESET_NAMES)
 
 
 def test_builtin_policies() -> None:
-    assert isinstance(make_policy("random"), RandomPolicy)
-    assert isinstance(make_policy("greedy"), GreedyPolicy)
-    assert isinstance(make_policy(" heuristic "), HeuristicPolicy)
-    assert fields(make_policy("heuristic")) == fields(HeuristicPolicy())
+    assert isinstance(REGISTRY.make_policy("random"), RandomPolicy)
+    assert isinstance(REGISTRY.make_policy("greedy"), GreedyPolicy)
+    assert isinstance(REGISTRY.make_policy(" heuristic "), HeuristicPolicy)
+    assert fields(REGISTRY.make_policy("heuristic")) == fields(HeuristicPolicy())
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
@@ -111,10 +100,10 @@ def test_preset_differs_from_its_policy_exactly_as_the_toml_says(name: str) -> N
     table = dict(BUILTIN_TOML[name])
     policy_name = table.pop("policy")
     description = table.pop("description")
-    preset = presets()[name]
+    preset = REGISTRY.presets()[name]
     assert (preset.policy, preset.params, preset.description) == (policy_name, table, description)
 
-    policy = make_policy(name)
+    policy = REGISTRY.make_policy(name)
     assert type(policy) is POLICIES[policy_name]
     assert policy.name == name
     defaults = POLICIES[policy_name]()
@@ -125,11 +114,11 @@ def test_preset_differs_from_its_policy_exactly_as_the_toml_says(name: str) -> N
     changed = {n for n, i in slots.items() if policy.params()[i] != defaults.params()[i]}
     assert changed == {k for k, v in table.items() if v != getattr(defaults, k)}
     assert changed, f"{name} plays exactly like {policy_name}"
-    assert describe(name) == (description, fields(policy))
+    assert REGISTRY.describe(name) == (description, fields(policy))
 
 
 def test_params_vector_encoding() -> None:
-    vec = make_policy("pearl_economist:fight_p=0.35:explore_risk=0.2").params()
+    vec = REGISTRY.make_policy("pearl_economist:fight_p=0.35:explore_risk=0.2").params()
     slots = HeuristicPolicy.slots()
     assert sorted(slots.values()) == list(range(len(slots) - 1)) + [G_FIGHT_RISK]
     assert vec.dtype == np.int32
@@ -137,41 +126,41 @@ def test_params_vector_encoding() -> None:
     assert at["fight_p"] == 350 and at["explore_risk"] == 200  # probabilities in thousandths
     assert at["guild"] == int(Guild.MERCHANT)
     assert at["plot_pearls"] == 99 and at["buy_min"] == 6
-    assert make_policy("heuristic").params()[slots["guild"]] == -1
+    assert REGISTRY.make_policy("heuristic").params()[slots["guild"]] == -1
     for guild, value in zip(GUILD_NAMES[1:], Guild, strict=True):
         spec = f"heuristic:guild={guild}"
-        assert make_policy(spec).params()[slots["guild"]] == int(value)
-    assert make_policy("farmer").params()[slots["guild"]] == Guild.FARMER == 2
-    assert make_policy("greedy:fight_risk=0.166").params()[G_FIGHT_RISK] == 166
+        assert REGISTRY.make_policy(spec).params()[slots["guild"]] == int(value)
+    assert REGISTRY.make_policy("farmer").params()[slots["guild"]] == Guild.FARMER == 2
+    assert REGISTRY.make_policy("greedy:fight_risk=0.166").params()[G_FIGHT_RISK] == 166
 
 
 def test_override_changes_exactly_that_parameter() -> None:
-    base = make_policy("leviathan_hunter")
-    policy = make_policy("leviathan_hunter:fight_p=0.6")
+    base = REGISTRY.make_policy("leviathan_hunter")
+    policy = REGISTRY.make_policy("leviathan_hunter:fight_p=0.6")
     assert policy.name == "leviathan_hunter:fight_p=0.6"
     assert fields(policy) == {**fields(base), "fight_p": 0.6}
     assert np.nonzero(policy.params() != base.params())[0].tolist() == [
         type(base).slots()["fight_p"]
     ]
-    two = make_policy("greedy:buy_min=3:council_min=5")
+    two = REGISTRY.make_policy("greedy:buy_min=3:council_min=5")
     assert fields(two) == {**fields(GreedyPolicy()), "buy_min": 3, "council_min": 5}
-    assert make_policy("heuristic:guild=mage").guild == "mage"
+    assert REGISTRY.make_policy("heuristic:guild=mage").guild == "mage"
 
 
 def test_describe_a_policy_uses_its_docstring() -> None:
-    text, values = describe("greedy")
+    text, values = REGISTRY.describe("greedy")
     assert text == GreedyPolicy.__doc__.strip().splitlines()[0]
     assert values == fields(GreedyPolicy())
-    assert describe("random")[1] == {}
+    assert REGISTRY.describe("random")[1] == {}
 
 
 def test_make_policies_cycles_and_checks_the_count() -> None:
-    policies = make_policies(["greedy", "random", " "], 4)
+    policies = REGISTRY.make_policies(["greedy", "random", " "], 4)
     assert [p.name for p in policies] == ["greedy", "random", "greedy", "random"]
     with pytest.raises(StrategyError, match="3 strategies given for 2 players"):
-        make_policies(["greedy", "random", "farmer"], 2)
+        REGISTRY.make_policies(["greedy", "random", "farmer"], 2)
     with pytest.raises(StrategyError, match="no strategy given"):
-        make_policies(["", "  "], 2)
+        REGISTRY.make_policies(["", "  "], 2)
 
 
 # ------------------------------------------------------------------------------ spec errors
@@ -222,9 +211,9 @@ def test_out_of_range(spec: str, expected: str) -> None:
 
 @pytest.mark.parametrize("value", ["0.001", "0.25", "1", "0", "0.999"])
 def test_probabilities_in_thousandths_are_held_exactly(value: str) -> None:
-    from strategies.abyss import make_policy
+    from strategies.abyss import REGISTRY
 
-    policy = make_policy(f"greedy:fight_p={value}")
+    policy = REGISTRY.make_policy(f"greedy:fight_p={value}")
     assert policy.params()[policy.slots()["fight_p"]] == round(float(value) * 1000)
 
 
@@ -246,7 +235,7 @@ def test_hostile_names_are_unknown(spec: str) -> None:
 
 def test_strategy_error_is_a_user_error() -> None:
     with pytest.raises(StrategyError) as info:
-        make_policy("nope")
+        REGISTRY.make_policy("nope")
     assert isinstance(info.value, UserError) and isinstance(info.value, ValueError)
     assert is_user_error(info.value)
 
@@ -270,46 +259,46 @@ recruit_min = 3
 
 def test_user_preset_file_adds_and_overrides(tmp_path: Path) -> None:
     path = write(tmp_path / "mine.toml", USER_PRESETS)
-    use_presets(path)
-    assert "bold_buyer" in strategy_names()
-    assert set(PRESET_NAMES) < set(presets())
+    REGISTRY.use_presets(path)
+    assert "bold_buyer" in REGISTRY.strategy_names()
+    assert set(PRESET_NAMES) < set(REGISTRY.presets())
 
-    buyer = make_policy("bold_buyer")
+    buyer = REGISTRY.make_policy("bold_buyer")
     assert isinstance(buyer, GreedyPolicy)
     assert fields(buyer) == {**fields(GreedyPolicy()), "buy_min": 2, "fight_p": 0.75}
-    assert describe("bold_buyer")[0] == "Buys everything from 2 up."
-    assert presets()["bold_buyer"].source == str(path)
+    assert REGISTRY.describe("bold_buyer")[0] == "Buys everything from 2 up."
+    assert REGISTRY.presets()["bold_buyer"].source == str(path)
 
     # the user's farmer replaces the built-in one entirely (not merged with it)
-    farmer = make_policy("farmer")
+    farmer = REGISTRY.make_policy("farmer")
     assert fields(farmer) == {
         **fields(HeuristicPolicy()),
         "guild": "farmer",
         "guild_bonus": 9,
         "recruit_min": 3,
     }
-    assert describe("farmer")[0] == "My own farmer."
-    assert make_policy("farmer:guild_bonus=1").guild_bonus == 1
+    assert REGISTRY.describe("farmer")[0] == "My own farmer."
+    assert REGISTRY.make_policy("farmer:guild_bonus=1").guild_bonus == 1
 
     # the other built-ins are untouched
-    assert fields(make_policy("key_hunter"))["key_weight"] == 5
+    assert fields(REGISTRY.make_policy("key_hunter"))["key_weight"] == 5
 
 
 def test_use_presets_none_restores_the_builtins(tmp_path: Path) -> None:
-    use_presets(write(tmp_path / "mine.toml", USER_PRESETS))
-    assert make_policy("farmer").guild_bonus == 9
-    use_presets(None)
-    assert "bold_buyer" not in strategy_names()
-    assert make_policy("farmer").guild_bonus == 4
-    assert presets()["farmer"].source == str(BUILTIN_PRESETS)
+    REGISTRY.use_presets(write(tmp_path / "mine.toml", USER_PRESETS))
+    assert REGISTRY.make_policy("farmer").guild_bonus == 9
+    REGISTRY.use_presets(None)
+    assert "bold_buyer" not in REGISTRY.strategy_names()
+    assert REGISTRY.make_policy("farmer").guild_bonus == 4
+    assert REGISTRY.presets()["farmer"].source == str(BUILTIN_PRESETS)
     with pytest.raises(StrategyError, match="unknown strategy 'bold_buyer'"):
-        make_policy("bold_buyer")
+        REGISTRY.make_policy("bold_buyer")
 
 
 def test_a_second_user_file_replaces_the_first(tmp_path: Path) -> None:
-    use_presets(write(tmp_path / "one.toml", '[one]\npolicy = "greedy"\n'))
-    use_presets(write(tmp_path / "two.toml", '[two]\npolicy = "random"\n'))
-    assert "two" in presets() and "one" not in presets()
+    REGISTRY.use_presets(write(tmp_path / "one.toml", '[one]\npolicy = "greedy"\n'))
+    REGISTRY.use_presets(write(tmp_path / "two.toml", '[two]\npolicy = "random"\n'))
+    assert "two" in REGISTRY.presets() and "one" not in REGISTRY.presets()
 
 
 @pytest.mark.parametrize(
@@ -340,9 +329,9 @@ def test_a_second_user_file_replaces_the_first(tmp_path: Path) -> None:
 def test_malformed_preset_files(tmp_path: Path, text: str, preset: str | None, expected: str):
     path = write(tmp_path / "bad.toml", text)
     if expected == "ok":
-        assert set(read_presets(path)) == {preset}
+        assert set(REGISTRY.read_presets(path)) == {preset}
         return
-    for load in (read_presets, use_presets):
+    for load in (REGISTRY.read_presets, REGISTRY.use_presets):
         with pytest.raises(StrategyError) as info:
             load(path)
         message = str(info.value)
@@ -352,27 +341,28 @@ def test_malformed_preset_files(tmp_path: Path, text: str, preset: str | None, e
             assert f"preset {preset!r}" in message
         assert expected in message
     # a failed load leaves the presets in use as they were
-    assert set(presets()) == set(PRESET_NAMES)
+    assert set(REGISTRY.presets()) == set(PRESET_NAMES)
 
 
 def test_integer_probability_in_a_preset_file_means_the_same_as_a_float(tmp_path: Path):
-    use_presets(write(tmp_path / "p.toml", '[sure]\npolicy = "greedy"\nfight_p = 1\n'))
+    REGISTRY.use_presets(write(tmp_path / "p.toml", '[sure]\npolicy = "greedy"\nfight_p = 1\n'))
     assert (
-        make_policy("sure").params().tolist() == make_policy("greedy:fight_p=1").params().tolist()
+        REGISTRY.make_policy("sure").params().tolist()
+        == REGISTRY.make_policy("greedy:fight_p=1").params().tolist()
     )
 
 
 def test_missing_and_binary_preset_files(tmp_path: Path) -> None:
     with pytest.raises(StrategyError, match="not found"):
-        use_presets(tmp_path / "nowhere.toml")
+        REGISTRY.use_presets(tmp_path / "nowhere.toml")
     path = tmp_path / "binary.toml"
     path.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(StrategyError, match="not valid TOML"):
-        read_presets(path)
+        REGISTRY.read_presets(path)
 
 
 def test_builtin_presets_file_is_valid() -> None:
-    loaded = read_presets(BUILTIN_PRESETS)
+    loaded = REGISTRY.read_presets(BUILTIN_PRESETS)
     assert set(loaded) == set(PRESET_NAMES)
     assert all(p.description and p.policy == "heuristic" for p in loaded.values())
 
@@ -382,7 +372,7 @@ N_GAMES = 400
 
 
 @pytest.mark.parametrize("expansion", EXPANSIONS)
-@pytest.mark.parametrize("name", [n for n in strategy_names() if n != "random"])
+@pytest.mark.parametrize("name", [n for n in REGISTRY.strategy_names() if n != "random"])
 def test_every_strategy_beats_random_clearly(name: str, expansion: str) -> None:
     """Against three random players (fair share 25%), the lower end of the Wilson 95% interval
     of the win rate is above 50% (measured: 0.84-1.0)."""
@@ -391,7 +381,7 @@ def test_every_strategy_beats_random_clearly(name: str, expansion: str) -> None:
         n_players=4,
         n_games=N_GAMES,
         seed=11,
-        strategies=make_policies([name, "random", "random", "random"], 4),
+        strategies=REGISTRY.make_policies([name, "random", "random", "random"], 4),
         threads=None,
         per_game=False,
     )
@@ -406,8 +396,11 @@ def seat_frame(expansion: str, lineup: list[str], n_games: int, seed: int = 3):
     import pandas as pd
 
     seats, _, _, _ = run_fast(
-        tables(expansion), n_players=len(lineup), n_games=n_games, seed=seed,
-        strategies=make_policies(lineup, len(lineup)),
+        tables(expansion),
+        n_players=len(lineup),
+        n_games=n_games,
+        seed=seed,
+        strategies=REGISTRY.make_policies(lineup, len(lineup)),
     )
     return pd.DataFrame(seats)
 
@@ -445,7 +438,7 @@ def test_farmer_collects_farmer_lords(expansion: str) -> None:
 def decision_counts(expansion: str, lineup: list[str], n_games: int, seed: int = 7):
     """(decision, option) counts of each strategy of the line-up, from the kernel's traces (the
     seats are not rotated: seat i plays lineup[i])."""
-    kinds, params = lineup_arrays(make_policies(lineup, len(lineup)))
+    kinds, params = lineup_arrays(REGISTRY.make_policies(lineup, len(lineup)))
     s = KN.new_workspace(tables(expansion), kinds, params, trace_cap=20_000)
     counts = collections.defaultdict(collections.Counter)
     for game in range(n_games):
@@ -503,7 +496,7 @@ def test_leviathan_hunter_plays_differently_from_heuristic_with_leviathan() -> N
             n_players=4,
             n_games=300,
             seed=5,
-            strategies=make_policies([spec, "random", "random", "random"], 4),
+            strategies=REGISTRY.make_policies([spec, "random", "random", "random"], 4),
         )
         return np.concatenate([seats["score"], seats["pearls"], games["n_fights"]])
 
@@ -511,13 +504,15 @@ def test_leviathan_hunter_plays_differently_from_heuristic_with_leviathan() -> N
 
 
 @pytest.mark.parametrize("game", ["abyss", "conspiracy"])
-def test_every_game_offers_the_registry_api(game: str) -> None:
-    """`strategies.<game>.make_policies` and the rest are the game registry's methods."""
+def test_every_game_offers_its_registry(game: str) -> None:
+    """`strategies.for_game(game)` is the game package's `REGISTRY`, the one the spec gives."""
+    import importlib
+
     import strategies
+    from sim import games
     from strategies.registry import Registry
 
-    package = strategies.for_game(game)
-    for name, method in Registry.API.items():
-        assert getattr(package, name) == getattr(package.REGISTRY, method)
-    with pytest.raises(AttributeError, match="no 'no_such_function'"):
-        package.no_such_function  # noqa: B018
+    registry = strategies.for_game(game)
+    assert isinstance(registry, Registry)
+    assert registry is importlib.import_module(f"strategies.{game}").REGISTRY
+    assert registry is games.get(game).strategies()

@@ -25,7 +25,7 @@ from sim.core.batch import set_threads
 from sim.core.errors import UserError
 from sim.core.jit import numba
 from sim.core.results import win_shares
-from strategies.abyss import make_policies
+from strategies.abyss import REGISTRY
 
 NAMES = [f"s{i}" for i in range(10)]  # the design only looks at the names
 TWINS = ["greedy", "greedy:fight_p=0.5"]  # two names, the very same parameters
@@ -33,7 +33,7 @@ TWINS = ["greedy", "greedy:fight_p=0.5"]  # two names, the very same parameters
 
 def policies(specs: list[str]) -> list:
     """The engines take policies (`sim.core.policy`)."""
-    return make_policies(specs, len(specs))
+    return REGISTRY.make_policies(specs, len(specs))
 
 
 @cache
@@ -259,7 +259,10 @@ def test_result_depends_only_on_game_and_seating() -> None:
     )
     order = np.random.default_rng(0).permutation(len(games))
     seats2, game_cols2, agg2 = run_tables(
-        tables(), seed=9, games=games[order], seatings=seatings[order],
+        tables(),
+        seed=9,
+        games=games[order],
+        seatings=seatings[order],
         strategies=policies(strategies),
     )
     rows, rows2 = by_task(seats, 3), by_task(seats2, 3)

@@ -50,10 +50,7 @@ class Random:
     name: str = "random"
 
 
-_REGISTRY = Registry({"best": Best, "random": Random}, None)
-make_policy, make_policies, use_presets = (_REGISTRY.make_policy, _REGISTRY.make_policies,
-                                           _REGISTRY.use_presets)  # fmt: skip
-strategy_names, strategies_text = _REGISTRY.strategy_names, _REGISTRY.text
+REGISTRY = Registry({"best": Best, "random": Random}, None)
 
 
 def rotation(games, n_players: int):

@@ -17,6 +17,6 @@ def strategies_(presets: PresetsOption = None, game: GameOption = "abyss") -> No
     import strategies
     from sim import games
 
-    package = strategies.for_game(games.get(game).name)
-    package.use_presets(presets)
-    typer.echo(package.strategies_text(), nl=False)
+    registry = strategies.for_game(games.get(game).name)
+    registry.use_presets(presets)
+    typer.echo(registry.text(), nl=False)

@@ -7,8 +7,8 @@ A spec names its modules instead of importing them, so that looking a game up co
 - `cards_module`, the card data: ``load_cards(data_dir, overrides[, expansions])`` (validated,
   one-line errors) and ``describe(tables) -> str``.
 - `play_module`, games of a line-up on the game's engines (the `PLAY API` below).
-- `strategies_module` (default ``strategies.<name>``), the strategies and presets: the registry
-  API of `strategies.registry.Registry` (``make_policies``, ``use_presets``, ...).
+- `strategies_module` (default ``strategies.<name>``), the strategies and presets: a module whose
+  ``REGISTRY`` is a `strategies.registry.Registry` (``make_policies``, ``use_presets``, ...).
 - `report_module`, what the reports add (a module of `reports`, named, never imported here):
   ``summary(played, n_players) -> str``, ``write_report(run_dir, out) -> paths`` and, optionally,
   ``tournament_extras(...)``. Without one, the generic summary and report of `reports` serve.
@@ -79,7 +79,8 @@ class GameSpec:
         return import_module(self.play_module)
 
     def strategies(self):
-        return import_module(self.strategies_module or f"strategies.{self.name}")
+        """The game's strategies registry (`strategies.registry.Registry`)."""
+        return import_module(self.strategies_module or f"strategies.{self.name}").REGISTRY
 
     def report(self):
         """The report module (the game's own, else the generic one of `reports`)."""

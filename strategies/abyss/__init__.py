@@ -22,4 +22,3 @@ POLICIES: dict[str, type] = {
     "heuristic": HeuristicPolicy,
 }
 REGISTRY = Registry(POLICIES, BUILTIN_PRESETS)
-__getattr__ = REGISTRY.module_attribute  # make_policies, presets, ... (`Registry.API`)

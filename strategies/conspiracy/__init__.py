@@ -51,4 +51,3 @@ class HeuristicPolicy(CompiledPolicy):
 
 POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
 REGISTRY = Registry(POLICIES, Path(__file__).with_name("presets.toml"))
-__getattr__ = REGISTRY.module_attribute  # make_policies, presets, ... (`Registry.API`)
