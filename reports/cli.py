@@ -59,16 +59,30 @@ def _root(
 
 
 def main() -> None:
-    """Console-script entry point (``abyss-mc``)."""
+    """Console-script entry point (``abyss-mc``): a bad command line is one line on stderr
+    (``error: ...``) and exit code 2, never click's framed box."""
+    try:  # typer >= 0.24 carries its own copy of click
+        from typer._click import exceptions as click_errors
+    except ImportError:  # pragma: no cover
+        from click import exceptions as click_errors
+
     # SIGTERM (kill, a batch scheduler) unwinds like Ctrl-C, so a run being written is removed.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
-        app(prog_name="abyss-mc")
-    except SystemExit as exc:
-        # typer ends a Ctrl-C with exit code 130 and no word: say it, unless a run already did
-        if exc.code == 130 and not interrupt_note.told:
-            print("interrupted", file=sys.stderr)
-        raise
+        code = app(prog_name="abyss-mc", standalone_mode=False)
+    except click_errors.NoArgsIsHelpError as exc:
+        typer.echo(exc.ctx.get_help() if exc.ctx else "", err=True)
+        code = 2
+    except click_errors.UsageError as exc:  # unknown command or option, a value of the wrong type
+        where = exc.ctx.command_path if exc.ctx else "abyss-mc"
+        message = " ".join(exc.format_message().split())
+        typer.echo(f"error: {message} (see `{where} --help`)", err=True)
+        code = 2
+    except typer.Abort:  # EOF at a prompt
+        code = 1
+    if code == 130 and not interrupt_note.told:  # typer ends a Ctrl-C with 130 and no word
+        print("interrupted", file=sys.stderr)
+    sys.exit(code or 0)
 
 
 def _exit_on_sigterm(signum: int, frame: object) -> None:

@@ -249,7 +249,7 @@ def _strategy_table(agg) -> Table:
 
 
 def _seat_table(agg) -> Table:
-    table = Table(title="By seat (0 = first player)", box=box.SIMPLE_HEAD, title_justify="left")
+    table = Table(title="By seat (1 = first player)", box=box.SIMPLE_HEAD, title_justify="left")
     table.add_column("seat", justify="right")
     table.add_column("seats", justify="right")
     table.add_column("win rate [95% CI]", justify="right")
@@ -259,7 +259,7 @@ def _seat_table(agg) -> Table:
         wins = int(agg.wins[:, seat].sum())
         total, squares = agg.sums[:, seat, 0].sum(), agg.squares[:, seat, 0].sum()
         table.add_row(
-            str(seat), str(n), _rate(wins, n), _mean_from_sums(n, float(total), float(squares))
+            str(seat + 1), str(n), _rate(wins, n), _mean_from_sums(n, float(total), float(squares))
         )
     return table
 

@@ -511,3 +511,26 @@ def test_interval_formulas_match_scipy_stats() -> None:
     values = np.array([3.0, 7.0, 1.0, 9.0, 4.0, 4.0])
     expected = stats.t.ppf(0.975, len(values) - 1) * stats.sem(values)
     assert mean_halfwidth(values) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["simulate", "--games", "abc"], "Invalid value for '--games'"),
+        (["simulate", "--bogus"], "No such option: --bogus"),
+        (["nosuch"], "No such command 'nosuch'"),
+        (["tournament", "--blocks", "1.5"], "Invalid value for '--blocks'"),
+        (["ev", "fight", "--nope"], "No such option: --nope"),
+        (["simulate", "--players"], "requires an argument"),
+    ],
+)
+def test_bad_command_lines_are_one_line_through_the_console_script(args, fragment, tmp_path):
+    """Issue 19: "Every bad command-line value gives one line on stderr and exit code 2, never a
+    framed box or a traceback" -- also those click rejects before a command runs."""
+    code = "import sys; from reports.entry import main; sys.argv[0] = 'abyss-mc'; main()"
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], lines
+    assert "╭" not in proc.stderr and proc.stdout == ""

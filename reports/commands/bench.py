@@ -8,29 +8,15 @@ from typing import Annotated
 
 import typer
 
-from reports.commands.common import (
-    CardsOption,
-    ExpansionsOption,
-    GameOption,
-    PlayersOption,
-    PresetsOption,
-    SeedOption,
-    SetOption,
-    StrategiesOption,
-    check_seed,
-    game_expansions,
-    game_lineup,
-    game_spec,
-    user_errors,
-)
+from reports.commands import common as c
 from sim.core.errors import UserError
 
 
-@user_errors
+@c.user_errors
 def bench(
-    players: PlayersOption = 4,
-    strategies: StrategiesOption = None,
-    expansions: ExpansionsOption = None,
+    players: c.PlayersOption = 4,
+    strategies: c.StrategiesOption = None,
+    expansions: c.ExpansionsOption = None,
     games: Annotated[
         int, typer.Option("--games", help="Games per fast-path measurement.")
     ] = 200_000,
@@ -53,15 +39,15 @@ def bench(
         Path | None,
         typer.Option("--markdown", metavar="FILE", help="Also write the table as Markdown."),
     ] = None,
-    seed: SeedOption = 1,
-    cards: CardsOption = None,
-    set_: SetOption = None,
-    presets: PresetsOption = None,
-    game: GameOption = "abyss",
+    seed: c.SeedOption = 1,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    presets: c.PresetsOption = None,
+    game: c.GameOption = "abyss",
 ) -> None:
     """Measure both engines' speed in one run: games/s, threads, start-up, memory."""
-    spec = game_spec(game)
-    check_seed(seed)
+    spec = c.game_spec(game)
+    c.check_seed(seed)
     for name, value in (("--games", games), ("--reference-games", reference_games)):
         if value < 1:
             raise UserError(f"{name} must be at least 1; got {value}")
@@ -73,11 +59,11 @@ def bench(
         _emit_bench(result, markdown)
         return
     spec.strategies().use_presets(presets)
-    exp = game_expansions(spec, expansions, spec.tournament_expansions)
+    exp = c.game_expansions(spec, expansions, spec.tournament_expansions)
     tables = spec.load_cards(cards, set_, exp)
     spec.check_players(tables, players, exp)
     report = spec.report()
-    lineup, _ = game_lineup(spec, strategies or report.BENCH_STRATEGIES, players)
+    lineup, _ = c.game_lineup(spec, strategies or report.BENCH_STRATEGIES, players)
     result = report.bench(
         tables, players=players, lineup=lineup, games=games, reference_games=reference_games,
         memory_games=memory_games, seed=seed, expansions=exp, starts=starts,

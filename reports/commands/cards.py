@@ -4,27 +4,19 @@ from __future__ import annotations
 
 import typer
 
-from reports.commands.common import (
-    CardsOption,
-    ExpansionsOption,
-    GameOption,
-    SetOption,
-    game_expansions,
-    game_spec,
-    user_errors,
-)
+from reports.commands import common as c
 
 # --- commands --------------------------------------------------------------------------------
 
 
-@user_errors
+@c.user_errors
 def cards(
-    cards: CardsOption = None,
-    set_: SetOption = None,
-    expansions: ExpansionsOption = None,
-    game: GameOption = "abyss",
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    expansions: c.ExpansionsOption = None,
+    game: c.GameOption = "abyss",
 ) -> None:
     """Validate the card data and describe it (after any --set overrides)."""
-    spec = game_spec(game)
-    tables = spec.load_cards(cards, set_, game_expansions(spec, expansions))
+    spec = c.game_spec(game)
+    tables = spec.load_cards(cards, set_, c.game_expansions(spec, expansions))
     typer.echo(spec.describe(tables), nl=False)

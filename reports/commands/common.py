@@ -54,7 +54,7 @@ ExpansionsOption = Annotated[
     typer.Option(
         "--expansions",
         metavar="LIST",
-        help="Comma-separated expansions to play with (Abyss: leviathan; \"\" for none). "
+        help='Comma-separated expansions to play with (Abyss: leviathan; "" for none). '
         "Default: none for simulate, the game's full box for a tournament or a benchmark.",
     ),
 ]
@@ -110,6 +110,13 @@ def game_expansions(spec, text: str | None, default: tuple[str, ...] = ()) -> tu
         return default
     names = tuple(dict.fromkeys(p.strip().lower() for p in text.split(",") if p.strip()))
     return spec.check_expansions(names)
+
+
+def mixed_lineup(spec, n_players: int) -> str:
+    """A line-up of different strategies, one per seat: the game's tournament strategies but
+    random, in order (a sweep's default, so that a change can favour one style over another)."""
+    names = [s for s in spec.default_tournament.split(",") if s.split(":")[0] != "random"]
+    return ",".join(names[i % len(names)] for i in range(n_players)) if names else ""
 
 
 def schema_entry(spec) -> dict:
@@ -309,14 +316,34 @@ def run_game(run_dir: Path) -> str:
     return config.get("game", "abyss")
 
 
-def data_options(cards, set_, presets, out_dir) -> dict:
-    """The card data, presets and output of a run, as its manifest records them."""
+def data_paths(cards, set_, presets) -> dict:
+    """The card data and presets of a run, as its plan and manifest record them."""
     return {
         "cards": str(cards) if cards is not None else None,
         "set": list(set_ or []),
         "presets": str(presets) if presets is not None else None,
-        "out": str(out_dir),
     }
+
+
+def data_options(cards, set_, presets, out_dir) -> dict:
+    """The card data, presets and output of a run, as its manifest records them."""
+    return {**data_paths(cards, set_, presets), "out": str(out_dir)}
+
+
+def recorded_paths(options: dict) -> tuple[Path | None, Path | None]:
+    """The `--cards` and `--presets` paths a plan or manifest recorded (`data_paths`)."""
+    cards, presets = options.get("cards"), options.get("presets")
+    return (Path(cards) if cards else None), (Path(presets) if presets else None)
+
+
+def write_run_manifest(staging, seed: int, config: dict, **fields) -> None:
+    """The run's manifest.json (`sim.core.runs.write_manifest`), with the command line."""
+    import sys
+
+    from sim.core.runs import write_manifest
+
+    write_manifest(staging.dir, command=["abyss-mc", *sys.argv[1:]], seed=seed, config=config,
+                   **fields)  # fmt: skip
 
 
 def tournament_options(
@@ -334,9 +361,7 @@ def tournament_options(
         "report": report,
         "expansions": expansions,
         "fight_points": fight_points,
-        "cards": str(cards) if cards is not None else None,
-        "set": list(set_ or []),
-        "presets": str(presets) if presets is not None else None,
+        **data_paths(cards, set_, presets),
         "game": game,
     }
 

@@ -23,17 +23,7 @@ ev_app = typer.Typer(
     no_args_is_help=True,
 )
 
-from reports.commands.common import (  # noqa: E402
-    CardsOption,
-    OutDirOption,
-    PresetsOption,
-    SeedOption,
-    SetOption,
-    ThreadsOption,
-    check_seed,
-    game_spec,
-    user_errors,
-)
+from reports.commands import common as c  # noqa: E402
 from sim.core.errors import UserError  # noqa: E402
 
 #: the game and expansion the fight-or-explore decision belongs to
@@ -113,7 +103,7 @@ FormatOption = Annotated[
 
 
 @ev_app.command()
-@user_errors
+@c.user_errors
 def fight(
     format_: FormatOption = "table",
     leviathan: Annotated[
@@ -126,8 +116,8 @@ def fight(
             "--kind", metavar="plain|add_pearls|two_dice", help="Only Allies of this kind."
         ),
     ] = None,
-    cards: CardsOption = None,
-    set_: SetOption = None,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
     out: Annotated[
         Path | None,
         typer.Option("--out", metavar="FILE", help="Write to FILE (atomically) instead of stdout."),
@@ -140,7 +130,7 @@ def fight(
     if kind is not None:
         check_choice("--kind", kind, odds.ALLY_KINDS)
     check_out(out)
-    tables = game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
+    tables = c.game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
     if leviathan is not None:
         leviathan_index(tables, leviathan, "--leviathan")
     rows = [
@@ -291,7 +281,7 @@ def _count_option(name: str, what: str) -> Any:
 
 
 @ev_app.command()
-@user_errors
+@c.user_errors
 def explore(
     border: Annotated[
         str,
@@ -309,13 +299,13 @@ def explore(
     format_: Annotated[
         str, typer.Option("--format", metavar="table|json", help="Output format.")
     ] = "table",
-    cards: CardsOption = None,
-    set_: SetOption = None,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
 ) -> None:
     """Exact risk of continuing the Exploration: where the next Leviathan lands, what it costs."""
     check_choice("--format", format_, EXPLORE_FORMATS)
     holdings = holdings_of(pearls, allies, free_lords)
-    tables = game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
+    tables = c.game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
     occupied = parse_border(border, tables)
     from sim.abyss import odds
 
@@ -397,7 +387,7 @@ DEFAULT_ROLLOUT_STRATEGIES = "greedy,leviathan_hunter,cautious_explorer,lord_rus
 
 
 @ev_app.command()
-@user_errors
+@c.user_errors
 def rollout(
     players: Annotated[int, typer.Option("--players", help="Players per game: 2-5.")] = 4,
     strategies: Annotated[
@@ -415,7 +405,7 @@ def rollout(
     replicates: Annotated[
         int, typer.Option("--replicates", help="Rollouts of each choice per decision point.")
     ] = 32,
-    seed: SeedOption = 1,
+    seed: c.SeedOption = 1,
     rule_points: Annotated[
         int,
         typer.Option(
@@ -448,21 +438,21 @@ def rollout(
         bool,
         typer.Option("--report/--no-report", help="Write the 'Fight or explore?' page."),
     ] = True,
-    out: OutDirOption = None,
-    cards: CardsOption = None,
-    set_: SetOption = None,
-    threads: ThreadsOption = None,
-    presets: PresetsOption = None,
+    out: c.OutDirOption = None,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    threads: c.ThreadsOption = None,
+    presets: c.PresetsOption = None,
 ) -> None:
     """Fork real decision points both ways and play them out: the value of fighting."""
     import sys
     import time
 
     t_start = time.perf_counter()
-    spec = game_spec(GAME)
+    spec = c.game_spec(GAME)
     spec.strategies().use_presets(presets)
     spec.check_players(None, players, EXPANSIONS)
-    check_seed(seed)
+    c.check_seed(seed)
     if points < 2:
         raise UserError(f"--points must be at least 2; got {points}")
     from sim.abyss.fork import MAX_REPLICATES
@@ -489,7 +479,7 @@ def rollout(
     set_threads(threads)
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
     with create_run_dir(out_dir) as staging:
-        tables = game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
+        tables = c.game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
         from reports.rollout import rollout_text, run_rollouts, save_rollouts
 
         found = run_rollouts(
@@ -537,10 +527,7 @@ def rollout(
                 "rule_points": rule_points,
                 "rule_replicates": rule_replicates,
                 "verify_blocks": verify_blocks,
-                "cards": str(cards) if cards is not None else None,
-                "set": list(set_ or []),
-                "presets": str(presets) if presets is not None else None,
-                "out": str(out_dir),
+                **c.data_options(cards, set_, presets, out_dir),
             },
             card_digest=card_digest(tables, cards, set_),
             timings={"total": time.perf_counter() - t_start, "rollouts": found.meta["seconds"]},

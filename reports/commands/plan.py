@@ -6,23 +6,11 @@ from typing import Annotated
 
 import typer
 
-from reports.commands.common import (
-    CardsOption,
-    ExpansionsOption,
-    GameOption,
-    PlayersOption,
-    PresetsOption,
-    SeedOption,
-    SetOption,
-    check_seed,
-    game_expansions,
-    game_spec,
-    user_errors,
-)
+from reports.commands import common as c
 from sim.core.errors import UserError
 
 
-@user_errors
+@c.user_errors
 def plan(
     effect: Annotated[
         float,
@@ -37,27 +25,26 @@ def plan(
         typer.Option(
             "--strategies",
             metavar="A,B",
-            help="The two strategies to compare (default: the first two of the game's "
-            "tournament).",
+            help="The two strategies to compare (default: the first two of the game's tournament).",
         ),
     ] = None,
-    players: PlayersOption = 4,
+    players: c.PlayersOption = 4,
     metric: Annotated[str, typer.Option("--metric", metavar="win|ip")] = "win",
     alpha: Annotated[float, typer.Option("--alpha", help="Two-sided test level.")] = 0.05,
     power: Annotated[float, typer.Option("--power", help="Chance to detect the effect.")] = 0.8,
     pilot_blocks: Annotated[
         int, typer.Option("--pilot-blocks", help="Blocks of the pilot tournament, per mode.")
     ] = 400,
-    seed: SeedOption = 1,
-    expansions: ExpansionsOption = None,
-    cards: CardsOption = None,
-    set_: SetOption = None,
-    presets: PresetsOption = None,
-    game: GameOption = "abyss",
+    seed: c.SeedOption = 1,
+    expansions: c.ExpansionsOption = None,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    presets: c.PresetsOption = None,
+    game: c.GameOption = "abyss",
 ) -> None:
     """How many games a comparison needs, with and without common random numbers, and how long
     they take on this machine (from a pilot tournament)."""
-    check_seed(seed)
+    c.check_seed(seed)
     if effect <= 0:
         raise UserError(f"--effect must be positive; got {effect}")
     if not 0 < alpha < 1 or not 0 < power < 1:
@@ -66,14 +53,14 @@ def plan(
         raise UserError(f"--metric must be win or ip; got {metric!r}")
     if pilot_blocks < 10:
         raise UserError(f"--pilot-blocks must be at least 10; got {pilot_blocks}")
-    spec = game_spec(game)
+    spec = c.game_spec(game)
     spec.play()
     default = ",".join(spec.default_tournament.split(",")[:2])
     names = [s.strip() for s in (strategies or default).split(",") if s.strip()]
     if len(names) != 2 or names[0] == names[1]:
         raise UserError("--strategies must name two different strategies: A,B")
     spec.strategies().use_presets(presets)
-    exp = game_expansions(spec, expansions, spec.tournament_expansions)
+    exp = c.game_expansions(spec, expansions, spec.tournament_expansions)
     tables = spec.load_cards(cards, set_, exp)
     spec.check_players(tables, players, exp)
     for name in names:

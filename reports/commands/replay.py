@@ -8,26 +8,11 @@ from typing import Annotated
 
 import typer
 
-from reports.commands.common import (
-    GAMES,
-    CardsOption,
-    ExpansionsOption,
-    PlayersOption,
-    PresetsOption,
-    SeedOption,
-    SetOption,
-    StrategiesOption,
-    check_seed,
-    game_expansions,
-    game_lineup,
-    game_spec,
-    json_default,
-    user_errors,
-)
+from reports.commands import common as c
 from sim.core.errors import UserError
 
 
-@user_errors
+@c.user_errors
 def replay(
     run_dir: Annotated[
         Path | None,
@@ -37,35 +22,36 @@ def replay(
             "option from its manifest.",
         ),
     ] = None,
-    seed: SeedOption = 1,
+    seed: c.SeedOption = 1,
     game: Annotated[
         str,
         typer.Option(
             "--game",
             metavar="GAME|N",
             help="With RUN_DIR: the index N of the game (0-based). Without: the game ("
-            + ", ".join(GAMES) + "); a number is the game index, as --index.",
+            + ", ".join(c.GAMES)
+            + "); a number is the game index, as --index.",
         ),
     ] = "abyss",
     index: Annotated[
         int | None, typer.Option("--index", help="Game index in the run (0-based).")
     ] = None,
-    players: PlayersOption = 4,
-    strategies: StrategiesOption = None,
+    players: c.PlayersOption = 4,
+    strategies: c.StrategiesOption = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print the event log as JSON instead of text.")
     ] = False,
-    cards: CardsOption = None,
-    set_: SetOption = None,
-    expansions: ExpansionsOption = None,
-    presets: PresetsOption = None,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    expansions: c.ExpansionsOption = None,
+    presets: c.PresetsOption = None,
 ) -> None:
     """Replay one game of a run move by move: `abyss-mc replay RUN_DIR --game N`, or with the
     run's options repeated (--seed/--players/--strategies/...)."""
     name = game
     if game.strip().lstrip("-").isdigit():  # `--game 42`: the index
         if int(game) < 0:
-            raise UserError(f"--game must be a game ({', '.join(GAMES)}) or an index >= 0; "
+            raise UserError(f"--game must be a game ({', '.join(c.GAMES)}) or an index >= 0; "
                             f"got {game}")  # fmt: skip
         name, index = "abyss", int(game) if index is None else index
     elif run_dir is not None and game != "abyss":
@@ -78,23 +64,21 @@ def replay(
         name, seed, players = config.get("game", "abyss"), config["seed"], config["n_players"]
         strategies = ",".join(config["strategies"])
         expansions = ",".join(config.get("expansions") or [])
-        cards = Path(config["cards"]) if config.get("cards") else None
-        set_ = config.get("set") or []
-        presets = Path(config["presets"]) if config.get("presets") else None
-    spec = game_spec(name)
-    check_seed(seed)
+        set_, (cards, presets) = config.get("set") or [], c.recorded_paths(config)
+    spec = c.game_spec(name)
+    c.check_seed(seed)
     if spec.analysis_module is not None:
         text, events = spec.analysis().replay(seed=seed, index=index, cards=cards, set_=set_)
     else:
         spec.strategies().use_presets(presets)
-        exp = game_expansions(spec, expansions)
+        exp = c.game_expansions(spec, expansions)
         tables = spec.load_cards(cards, set_, exp)
         spec.check_players(tables, players, exp)
-        _, policies = game_lineup(spec, strategies, players)
+        _, policies = c.game_lineup(spec, strategies, players)
         text, events = spec.play().replay(tables, seed=seed, game=index, n_players=players,
                                           policies=policies, expansions=exp)  # fmt: skip
     if json_out:
-        typer.echo(json.dumps(events, indent=1, default=json_default))
+        typer.echo(json.dumps(events, indent=1, default=c.json_default))
     else:
         typer.echo(text)
 

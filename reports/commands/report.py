@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from reports.commands.common import game_spec, run_game, user_errors
+from reports.commands import common as c
 
 
-@user_errors
+@c.user_errors
 def report_(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A run directory.")],
     out: Annotated[
@@ -21,7 +21,7 @@ def report_(
     """Write the balance report of a run: report.html (self-contained), report.md, PNGs.
 
     For a rollout run (`abyss-mc ev rollout`), the "Fight or explore?" page."""
-    spec = game_spec(run_game(run_dir))
+    spec = c.game_spec(c.run_game(run_dir))
     module = spec.analysis() or spec.report()
     paths = module.write_report(run_dir, out)
     typer.echo(f"report: {paths['html']}")

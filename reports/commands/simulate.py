@@ -9,47 +9,20 @@ from typing import Annotated
 
 import typer
 
-from reports.commands.common import (
-    CardsOption,
-    ExpansionsOption,
-    GameOption,
-    OutDirOption,
-    PlayersOption,
-    PresetsOption,
-    SeedOption,
-    SetOption,
-    StrategiesOption,
-    ThreadsOption,
-    card_digest,
-    check_backend,
-    check_seed,
-    chunk_store,
-    cluster_for,
-    data_options,
-    finish_run,
-    game_expansions,
-    game_lineup,
-    game_spec,
-    interrupt_note,
-    read_plan,
-    schema_entry,
-    seal_plan,
-    user_errors,
-    write_plan,
-)
+from reports.commands import common as c
 from sim.core.errors import UserError
 
 
-@user_errors
+@c.user_errors
 def simulate(
-    players: PlayersOption = 4,
+    players: c.PlayersOption = 4,
     games: Annotated[int, typer.Option("--games", help="Number of games (>= 1).")] = 1000,
-    seed: SeedOption = 1,
-    strategies: StrategiesOption = None,
-    out: OutDirOption = None,
-    cards: CardsOption = None,
-    set_: SetOption = None,
-    expansions: ExpansionsOption = None,
+    seed: c.SeedOption = 1,
+    strategies: c.StrategiesOption = None,
+    out: c.OutDirOption = None,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    expansions: c.ExpansionsOption = None,
     engine: Annotated[
         str,
         typer.Option(
@@ -59,7 +32,7 @@ def simulate(
             "engine (same games, much slower).",
         ),
     ] = "fast",
-    threads: ThreadsOption = None,
+    threads: c.ThreadsOption = None,
     per_game: Annotated[
         bool,
         typer.Option(
@@ -68,8 +41,8 @@ def simulate(
             "always written).",
         ),
     ] = True,
-    presets: PresetsOption = None,
-    game: GameOption = "abyss",
+    presets: c.PresetsOption = None,
+    game: c.GameOption = "abyss",
     backend: Annotated[
         str,
         typer.Option(
@@ -103,7 +76,7 @@ def simulate(
     ] = None,
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
-    check_backend(backend, scheduler)
+    c.check_backend(backend, scheduler)
     if backend == "dask" and (engine != "fast" or resume is not None):
         raise UserError("--backend dask runs the fast engine and cannot --resume")
     plan = None
@@ -112,10 +85,10 @@ def simulate(
 
         if not partial_dir(resume).is_dir():
             resume_run_dir(resume)  # says what is wrong with the path
-        plan = read_plan(partial_dir(resume))
+        plan = c.read_plan(partial_dir(resume))
         game = plan.get("game", "abyss")
-    spec = game_spec(game)
-    check_seed(seed)
+    spec = c.game_spec(game)
+    c.check_seed(seed)
     if spec.analysis_module is not None:
         if engine != "fast" or resume is not None:
             raise UserError(
@@ -130,9 +103,8 @@ def simulate(
     if plan is not None:  # the run's own options
         players, games, seed = plan["n_players"], plan["n_games"], plan["seed"]
         strategies, engine, per_game = ",".join(plan["strategies"]), "fast", plan["per_game"]
-        expansions = ",".join(plan["expansions"])
-        cards = Path(plan["cards"]) if plan["cards"] else None
-        set_, presets = plan["set"], Path(plan["presets"]) if plan["presets"] else None
+        expansions, set_ = ",".join(plan["expansions"]), plan["set"]
+        cards, presets = c.recorded_paths(plan)
     _simulate(spec, players, games, seed, strategies, out, cards, set_, expansions, engine,
               threads, per_game, presets, backend, scheduler, chunk_size, resume)  # fmt: skip
 
@@ -146,13 +118,12 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
         create_run_dir,
         default_run_dir,
         resume_run_dir,
-        write_manifest,
         write_parquet,
     )
 
     t_start = time.perf_counter()
     spec.strategies().use_presets(presets)
-    exp = game_expansions(spec, expansions)
+    exp = c.game_expansions(spec, expansions)
     spec.check_engine(engine)
     if games < 1:
         raise UserError(f"--games must be at least 1; got {games}")
@@ -162,27 +133,26 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
     tables = spec.load_cards(cards, set_, exp)
     t_cards = time.perf_counter() - t0
     spec.check_players(tables, players, exp)
-    lineup, policies = game_lineup(spec, strategies, players)
+    lineup, policies = c.game_lineup(spec, strategies, players)
     if resume is not None:
         out_dir, staging = resume, resume_run_dir(resume)
     else:
         out_dir = out if out is not None else default_run_dir("runs", seed=seed)
         # refuses an existing directory before any work
         staging = create_run_dir(out_dir, resumable=engine in spec.resumable_engines)
-        write_plan(staging.dir, {
+        c.write_plan(staging.dir, {
             "game": spec.name, "n_players": players, "n_games": games, "seed": seed,
             "strategies": lineup, "per_game": per_game, "expansions": list(exp),
-            "cards": str(cards) if cards is not None else None, "set": list(set_ or []),
-            "presets": str(presets) if presets is not None else None,
+            **c.data_paths(cards, set_, presets),
         })  # fmt: skip
-    with staging, interrupt_note(staging, out_dir):
-        seal_plan(staging, resume is not None, tables, presets, out_dir)
+    with staging, c.interrupt_note(staging, out_dir):
+        c.seal_plan(staging, resume is not None, tables, presets, out_dir)
         t0 = time.perf_counter()
-        with cluster_for(backend, scheduler, threads) as client:
+        with c.cluster_for(backend, scheduler, threads) as client:
             played = spec.play().run_games(
                 tables, engine=engine, n_players=players, n_games=games, seed=seed,
                 policies=policies, expansions=exp, threads=threads, per_game=per_game,
-                progress=sys.stderr.isatty(), store=chunk_store(staging), chunk_size=chunk_size,
+                progress=sys.stderr.isatty(), store=c.chunk_store(staging), chunk_size=chunk_size,
                 client=client,
             )  # fmt: skip
         t_run = time.perf_counter() - t0
@@ -196,11 +166,10 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
         summary = spec.report().summary(played, players)
         atomic_write_text(staging.dir / "summary.txt", summary)
         t_write = time.perf_counter() - t0
-        write_manifest(
-            staging.dir,
-            command=["abyss-mc", *sys.argv[1:]],
-            seed=seed,
-            config={
+        c.write_run_manifest(
+            staging,
+            seed,
+            {
                 "game": spec.name,
                 "command": "simulate",
                 "n_players": players,
@@ -211,9 +180,9 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
                 "engine": engine,
                 "threads": played.timings.get("threads"),
                 "per_game": per_game,
-                **data_options(cards, set_, presets, out_dir),
+                **c.data_options(cards, set_, presets, out_dir),
             },
-            card_digest=card_digest(tables, cards, set_),
+            card_digest=c.card_digest(tables, cards, set_),
             timings={
                 "load_cards": t_cards,
                 "run_simulation": t_run,
@@ -221,10 +190,9 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
                 "total": time.perf_counter() - t_start,
                 "runner": dict(played.timings),
             },
-            extra=schema_entry(spec),
+            extra=c.schema_entry(spec),
         )
-        finish_run(staging)
+        c.finish_run(staging)
 
     typer.echo(summary, nl=False)
     typer.echo(f"results: {out_dir}")
-

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import typer
 
-from reports.commands.common import (
-    GameOption,
-    PresetsOption,
-    user_errors,
-)
+from reports.commands import common as c
 
 
-@user_errors
-def strategies_(presets: PresetsOption = None, game: GameOption = "abyss") -> None:
+@c.user_errors
+def strategies_(presets: c.PresetsOption = None, game: c.GameOption = "abyss") -> None:
     """List the strategies (policies and presets), what they do, and their parameters."""
     import strategies
     from sim import games

@@ -8,37 +8,11 @@ from typing import Annotated
 
 import typer
 
-from reports.commands.common import (
-    CardsOption,
-    ExpansionsOption,
-    GameOption,
-    OutDirOption,
-    PlayersOption,
-    PresetsOption,
-    SeedOption,
-    StrategiesOption,
-    ThreadsOption,
-    card_digest,
-    check_backend,
-    check_seed,
-    chunk_store,
-    cluster_for,
-    data_options,
-    finish_run,
-    game_expansions,
-    game_lineup,
-    game_spec,
-    interrupt_note,
-    read_plan,
-    run_digests,
-    seal_plan,
-    user_errors,
-    write_plan,
-)
+from reports.commands import common as c
 from sim.core.errors import UserError
 
 
-@user_errors
+@c.user_errors
 def sweep(
     set_: Annotated[
         list[str] | None,
@@ -53,17 +27,27 @@ def sweep(
         list[str] | None,
         typer.Option("--fixed", metavar="KEY=VALUE", help="An override for every point."),
     ] = None,
-    players: PlayersOption = 4,
+    players: c.PlayersOption = 4,
     games: Annotated[int, typer.Option("--games", help="Games per point (>= 2).")] = 20_000,
-    seed: SeedOption = 1,
-    strategies: StrategiesOption = None,
-    expansions: ExpansionsOption = None,
-    cards: CardsOption = None,
-    out: OutDirOption = None,
+    seed: c.SeedOption = 1,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            "--strategies",
+            metavar="A,B,...",
+            help="Strategy per seat, cycled if shorter than --players. Default: a different "
+            "strategy in every seat (the game's tournament strategies but random, in order; "
+            "Abyss at 4 players: greedy, lord_rusher, key_hunter, council_hoarder), so a change "
+            "that favours one style shows.",
+        ),
+    ] = None,
+    expansions: c.ExpansionsOption = None,
+    cards: c.CardsOption = None,
+    out: c.OutDirOption = None,
     report: Annotated[bool, typer.Option("--report/--no-report")] = True,
-    threads: ThreadsOption = None,
-    presets: PresetsOption = None,
-    game: GameOption = "abyss",
+    threads: c.ThreadsOption = None,
+    presets: c.PresetsOption = None,
+    game: c.GameOption = "abyss",
     backend: Annotated[
         str, typer.Option("--backend", metavar="local|dask", help="As for simulate (Abyss).")
     ] = "local",
@@ -88,25 +72,23 @@ def sweep(
         create_run_dir,
         default_run_dir,
         resume_run_dir,
-        write_manifest,
         write_parquet,
     )
 
     if resume is not None:
         staging = resume_run_dir(resume)
-        sweep_plan = read_plan(staging.dir)
+        sweep_plan = c.read_plan(staging.dir)
         set_, fixed, players = sweep_plan["set"], sweep_plan["fixed"], sweep_plan["players"]
         games, seed, strategies = sweep_plan["games"], sweep_plan["seed"], sweep_plan["strategies"]
         expansions, game = sweep_plan["expansions"], sweep_plan["game"]
-        cards = Path(sweep_plan["cards"]) if sweep_plan["cards"] else None
-        presets = Path(sweep_plan["presets"]) if sweep_plan["presets"] else None
-    check_backend(backend, scheduler)
-    check_seed(seed)
+        cards, presets = c.recorded_paths(sweep_plan)
+    c.check_backend(backend, scheduler)
+    c.check_seed(seed)
     if games < 2:
         raise UserError(f"--games must be at least 2; got {games}")
     axes = parse_sweep(list(set_ or []))
     base = list(fixed or [])
-    spec = game_spec(game)
+    spec = c.game_spec(game)
     if spec.analysis_module is not None:
         load, run, sources = spec.analysis().sweep_run(
             games=games, seed=seed, cards=cards, base=base, backend=backend
@@ -114,13 +96,15 @@ def sweep(
         exp: tuple[str, ...] = ()
     else:
         spec.strategies().use_presets(presets)
-        exp = game_expansions(spec, expansions, spec.tournament_expansions)
+        exp = c.game_expansions(spec, expansions, spec.tournament_expansions)
 
         def load(setting):
             return spec.load_cards(cards, base + [f"{k}={v}" for k, v in setting.items()], exp)
 
         spec.check_players(load({}), players, exp)
-        lineup, policies = game_lineup(spec, strategies, players)
+        lineup, policies = c.game_lineup(
+            spec, strategies or c.mixed_lineup(spec, players), players
+        )
         strategies, sources = ",".join(lineup), None
         run = _point_runner(spec, policies, players, games, seed, exp, threads, backend,
                             scheduler)  # fmt: skip
@@ -128,10 +112,11 @@ def sweep(
     if resume is None:
         out_dir = out if out is not None else default_run_dir("runs", seed=seed)
         staging = create_run_dir(out_dir, resumable=True)
-        write_plan(
+        c.write_plan(
             staging.dir,
             {
-                "set": list(set_ or []),
+                **c.data_paths(cards, [], presets),
+                "set": list(set_ or []),  # the axes (the fixed overrides are `fixed`)
                 "fixed": base,
                 "players": players,
                 "games": games,
@@ -139,20 +124,18 @@ def sweep(
                 "strategies": strategies,
                 "expansions": ",".join(exp),
                 "game": spec.name,
-                "cards": str(cards) if cards is not None else None,
-                "presets": str(presets) if presets is not None else None,
             },
         )
     else:
         out_dir = resume
-    with staging, interrupt_note(staging, out_dir, "sweep"):
-        seal_plan(staging, resume is not None, load({}), presets, out_dir)
+    with staging, c.interrupt_note(staging, out_dir, "sweep"):
+        c.seal_plan(staging, resume is not None, load({}), presets, out_dir)
         result = run_sweep(
             load,
             run,
             axes,
             progress=lambda text: typer.echo(text, err=True),
-            store=chunk_store(staging),
+            store=c.chunk_store(staging),
             sources=sources,
         )
         command = " ".join(["abyss-mc", *sys.argv[1:]])
@@ -165,11 +148,10 @@ def sweep(
         atomic_write_text(staging.dir / "summary.txt", text)
         if report:
             rep.write(staging.dir / "report")
-        write_manifest(
-            staging.dir,
-            command=["abyss-mc", *sys.argv[1:]],
-            seed=seed,
-            config={
+        c.write_run_manifest(
+            staging,
+            seed,
+            {
                 "command": "sweep",
                 "game": spec.name,
                 "axes": {k: list(v) for k, v in axes},
@@ -178,13 +160,13 @@ def sweep(
                 "n_games": games,
                 "strategies": strategies,
                 "expansions": list(exp),
-                **data_options(cards, base, presets, out_dir),
+                **c.data_options(cards, base, presets, out_dir),
             },
-            card_digest=card_digest(load({}), cards, base),
+            card_digest=c.card_digest(load({}), cards, base),
             timings={},
-            extra={"digests": run_digests(load({}), presets)},
+            extra={"digests": c.run_digests(load({}), presets)},
         )
-        finish_run(staging)
+        c.finish_run(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
 
@@ -196,7 +178,7 @@ def _point_runner(spec, policies, players, games, seed, exp, threads, backend, s
     def run(tables):
         from sim.core.results import win_shares
 
-        with cluster_for(backend, scheduler, threads) as client:
+        with c.cluster_for(backend, scheduler, threads) as client:
             played = spec.play().run_games(
                 tables, engine=spec.engines[0], n_players=players, n_games=games, seed=seed,
                 policies=policies, expansions=exp, threads=threads, client=client,

@@ -9,36 +9,11 @@ from typing import Annotated
 
 import typer
 
-from reports.commands.common import (
-    CardsOption,
-    ExpansionsOption,
-    GameOption,
-    PresetsOption,
-    SeedOption,
-    SetOption,
-    ThreadsOption,
-    card_digest,
-    check_backend,
-    check_seed,
-    chunk_store,
-    cluster_for,
-    data_options,
-    finish_run,
-    game_expansions,
-    game_spec,
-    interrupt_note,
-    parse_player_counts,
-    read_plan,
-    schema_entry,
-    seal_plan,
-    tournament_options,
-    user_errors,
-    write_plan,
-)
+from reports.commands import common as c
 from sim.core.errors import UserError
 
 
-@user_errors
+@c.user_errors
 def tournament(
     strategies: Annotated[
         str,
@@ -111,7 +86,7 @@ def tournament(
     scheduler: Annotated[
         str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
     ] = None,
-    seed: SeedOption = 1,
+    seed: c.SeedOption = 1,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -124,7 +99,7 @@ def tournament(
     report: Annotated[
         bool, typer.Option("--report/--no-report", help="Also write the balance report.")
     ] = False,
-    expansions: ExpansionsOption = None,
+    expansions: c.ExpansionsOption = None,
     fight_points: Annotated[
         int,
         typer.Option(
@@ -134,11 +109,11 @@ def tournament(
             "rollout` for the full analysis.",
         ),
     ] = 2000,
-    cards: CardsOption = None,
-    set_: SetOption = None,
-    threads: ThreadsOption = None,
-    presets: PresetsOption = None,
-    game: GameOption = "abyss",
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    threads: c.ThreadsOption = None,
+    presets: c.PresetsOption = None,
+    game: c.GameOption = "abyss",
     resume: Annotated[
         Path | None,
         typer.Option(
@@ -155,31 +130,29 @@ def tournament(
         from sim.core.runs import resume_run_dir
 
         staging = resume_run_dir(resume)
-        options = read_plan(staging.dir)
+        options = c.read_plan(staging.dir)
         strategies, players, blocks = options["strategies"], options["players"], options["blocks"]
         design, crn, seed = options["design"], options["crn"], options["seed"]
         report, expansions = options["report"], options["expansions"]
-        fight_points, game = options["fight_points"], options["game"]
-        cards = Path(options["cards"]) if options["cards"] else None
-        set_, presets = options["set"], options["presets"]
-        presets = Path(presets) if presets else None
+        fight_points, game, set_ = options["fight_points"], options["game"], options["set"]
+        cards, presets = c.recorded_paths(options)
         out, sequential = resume, options.get("sequential")
-    check_backend(backend, scheduler)
+    c.check_backend(backend, scheduler)
     if backend == "dask" and sequential is not None:
         raise UserError("--backend dask does not run --sequential tournaments; use local")
-    spec = game_spec(game)
+    spec = c.game_spec(game)
     spec.play()  # a game without games of strategies says so here
     t_start = time.perf_counter()
     spec.strategies().use_presets(presets)
-    exp = game_expansions(spec, expansions, spec.tournament_expansions)
+    exp = c.game_expansions(spec, expansions, spec.tournament_expansions)
     tables = spec.load_cards(cards, set_, exp)
     counts = (
         list(spec.play().player_counts(tables, exp)) if players == "all"
-        else parse_player_counts(players)
+        else c.parse_player_counts(players)
     )  # fmt: skip
     for n in counts:
         spec.check_players(tables, n, exp)
-    check_seed(seed)
+    c.check_seed(seed)
     if blocks < 1:
         raise UserError(f"--blocks must be at least 1; got {blocks}")
     if fight_points < 0 or fight_points == 1:
@@ -194,25 +167,25 @@ def tournament(
         spec.strategies().make_policy(name)  # unknown names and parameters fail before any work
     plans = {n: make_design(names, n, design) for n in counts}
 
-    from sim.core.runs import create_run_dir, default_run_dir, write_manifest, write_parquet
+    from sim.core.runs import create_run_dir, default_run_dir, write_parquet
 
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
     resumed = staging is not None
     if staging is None:
         staging = create_run_dir(out_dir, resumable=True)
-        write_plan(
+        c.write_plan(
             staging.dir,
             {
-                **tournament_options(
+                **c.tournament_options(
                     ",".join(names), players, blocks, design, crn, seed, report,
                     ",".join(exp), fight_points, cards, set_, presets, spec.name,
                 ),
                 "sequential": sequential,
             },
         )  # fmt: skip
-    with staging, interrupt_note(staging, out_dir, "tournament"), \
-            cluster_for(backend, scheduler, threads) as cluster:  # fmt: skip
-        seal_plan(staging, resumed, tables, presets, out_dir)
+    with staging, c.interrupt_note(staging, out_dir, "tournament"), \
+            c.cluster_for(backend, scheduler, threads) as cluster:  # fmt: skip
+        c.seal_plan(staging, resumed, tables, presets, out_dir)
         import pandas as pd
 
         from reports.tournament import run_tournament, tournament_text
@@ -232,7 +205,7 @@ def tournament(
                 progress=sys.stderr.isatty(),
                 sequential_alpha=sequential,
                 game=spec.name,
-                store=chunk_store(staging, f"{n}p"),
+                store=c.chunk_store(staging, f"{n}p"),
                 client=cluster,
             )
         typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
@@ -255,20 +228,21 @@ def tournament(
             fight_points=fight_points, run_dir=staging.dir,
         ) if extras is not None else {}  # fmt: skip
         one = len(counts) == 1
-        write_manifest(
-            staging.dir,
-            command=["abyss-mc", *sys.argv[1:]],
-            seed=seed,
-            config={
+        c.write_run_manifest(
+            staging,
+            seed,
+            {
                 "game": spec.name,
                 "command": "tournament",
                 **extra_config,
                 "n_players": counts[0] if one else counts,
                 "strategies": names,
-                "blocks": results[counts[0]].n_blocks if one
+                "blocks": results[counts[0]].n_blocks
+                if one
                 else {n: r.n_blocks for n, r in results.items()},
                 "blocks_budget": blocks,
-                "tables": plans[counts[0]].n_tables if one
+                "tables": plans[counts[0]].n_tables
+                if one
                 else {n: p.n_tables for n, p in plans.items()},
                 "n_games": int(len(games_df)),
                 "design": design,
@@ -277,20 +251,19 @@ def tournament(
                 "stopped_early": all(r.stopped_early for r in results.values()),
                 "seed": seed,
                 "expansions": list(exp),
-                **data_options(cards, set_, presets, out_dir),
+                **c.data_options(cards, set_, presets, out_dir),
             },  # fmt: skip
-            card_digest=card_digest(tables, cards, set_),
+            card_digest=c.card_digest(tables, cards, set_),
             timings={
                 "total": time.perf_counter() - t_start,
                 "runner": {str(n): r.timings for n, r in results.items()},
             },
-            extra=schema_entry(spec),
+            extra=c.schema_entry(spec),
         )
         if report:
             spec.report().write_report(staging.dir, staging.dir / "report")
-        finish_run(staging)
+        c.finish_run(staging)
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
     if report:
         typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
-

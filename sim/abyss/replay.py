@@ -35,7 +35,7 @@ class Narrator:
         return self.t.location_name[loc]
 
     def who(self, seat: int) -> str:
-        return f"Seat {seat} ({self.lineup[seat]})"
+        return f"Seat {seat + 1} ({self.lineup[seat]})"  # seats as people count them
 
     def line(self, e: dict) -> str | None:  # noqa: C901 - one branch per event kind
         k, w = e["event"], e.get("who")

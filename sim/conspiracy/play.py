@@ -65,7 +65,9 @@ def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
     g = Game(tables, seated, seed, game).play()
     lines = [f"Conspiracy, seed {seed}, game {game}: " + ", ".join(
         f"seat {s + 1} {p.name}" for s, p in enumerate(seated))]  # fmt: skip
-    for e in g.events:
-        details = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("event", "turn"))
+    for e in g.events:  # seats as people count them (the JSON events keep the engine's 0..n-1)
+        shown = {k: v + 1 if k in ("who", "seat", "target") and isinstance(v, int) else v
+                 for k, v in e.items() if k not in ("event", "turn")}  # fmt: skip
+        details = ", ".join(f"{k}={v}" for k, v in shown.items())
         lines.append(f"turn {e['turn']:>3}  {e['event']:<16} {details}")
     return "\n".join(lines), g.events
