@@ -11,12 +11,20 @@ import pytest
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
-#: Small counts for CI: tournament blocks (strategy_comparison) and rollout decision points x
-#: replicates (fight_or_explore).
-SMALL_COUNTS = {"ABYSS_NB_BLOCKS": "20", "ABYSS_NB_POINTS": "200", "ABYSS_NB_REPLICATES": "4"}
+#: Small counts for CI: tournament blocks (strategy_comparison), rollout decision points x
+#: replicates (fight_or_explore) and tournament blocks per player count and rules reading
+#: (conspiracy).
+SMALL_COUNTS = {
+    "ABYSS_NB_BLOCKS": "20",
+    "ABYSS_NB_POINTS": "200",
+    "ABYSS_NB_REPLICATES": "4",
+    "ABYSS_NB_CONSPIRACY_BLOCKS": "20",
+}
 
 
-@pytest.mark.parametrize("name", ["strategy_comparison.ipynb", "fight_or_explore.ipynb"])
+@pytest.mark.parametrize(
+    "name", ["strategy_comparison.ipynb", "fight_or_explore.ipynb", "conspiracy.ipynb"]
+)
 def test_notebook_runs(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     for key, value in SMALL_COUNTS.items():
         monkeypatch.setenv(key, value)
