@@ -481,19 +481,21 @@ def rollout(
     with create_run_dir(out_dir) as staging:
         tables = c.game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
         from reports.rollout import rollout_text, run_rollouts, save_rollouts
+        from sim.core.firstrun import first_compile
 
-        found = run_rollouts(
-            tables,
-            n_players=players,
-            strategies=lineup,
-            seed=seed,
-            n_points=points,
-            replicates=replicates,
-            unpaired_check=unpaired_check,
-            rule_points=rule_points,
-            rule_replicates=rule_replicates,
-            progress=sys.stderr.isatty(),
-        )
+        with first_compile("fight-or-explore rollouts", 90):
+            found = run_rollouts(
+                tables,
+                n_players=players,
+                strategies=lineup,
+                seed=seed,
+                n_points=points,
+                replicates=replicates,
+                unpaired_check=unpaired_check,
+                rule_points=rule_points,
+                rule_replicates=rule_replicates,
+                progress=sys.stderr.isatty(),
+            )
         command = ["abyss-mc", *sys.argv[1:]]
         found.meta["command"] = " ".join(command)
         if found.rules is not None and verify_blocks:

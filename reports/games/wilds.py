@@ -44,7 +44,10 @@ def simulate(*, games: int, seed: int, cards, set_, out, backend: str = "local",
             c = stack.enter_context(client(scheduler, threads))
             frame = run_analysis(tables, seed, games, run=distributed_runner(c, chunk_size))
         else:
-            frame = run_analysis(tables, seed, games)
+            from sim.core.firstrun import first_compile
+
+            with first_compile("wilds", 15):
+                frame = run_analysis(tables, seed, games)
         write_parquet(frame, staging.dir / "crystals.parquet")
         table = effort(frame[frame["deck"] == "as given"], ["setting", "warped"])
         text = (

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from sim.core.firstrun import first_compile
 from sim.core.game import Played
 from sim.core.schema import SCHEMA_VERSION  # noqa: F401  (the manifest records it)
+
+#: The fast path's first compile on a 2-core machine (docs/benchmarks.md), to tell the user.
+COMPILE_SECONDS = 60
 
 
 def player_counts(tables, expansions: tuple[str, ...]) -> tuple[int, ...]:
@@ -29,11 +33,12 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
     else:
         from sim.abyss.runner import run_games as run
 
-        seats, games, agg, timings = run(
-            tables, engine=engine, n_players=n_players, n_games=n_games, seed=seed,
-            strategies=policies, expansions=expansions, threads=threads, per_game=per_game,
-            progress=progress, store=store, chunk_size=chunk_size,
-        )  # fmt: skip
+        with first_compile("abyss", COMPILE_SECONDS) if engine == "fast" else _nothing():
+            seats, games, agg, timings = run(
+                tables, engine=engine, n_players=n_players, n_games=n_games, seed=seed,
+                strategies=policies, expansions=expansions, threads=threads, per_game=per_game,
+                progress=progress, store=store, chunk_size=chunk_size,
+            )  # fmt: skip
     if not per_game:
         return Played(None, None, agg, dict(timings or {}))
     return Played(seats_frame(seats), games_frame(games), agg, dict(timings or {}))
@@ -42,7 +47,8 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     from sim.abyss.fast import run_tables as run
 
-    return run(tables, seed=seed, games=games, seatings=seatings, strategies=strategies)
+    with first_compile("abyss", COMPILE_SECONDS):
+        return run(tables, seed=seed, games=games, seatings=seatings, strategies=strategies)
 
 
 def tournament_frames(seats, games):
@@ -58,3 +64,9 @@ def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
 
     return narrate_game(tables, seed=seed, game=game, n_players=n_players, strategies=policies,
                         expansions=expansions)  # fmt: skip
+
+
+def _nothing():
+    import contextlib
+
+    return contextlib.nullcontext()

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+from sim.core.firstrun import first_compile
 from sim.core.game import Played
+
+#: The fast path's first compile on a 2-core machine (docs/benchmarks.md), to tell the user.
+COMPILE_SECONDS = 35
 
 
 def player_counts(tables, expansions: tuple[str, ...] = ()) -> tuple[int, ...]:
@@ -31,18 +35,20 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
             tables, n_players=n_players, n_games=n_games, seed=seed, strategies=policies
         )
     else:
-        seats, games, timings = fast.run_fast(
-            tables, n_players=n_players, n_games=n_games, seed=seed, strategies=policies,
-            threads=threads, progress=progress, store=store, chunk_size=chunk_size,
-        )  # fmt: skip
+        with first_compile("conspiracy", COMPILE_SECONDS):
+            seats, games, timings = fast.run_fast(
+                tables, n_players=n_players, n_games=n_games, seed=seed, strategies=policies,
+                threads=threads, progress=progress, store=store, chunk_size=chunk_size,
+            )  # fmt: skip
     return Played(pd.DataFrame(seats), pd.DataFrame(games), None, dict(timings))
 
 
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     from sim.conspiracy.fast import run_tables as run
 
-    seats, games_cols = run(tables, seed=seed, games=games, seatings=seatings,
-                            strategies=strategies)  # fmt: skip
+    with first_compile("conspiracy", COMPILE_SECONDS):
+        seats, games_cols = run(tables, seed=seed, games=games, seatings=seatings,
+                                strategies=strategies)  # fmt: skip
     return seats, games_cols, None
 
 

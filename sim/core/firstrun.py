@@ -1,0 +1,69 @@
+"""The first run after an install or an update compiles the fast path (tens of seconds, once);
+`first_compile` says so on stderr from its first second, also when the output is piped, and
+shows the time passing until the kernels are ready. Later runs load them from numba's cache and
+say nothing.
+
+Whether this cache has the game's kernels is remembered by a marker file in the cache directory
+(`sim.core.jit`: one directory per version of the sources), written once a first call finished.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from pathlib import Path
+
+#: Seconds between the lines that say the compile goes on, when stderr is not a terminal.
+PIPED_EVERY = 10.0
+
+
+def _marker(label: str) -> Path:
+    from sim.core.jit import numba
+
+    return Path(numba.config.CACHE_DIR) / f"{label}.compiled"
+
+
+def is_compiled(label: str) -> bool:
+    return _marker(label).exists()
+
+
+@contextlib.contextmanager
+def first_compile(label: str, seconds: int, stream=None):
+    """Around the first call into a game's compiled kernels: if this cache has not compiled
+    `label` yet, announce it ("about `seconds` s", measured on a 2-core machine) and tick until
+    the block ends; then remember it. Silent when the kernels are cached."""
+    if is_compiled(label):
+        yield
+        return
+    stream = stream or sys.stderr
+    tty = stream.isatty()
+    print(f"compiling the {label} fast path once, about {seconds} s on 2 cores; later runs "
+          "start at once", file=stream, flush=True)  # fmt: skip
+    done = threading.Event()
+    t0 = time.perf_counter()
+
+    def tick() -> None:
+        every = 1.0 if tty else PIPED_EVERY
+        while not done.wait(every):
+            elapsed = time.perf_counter() - t0
+            if tty:
+                print(f"\r  compiling ... {elapsed:.0f} s", end="", file=stream, flush=True)
+            else:
+                print(f"  still compiling ({elapsed:.0f} s)", file=stream, flush=True)
+
+    ticker = threading.Thread(target=tick, name="first-compile", daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        done.set()
+        ticker.join()
+        if tty:
+            print("\r" + " " * 40 + "\r", end="", file=stream, flush=True)
+    with contextlib.suppress(OSError):  # a read-only cache only means the next run says it again
+        marker = _marker(label)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(f"{time.perf_counter() - t0:.1f}\n")
+    print(f"compiled in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
