@@ -3,8 +3,9 @@ turns a spec such as ``greedy:fight_p=0.6`` into a policy object for the engines
 policies themselves live beside each game's kernel, `sim/<game>/policies.py`).
 
 A game's strategies are the package ``strategies.<game>``, whose ``REGISTRY`` (a
-`registry.Registry`: `make_policies`, `use_presets`, `strategy_names`, `describe`, `text`, ...)
-`for_game` returns; what their compiled policies share is `strategies.compiled`.
+`registry.Registry`: `make_policies`, `use_presets`, `strategy_names`, `describe`, `text`,
+`parameters`, `parameter_space`, ...) `for_game` returns; what their compiled policies share is
+`strategies.compiled`. Each policy parameter is documented on its field (`registry.param`).
 """
 
 from __future__ import annotations

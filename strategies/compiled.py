@@ -18,6 +18,18 @@ from typing import Any, ClassVar
 import numpy as np
 
 from sim.core.rng import N_STREAMS
+from strategies.registry import check_parameters, param
+
+#: The compiled policies hold probabilities in thousandths (`CompiledPolicy.param_value`).
+THOUSANDTHS = 1000
+
+
+def probability(default: float, meaning: str, effect: str) -> Any:
+    """A probability parameter (`registry.param`): 0 to 1, in steps of 0.001, since the compiled
+    policy reads it in thousandths."""
+    return param(
+        default, meaning, effect, low=0.0, high=1.0, step=1 / THOUSANDTHS, unit="probability"
+    )
 
 
 class TablesCache:
@@ -36,7 +48,9 @@ class TablesCache:
 
 
 class CompiledPolicy:
-    """Base of a game's built-in strategies (dataclasses: the fields are the parameters).
+    """Base of a game's built-in strategies (dataclasses: the fields are the parameters, each
+    declared with its documentation and range, `registry.param` or `probability`, and checked
+    against them when the policy is made).
 
     A game's base class sets `policies` (the game's module of compiled policies, with
     `choose`), `layout` (the module of its workspace offsets: OPT, POLICY_KIND, POLICY_PARAMS,
@@ -54,17 +68,9 @@ class CompiledPolicy:
     PARAM_SLOTS: ClassVar[dict[str, int]] = {}
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, float) and not 0.0 <= value <= 1.0:
-                raise ValueError(f"{f.name} is a probability, between 0 and 1; got {value}")
-            if isinstance(value, float) and abs(value * 1000 - round(value * 1000)) > 1e-6:
-                # the compiled policy holds probabilities in thousandths: never round silently
-                raise ValueError(
-                    f"{f.name} is held in steps of 0.001; got {value} (use e.g. {round(value, 3)})"
-                )
-            if isinstance(value, int) and not 0 <= value <= 999:
-                raise ValueError(f"{f.name} must be between 0 and 999; got {value}")
+        # each field's documented range (`registry.param`); probabilities on the grid of
+        # thousandths the compiled policy holds: refused, never rounded silently
+        check_parameters(self)
 
     def workspace(self, game) -> np.ndarray:
         """A kernel workspace holding the card tables and the state of `game`."""
@@ -91,7 +97,7 @@ class CompiledPolicy:
 
     def param_value(self, name: str, value) -> int:
         """A parameter as the compiled policy reads it: probabilities in thousandths."""
-        return round(value * 1000) if isinstance(value, float) else int(value)
+        return round(value * THOUSANDTHS) if isinstance(value, float) else int(value)
 
     def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
         """The compiled policy's choice among `options` (the reference engine's call)."""

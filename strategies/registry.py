@@ -4,21 +4,163 @@ A strategy spec is `name` or `name:param=value:param=value`, e.g. `greedy:buy_mi
 policy (a dataclass whose fields are its parameters) or a preset: a policy with some parameters
 changed, from the game's built-in `presets.toml` or from a user's preset file (`use_presets`, the
 CLI's `--presets FILE`).
+
+Each parameter is documented once, as data on its dataclass field (`param`, a `Param` in the
+field's metadata): what it means, its allowed values and unit, and what raising it does; the
+field's default is its default. The same `Param` checks a value (`Param.check`, called by the
+policy's `__post_init__`), writes `abyss-mc strategies` (`Registry.text`) and gives a tuner its
+search space (`Registry.parameter_space`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import numbers
+import textwrap
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sim.core.errors import UserError
+
+#: The key of a parameter's `Param` in its dataclass field's metadata.
+PARAM = "param"
+#: Width of `abyss-mc strategies`' text.
+WIDTH = 100
 
 
 class StrategyError(UserError, ValueError):
     """An unknown strategy or parameter, a malformed spec or preset file."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One policy parameter, documented: the one place its meaning, range and effect are written.
+
+    `meaning` says what the parameter does in the policy's decisions, `effect` what raising it
+    changes (written to follow "Raising it: ", including what its extreme values do; for a choice,
+    what the choice changes). The allowed values are either `choices` (names) or the closed range
+    `low`..`high`, of ints or, when `low` is a float, of floats on a grid of `step`; `unit` names
+    what the numbers count. The default is the field's default (see `param`).
+    """
+
+    meaning: str
+    effect: str
+    low: int | float | None = None
+    high: int | float | None = None
+    unit: str = ""
+    choices: tuple[str, ...] = ()
+    step: float | None = None
+
+    def __post_init__(self) -> None:
+        numeric = self.low is not None and self.high is not None and self.low <= self.high
+        if not self.meaning or not self.effect or numeric == bool(self.choices):
+            raise TypeError(f"a Param needs meaning, effect, and low..high or choices: {self}")
+
+    @property
+    def kind(self) -> str:
+        """"int", "float" or "choice"."""
+        if self.choices:
+            return "choice"
+        return "float" if isinstance(self.low, float) else "int"
+
+    def check(self, name: str, value: Any) -> Any:
+        """`value` if it is allowed (an int given for a float as that float), else a one-line
+        ValueError naming the parameter and its allowed values."""
+        kind = self.kind
+        if kind == "choice":
+            if value not in self.choices:
+                raise ValueError(f"{name} must be one of {', '.join(self.choices)}; got {value!r}")
+            return value
+        number = numbers.Integral if kind == "int" else numbers.Real
+        if not isinstance(value, number) or isinstance(value, bool):
+            raise ValueError(f"{name} expects {kind}, got {value!r}")
+        if not self.low <= value <= self.high:
+            if self.unit == "probability":
+                raise ValueError(
+                    f"{name} is a probability, between {self.low:g} and {self.high:g}; got {value}"
+                )
+            unit = f" ({self.unit})" if self.unit else ""
+            raise ValueError(
+                f"{name} must be between {self.low} and {self.high}{unit}; got {value}"
+            )
+        if kind == "float":
+            value = float(value)
+            if self.step is not None:
+                per = round(1 / self.step)
+                if abs(value * per - round(value * per)) > 1e-6:
+                    digits = len(str(per)) - 1
+                    raise ValueError(
+                        f"{name} is held in steps of {self.step:g}; got {value} "
+                        f"(use e.g. {round(value, digits)})"
+                    )
+        return value
+
+    def space(self) -> tuple:
+        """The allowed values as a tuner reads them: ("int", low, high), ("float", low, high) or
+        ("choice", choices)."""
+        if self.kind == "choice":
+            return ("choice", self.choices)
+        return (self.kind, self.low, self.high)
+
+    def range_text(self) -> str:
+        """The allowed values in words, e.g. "int 0..10 (an Ally's value, 1-9)"."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        number = "{:g}" if self.kind == "float" else "{}"
+        text = f"{self.kind} {number.format(self.low)}..{number.format(self.high)}"
+        notes = [n for n in (self.unit, self.step and f"in steps of {self.step:g}") if n]
+        return text + (f" ({', '.join(notes)})" if notes else "")
+
+
+def param(
+    default: Any,
+    meaning: str,
+    effect: str,
+    *,
+    low: int | float | None = None,
+    high: int | float | None = None,
+    unit: str = "",
+    choices: tuple[str, ...] = (),
+    step: float | None = None,
+) -> Any:
+    """A policy dataclass field with its documentation, e.g.
+    `buy_min: int = param(4, "Buy an Ally ...", "buys fewer ...", low=0, high=10, unit="...")`."""
+    doc = Param(meaning, effect, low, high, unit, tuple(choices), step)
+    doc.check("default", default)
+    return dataclasses.field(default=default, metadata={PARAM: doc})
+
+
+def parameters(cls) -> dict[str, Param]:
+    """The documented parameters of a policy class, in field order (its `name` is none). A field
+    without a `Param` is an error: every parameter must say what it does."""
+    params = {}
+    for f in dataclasses.fields(cls):
+        if f.name == "name":
+            continue
+        if PARAM not in f.metadata:
+            raise TypeError(
+                f"{cls.__name__}.{f.name} has no documentation: declare it with "
+                "strategies.registry.param(default, meaning, effect, low=..., high=...)"
+            )
+        params[f.name] = f.metadata[PARAM]
+    return params
+
+
+def check_parameters(policy) -> None:
+    """Check every parameter of a policy object against its `Param` (and store an int given for
+    a float as the float); a one-line ValueError for the first one out of range."""
+    for name, doc in parameters(type(policy)).items():
+        value = doc.check(name, getattr(policy, name))
+        if value is not getattr(policy, name):
+            object.__setattr__(policy, name, value)
+
+
+def defaults(cls) -> dict[str, Any]:
+    """The default value of each parameter of a policy class."""
+    return {f.name: f.default for f in dataclasses.fields(cls) if f.name != "name"}
 
 
 @dataclass(frozen=True)
@@ -98,23 +240,99 @@ class Registry:
         return list(self.policies) + sorted(self.presets())
 
     def describe(self, name: str) -> tuple[str, dict]:
-        """One line saying what a strategy does, and its full parameter values."""
+        """One line saying what a strategy (a name or a spec) does, and its parameter values."""
         policy = self.make_policy(name)
         values = {f: getattr(policy, f) for f in _fields(type(policy))}
-        preset = self.presets().get(name)
+        preset = self.presets().get(name.strip())
         if preset is not None and preset.description:
             return preset.description, values
         doc = (type(policy).__doc__ or "").strip().splitlines()
         return (doc[0] if doc else ""), values
 
-    def text(self) -> str:
-        """Every strategy, what it does and its parameter values (`abyss-mc strategies`)."""
+    def parameters(self, policy: str) -> dict[str, Param]:
+        """The documented parameters of a policy (by its name: `greedy`), in field order."""
+        return parameters(self._policy(policy))
+
+    def parameter_space(self, policy: str) -> dict[str, tuple]:
+        """The values each parameter of a policy may take, for a tuner to search: by name,
+        ("int", low, high) and ("float", low, high) for the closed ranges (bounds included) and
+        ("choice", (name, ...)) for the named choices. The float parameters are probabilities that
+        the compiled policies hold in thousandths: a value must lie on the grid of
+        `parameters(policy)[name].step` (0.001), as `round(x, 3)` gives; any value of the space
+        builds a valid policy, e.g. `make_policy("greedy:buy_min=7:fight_p=0.25")`. The defaults
+        are `defaults(policy)`; a preset's values `presets()[name].params` over them."""
+        return {name: doc.space() for name, doc in self.parameters(policy).items()}
+
+    def defaults(self, policy: str) -> dict[str, Any]:
+        """The default value of each parameter of a policy (by its name)."""
+        return defaults(self._policy(policy))
+
+    def _policy(self, policy: str) -> type:
+        if policy not in self.policies:
+            known = ", ".join(self.policies)
+            raise StrategyError(f"unknown policy {policy!r}; known: {known}")
+        return self.policies[policy]
+
+    def text(self, name: str | None = None) -> str:
+        """`abyss-mc strategies`: every strategy, what it does and its parameter values, then
+        each policy's parameters explained (meaning, range, default, effect of raising it); or,
+        given a strategy (a name or a spec such as `greedy:buy_min=3`), that one in full."""
+        if name is not None:
+            return self.strategy_text(name)
         lines = []
-        for name in self.strategy_names():
-            doc, values = self.describe(name)
-            lines.append(f"{name}: {doc}")
+        for strategy in self.strategy_names():
+            doc, values = self.describe(strategy)
+            lines.append(_wrap(f"{strategy}: {doc}", "", "    "))
             if values:
-                lines.append("    " + ", ".join(f"{k}={v}" for k, v in values.items()))
+                lines.append(_wrap(", ".join(f"{k}={v}" for k, v in values.items()), "    "))
+        shown: dict[str, tuple[str, Param, Any]] = {}  # parameter -> (policy, doc, default)
+        for policy, cls in self.policies.items():
+            params, default = parameters(cls), defaults(cls)
+            if not params:
+                continue
+            # a parameter a policy shares with one above (same documentation and default)
+            same = [k for k, doc in params.items() if shown.get(k, ("",))[1:] == (doc, default[k])]
+            lines += ["", f"Parameters of {policy}:"]
+            if same:
+                where = ", ".join(sorted({shown[k][0] for k in same}))
+                lines.append(_wrap(f"{', '.join(same)}: as {where} above", "  ", "    "))
+            for k, doc in params.items():
+                if k not in same:
+                    lines += _param_lines(k, doc, default[k])
+                    shown[k] = (policy, doc, default[k])
+        lines += ["", _ONE, _CHANGE]
+        return "\n".join(lines) + "\n"
+
+    def strategy_text(self, spec: str) -> str:
+        """One strategy (a name or a spec) in full: what it does, where it comes from, and every
+        parameter with its value, range, default and effect."""
+        policy = self.make_policy(spec)
+        cls = type(policy)
+        policy_name = next(k for k, c in self.policies.items() if c is cls)
+        name = spec.strip().split(":")[0]
+        doc = self.describe(name)[0]  # a preset's description, also with parameters changed
+        values = {k: getattr(policy, k) for k in _fields(cls)}
+        lines = [_wrap(f"{spec.strip()}: {doc}", "", "    ")]
+        preset = self.presets().get(name)
+        default = defaults(cls)
+        changed = [k for k, v in values.items() if v != default[k]]
+        if preset is None:
+            origin = f"the {policy_name} policy"
+        elif self.builtin is not None and preset.source == str(self.builtin):
+            origin = f"a built-in preset of {policy_name}"
+        else:
+            origin = f"a preset of {policy_name} from {preset.source}"
+        if changed:
+            origin += f", changing {', '.join(changed)}"
+        lines.append(_wrap(origin, "    "))
+        params = parameters(cls)
+        if not params:
+            lines.append("    no parameters")
+        else:
+            lines += ["", "Parameters:"]
+            for k, p in params.items():
+                lines += _param_lines(k, p, default[k], value=values[k])
+            lines += ["", _CHANGE]
         return "\n".join(lines) + "\n"
 
     def make_policy(self, spec: str):
@@ -155,6 +373,33 @@ class Registry:
         if len(specs) > n_players:
             raise StrategyError(f"{len(specs)} strategies given for {n_players} players")
         return [self.make_policy(specs[i % len(specs)]) for i in range(n_players)]
+
+
+_ONE = "One strategy in full, every parameter with its value: abyss-mc strategies [--game G] NAME."
+_CHANGE = "Change a parameter: --strategies NAME:param=value[:param=value...]."
+
+
+def _wrap(text: str, indent: str, later: str | None = None) -> str:
+    later = indent if later is None else later
+    return textwrap.fill(
+        text,
+        WIDTH,
+        initial_indent=indent,
+        subsequent_indent=later,
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+
+
+def _param_lines(name: str, doc: Param, default: Any, value: Any = dataclasses.MISSING) -> list:
+    """A parameter explained: its head line (value,) range and default, then its meaning and the
+    effect of raising it, indented."""
+    head = name if value is dataclasses.MISSING else f"{name} = {value}"
+    return [
+        _wrap(f"{head}: {doc.range_text()}; default {default}", "  ", "      "),
+        _wrap(doc.meaning, "      "),
+        _wrap(("Raising it: " if doc.kind != "choice" else "Effect: ") + doc.effect, "      "),
+    ]
 
 
 def _fields(cls) -> list[str]:

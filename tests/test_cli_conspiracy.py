@@ -61,7 +61,7 @@ def test_tournament_with_report(tmp_path) -> None:
     [
         (["simulate", "--players", 5], "--players must be 2-4 for Conspiracy"),
         (["simulate", "--strategies", "greedy"], "unknown strategy 'greedy'"),
-        (["simulate", "--strategies", "heuristic:draw=-1"], "draw must be between 0 and 999"),
+        (["simulate", "--strategies", "heuristic:draw=-1"], "draw must be between 1 and 10"),
         (["simulate", "--expansions", "leviathan"], "Conspiracy has no expansions"),
         (["simulate", "--set", "game.coalition_ip=-1"], "coalition_ip"),
         (["tournament", "--strategies", "key_hunter"], "at least two"),

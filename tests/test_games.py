@@ -104,3 +104,99 @@ def test_a_game_without_a_play_module_says_so(tiny) -> None:
     result = runner.invoke(app, ["tournament", "--game", "wilds"])
     assert result.exit_code == 2
     assert "Leviathan Wilds has no games of strategies to play" in result.output
+
+
+def registries():
+    """The strategies registry of every registered game that has strategies."""
+    import strategies
+
+    found = {}
+    for name in games.names():
+        try:
+            found[name] = strategies.for_game(name)
+        except UserError:
+            continue  # Wilds: an analysis, no strategies
+    assert {"abyss", "conspiracy"} <= set(found)
+    return found
+
+
+@pytest.mark.parametrize("game", ["abyss", "conspiracy"])
+def test_every_parameter_of_every_policy_is_documented(game: str) -> None:
+    """Each parameter says what it means, its range and what raising it does, once, on its
+    field (`strategies.registry.param`); `abyss-mc strategies` explains it. A field without its
+    documentation is refused (`parameters` raises), so no parameter can be added undocumented."""
+    import dataclasses
+
+    from strategies.registry import Param, parameters
+
+    registry = registries()[game]
+    text = registry.text()
+    assert max(map(len, text.splitlines())) <= 100
+    for policy, cls in registry.policies.items():
+        docs = parameters(cls)
+        assert list(docs) == [f.name for f in dataclasses.fields(cls) if f.name != "name"]
+        if docs:
+            assert f"\nParameters of {policy}:\n" in text
+        for name, doc in docs.items():
+            assert isinstance(doc, Param), (policy, name)
+            assert doc.meaning.strip() and doc.effect.strip(), (policy, name)
+            assert doc.choices or (doc.low < doc.high and doc.unit), (policy, name)
+            assert f"  {name}: {doc.range_text()}; default " in text, (policy, name)
+            assert doc.check(name, registry.defaults(policy)[name]) is not None
+
+
+@pytest.mark.parametrize("game", ["abyss", "conspiracy"])
+def test_the_ranges_checked_are_the_documented_ones(game: str) -> None:
+    """A spec at either end of a parameter's documented range makes a policy, one step beyond
+    is a one-line error (the range check is the documentation's); the presets lie inside."""
+    from strategies.registry import StrategyError
+
+    registry = registries()[game]
+    for policy in registry.policies:
+        for name, space in registry.parameter_space(policy).items():
+            if space[0] == "choice":
+                ok, bad = list(space[1]), ["nosuch"]
+            else:
+                kind, low, high = space
+                step = registry.parameters(policy)[name].step or 1
+                ok, bad = [low, high], [round(low - step, 3), round(high + step, 3)]
+            for value in ok:
+                assert getattr(registry.make_policy(f"{policy}:{name}={value}"), name) == value
+            for value in bad:
+                with pytest.raises(StrategyError, match=f"{name} (must|is a)") as info:
+                    registry.make_policy(f"{policy}:{name}={value}")
+                assert "\n" not in str(info.value)
+    for preset in registry.presets().values():
+        space = registry.parameter_space(preset.policy)
+        for name, value in preset.params.items():
+            kind, *bounds = space[name]
+            assert value in bounds[0] if kind == "choice" else bounds[0] <= value <= bounds[1]
+
+
+def test_an_undocumented_parameter_is_refused() -> None:
+    from dataclasses import dataclass
+
+    from strategies.abyss.baseline import GreedyPolicy
+    from strategies.registry import parameters
+
+    @dataclass
+    class Sloppy(GreedyPolicy):
+        bluff: int = 3
+
+    with pytest.raises(TypeError, match="Sloppy.bluff has no documentation"):
+        parameters(Sloppy)
+    with pytest.raises(TypeError, match="no documentation"):
+        Sloppy()
+
+
+def test_strategies_command_shows_one_strategy_in_full() -> None:
+    result = runner.invoke(app, ["strategies", "--game", "conspiracy", "pile_raider"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("pile_raider: takes discard piles")
+    assert "  draw = 1: int 1..10 (Lords); default 3\n" in result.stdout
+    assert "Raising it: " in result.stdout
+    result = runner.invoke(app, ["strategies", "greedy:buy_min=3"])
+    assert result.exit_code == 0 and "  buy_min = 3: int 0..10" in result.stdout
+    result = runner.invoke(app, ["strategies", "--game", "conspiracy", "greedy"])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and "unknown strategy 'greedy'" in lines[0]

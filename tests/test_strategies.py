@@ -154,6 +154,44 @@ def test_describe_a_policy_uses_its_docstring() -> None:
     assert REGISTRY.describe("random")[1] == {}
 
 
+def test_greedy_parameter_space() -> None:
+    """What a tuner searches (issue 20): each parameter's documented range, the ones the checks
+    use; the heuristic's adds its own to greedy's."""
+    assert REGISTRY.parameter_space("greedy") == {
+        "buy_min": ("int", 0, 10),
+        "take_min": ("int", 0, 10),
+        "take_slot": ("int", 0, 10),
+        "fight_threat": ("int", 0, 10),
+        "council_min": ("int", 0, 99),
+        "pearl_shortfall": ("int", 0, 40),
+        "fight_p": ("float", 0.0, 1.0),
+        "fight_risk": ("float", 0.0, 1.0),
+    }
+    space = REGISTRY.parameter_space("heuristic")
+    assert list(space) == list(fields(HeuristicPolicy()))
+    assert space["guild"] == ("choice", GUILD_NAMES)
+    assert REGISTRY.parameters("heuristic")["fight_p"].step == 0.001
+    assert REGISTRY.defaults("heuristic") == fields(HeuristicPolicy())
+    assert REGISTRY.parameter_space("random") == {}
+    with pytest.raises(StrategyError, match="unknown policy 'farmer'"):
+        REGISTRY.parameter_space("farmer")
+
+
+def test_strategy_in_full_explains_every_parameter_with_its_value() -> None:
+    text = REGISTRY.text("key_hunter:fight_p=0.25")
+    lines = text.splitlines()
+    assert lines[0].startswith("key_hunter:fight_p=0.25: Wants Lords with Keys")
+    assert "a built-in preset of heuristic, changing fight_p, recruit_min, key_weight" in text
+    for name in fields(HeuristicPolicy()):
+        assert any(line.startswith(f"  {name} = ") for line in lines), name
+    assert "  key_weight = 5: int 0..99 (IP per Key); default 1" in lines
+    assert "  fight_p = 0.25: float 0..1 (probability, in steps of 0.001); default 0.5" in lines
+    assert "  guild = none: one of none, mage, soldier, farmer, merchant, politician, " in text
+    assert max(map(len, lines)) <= 100
+    assert "no parameters" in REGISTRY.text("random")
+    assert "did you mean greedy" in str(pytest.raises(StrategyError, REGISTRY.text, "gredy").value)
+
+
 def test_make_policies_cycles_and_checks_the_count() -> None:
     policies = REGISTRY.make_policies(["greedy", "random", " "], 4)
     assert [p.name for p in policies] == ["greedy", "random", "greedy", "random"]
@@ -197,8 +235,9 @@ def test_wrong_type(spec: str, expected: str) -> None:
     [
         ("leviathan_hunter:fight_p=1.5", "fight_p is a probability, between 0 and 1; got 1.5"),
         ("heuristic:explore_risk=-0.1", "explore_risk is a probability"),
-        ("greedy:buy_min=-1", "buy_min must be between 0 and 999"),
-        ("greedy:buy_min=1000", "buy_min must be between 0 and 999"),
+        ("greedy:buy_min=-1", "buy_min must be between 0 and 10 (an Ally's value, 1-9); got -1"),
+        ("greedy:buy_min=11", "buy_min must be between 0 and 10"),
+        ("heuristic:plot_pearls=100", "plot_pearls must be between 0 and 99 (Pearls); got 100"),
         # the compiled policy holds probabilities in thousandths: refused, never rounded to 0
         ("greedy:fight_p=0.0005", "fight_p is held in steps of 0.001; got 0.0005"),
         ("heuristic:explore_risk=0.3333", "explore_risk is held in steps of 0.001"),
@@ -319,7 +358,7 @@ def test_a_second_user_file_replaces_the_first(tmp_path: Path) -> None:
         ('[p]\npolicy = "greedy"\nfight_p = 1.5\n', "p", "fight_p is a probability"),
         ('[p]\npolicy = "greedy"\nfight_p = 5\n', "p", "fight_p is a probability"),
         ('[p]\npolicy = "heuristic"\nguild = "pirate"\n', "p", "guild must be one of"),
-        ('[p]\npolicy = "greedy"\nbuy_min = 1000\n', "p", "between 0 and 999"),
+        ('[p]\npolicy = "greedy"\nbuy_min = 1000\n', "p", "between 0 and 10"),
         ('p = "greedy"\n', "p", "expected a [table] of parameters"),
         ('[greedy]\npolicy = "greedy"\n', "greedy", "a preset name must be a new word"),
         ('["<b>x</b>"]\npolicy = "greedy"\n', "<b>x</b>", "a preset name must be a new word"),

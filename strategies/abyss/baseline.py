@@ -19,6 +19,8 @@ from sim.abyss import policies as P
 from sim.abyss import state as S
 from sim.abyss import workspace as W
 from strategies import compiled
+from strategies.compiled import probability
+from strategies.registry import param
 
 #: Values of HeuristicPolicy.guild: "none", then the guilds in the order of `Guild`.
 GUILD_NAMES = ("none", "mage", "soldier", "farmer", "merchant", "politician", "ambassador")
@@ -49,35 +51,105 @@ class RandomPolicy(compiled.UniformChoice, CompiledPolicy):
     kind = P.RANDOM
 
 
+#: Ally values are 1-9 in any card data (sim.abyss.cards): a threshold of 10 is never met.
+ALLY_VALUE = "an Ally's value, 1-9"
+#: What a Lord is worth to the heuristic (`lord_score`): IP, Keys x key_weight, guild_bonus.
+WORTH = "IP"
+
+
 @dataclass
 class GreedyPolicy(CompiledPolicy):
     """A simple baseline: recruit whenever possible, buy and take strong Allies, fight well.
 
-    Parameters:
-        buy_min: buy an offered Ally of at least this value.
-        take_min: take a revealed Ally of at least this value for free.
-        take_slot: take any Ally revealed on this track space or later.
-        fight_threat: fight a Monster when the Threat token is at least on this space (0-based).
-        council_min: request support when a Council stack holds at least this many cards.
-        pearl_shortfall: finish a payment with Pearls when at most this many points are missing.
-        fight_p: Leviathan expansion: fight (or attack again) when the best eligible Ally removes a
-            Life Point with at least this probability.
-        fight_risk: Leviathan expansion, the rule learnt from forked rollouts (`abyss-mc ev
-            rollout`, docs/fight-or-explore.md): when above 0, fight past a revealed Monster
-            exactly when continuing risks an attack (a new Leviathan landing on an occupied
-            zone) with at least this probability and some Ally can damage a Leviathan;
-            fight_p then governs only the attacks. 0: fight_p decides.
+    Its decisions are `greedy` in `sim.abyss.policies`; each parameter is documented on its field
+    (`abyss-mc strategies greedy` prints them). Decisions without a parameter: recruit whenever a
+    Lord is affordable (the highest IP), take the biggest Council stack, take a face-up Location
+    worth 8 IP or more, else draw.
     """
 
     name: str = "greedy"
-    buy_min: int = 4
-    take_min: int = 4
-    take_slot: int = 4
-    fight_threat: int = 2
-    council_min: int = 3
-    pearl_shortfall: int = 1
-    fight_p: float = 0.5
-    fight_risk: float = 0.0
+    buy_min: int = param(
+        4,
+        "When another player's exploration reveals an Ally, buy it (the first buyer of a turn "
+        "pays the explorer 1 Pearl, the next 2, ...) if its value is at least this.",
+        "buys fewer, only stronger Allies, and keeps its Pearls; 0 or 1: buys every Ally it can "
+        "pay for; 10: never buys.",
+        low=0,
+        high=10,
+        unit=ALLY_VALUE,
+    )
+    take_min: int = param(
+        4,
+        "On its own exploration, take the revealed Ally nobody bought (ending the exploration) "
+        "if its value is at least this; otherwise keep exploring (see take_slot).",
+        "explores further past weaker Allies; 0 or 1: takes the first Ally nobody buys; 10: only "
+        "take_slot stops it (the Ally of the last track space is taken by rule).",
+        low=0,
+        high=10,
+        unit=ALLY_VALUE,
+    )
+    take_slot: int = param(
+        4,
+        "On its own exploration, take any Ally nobody bought once it lies on this track space "
+        "or later (1 is the first space), whatever its value.",
+        "explores further before settling for a weak Ally; 0 or 1: takes the first Ally nobody "
+        "buys; from the track's length (5 spaces; game.track_length) up: only take_min decides.",
+        low=0,
+        high=10,
+        unit="track space, 1-10",
+    )
+    fight_threat: int = param(
+        2,
+        "Base game (without the Leviathan expansion): fight a Monster revealed on its "
+        "exploration, ending it with the Threat Track reward, when the Threat token is on this "
+        "space or higher (0: the start space); otherwise keep exploring and move the token up.",
+        "keeps exploring past Monsters longer, for bigger Threat Track rewards; 0: always "
+        "fights; above the last space (5 in the base game): never, but a Monster on the last "
+        "track space must be fought.",
+        low=0,
+        high=10,
+        unit="Threat Track space, 0-9",
+    )
+    council_min: int = param(
+        3,
+        "When it does not recruit, request support (take the biggest Council stack) rather "
+        "than explore if a Council stack holds at least this many Allies.",
+        "explores more and takes bigger stacks; 0 or 1: requests support whenever a stack is "
+        "there; above any stack's size (at most one race's Allies, 13 in the base game): never.",
+        low=0,
+        high=99,
+        unit="Allies",
+    )
+    pearl_shortfall: int = param(
+        1,
+        "When paying for a Lord, stop adding Allies and pay the rest in Pearls (1 per point) "
+        "once at most this many points of its cost are missing; with no Ally left, always.",
+        "keeps more Allies in hand and spends more Pearls; 0: pays with Allies as long as it "
+        "has any; from a Lord's cost up (at most 40): Pearls as soon as the rules allow.",
+        low=0,
+        high=40,
+        unit="points of a Lord's cost",
+    )
+    fight_p: float = probability(
+        0.5,
+        "Leviathan expansion: fight a Leviathan (past a revealed Monster, attack again, the "
+        "Sorcerer's and the Intrepid's extra fights) when its best eligible Ally removes a Life "
+        "Point with at least this probability (chances are in 36ths of 2d6); it attacks with the "
+        "weakest Ally that reaches it, else the likeliest to hit. With fight_risk above 0, "
+        "fight_risk decides past a Monster instead.",
+        "fights and attacks again less often, only with better odds, and spends stronger Allies; "
+        "0: fights whenever the rules allow; 1: only with a certain hit.",
+    )
+    fight_risk: float = probability(
+        0.0,
+        "Leviathan expansion, the rule learnt from forked rollouts (`abyss-mc ev rollout`, "
+        "docs/fight-or-explore.md): above 0, fight past a revealed Monster exactly when "
+        "continuing risks an attack (a new Leviathan landing on an occupied Border zone) with "
+        "at least this probability and some Ally can damage a Leviathan; fight_p then governs "
+        "only the attacks. 0: off, fight_p decides.",
+        "fights past Monsters less often, only when an attack is likelier (the risk is a count "
+        "of 2d6 sums over 36, in thousandths rounded down: 0.166 admits 6/36).",
+    )
     kind = P.GREEDY
 
 
@@ -85,37 +157,75 @@ class GreedyPolicy(CompiledPolicy):
 class HeuristicPolicy(GreedyPolicy):
     """The parametrised heuristic behind the named presets (`strategies/abyss/presets.toml`).
 
-    Parameters (the first seven are greedy's):
-        buy_min, take_min, take_slot, fight_threat, council_min, pearl_shortfall, fight_p,
-            fight_risk: as `GreedyPolicy`.
-        recruit_min: recruit only when an affordable Lord is worth at least this (see
-            key_weight, guild); 0 recruits at every chance.
-        key_weight: IP a Key on a Lord is worth to this player.
-        guild: the favoured guild ("none", "mage", "soldier", "farmer", "merchant",
-            "politician", "ambassador").
-        guild_bonus: IP added to the worth of a Lord of the favoured guild.
-        plot_pearls: plot at Court (1 Pearl) whenever holding at least this many Pearls
-            (99: never).
-        explore_risk: Leviathan expansion: highest accepted chance that a new Leviathan lands
-            on an occupied zone; above it, request support rather than explore, and fight
-            rather than continue past a Monster.
-        location_min: take a face-up Location worth at least this many IP rather than draw.
+    `heuristic` in `sim.abyss.policies`: greedy's parameters and decisions, and parameters for
+    which Lords it wants (their worth: IP, Keys x key_weight, guild_bonus for the favoured guild)
+    and when it recruits, plots, requests support, takes a Location and accepts Leviathan risk.
     """
 
     name: str = "heuristic"
-    recruit_min: int = 0
-    key_weight: int = 1
-    guild: str = "none"
-    guild_bonus: int = 0
-    plot_pearls: int = 99
-    explore_risk: float = 1.0
-    location_min: int = 8
+    recruit_min: int = param(
+        0,
+        "Recruit (when a Lord is affordable) only if the best affordable Lord is worth at least "
+        "this: its IP, plus its Keys x key_weight, plus guild_bonus if of the favoured guild; "
+        "otherwise request support or explore as greedy would.",
+        "recruits less often, waiting for valuable Lords; 0: recruits at every chance.",
+        low=0,
+        high=99,
+        unit=WORTH,
+    )
+    key_weight: int = param(
+        1,
+        "IP a Key on a Lord is worth to this player, in the worth of a Lord it recruits (which "
+        "one, and whether: recruit_min).",
+        "prefers Lords with Keys, and recruits them sooner; 0: ignores Keys.",
+        low=0,
+        high=99,
+        unit="IP per Key",
+    )
+    guild: str = param(
+        "none",
+        "The favoured guild: its Lords are worth guild_bonus more.",
+        "none: no favourite; a guild makes guild_bonus count for its Lords.",
+        choices=GUILD_NAMES,
+    )
+    guild_bonus: int = param(
+        0,
+        "IP added to the worth of a Lord of the favoured guild (see guild).",
+        "recruits Lords of the favoured guild over stronger others, and sooner; 0: no "
+        "preference even with a guild.",
+        low=0,
+        high=99,
+        unit=WORTH,
+    )
+    plot_pearls: int = param(
+        99,
+        "Plot at Court (pay 1 Pearl to add a Lord to the Court; again while allowed) whenever "
+        "holding at least this many Pearls.",
+        "plots less, keeps Pearls; 0 or 1: plots whenever it can; 99 (default): never in "
+        "practice.",
+        low=0,
+        high=99,
+        unit="Pearls",
+    )
+    explore_risk: float = probability(
+        1.0,
+        "Leviathan expansion: the highest accepted chance that a new Leviathan lands on an "
+        "occupied Border zone (an attack); above it, request support rather than explore (when "
+        "a Council stack is there), and fight rather than continue past a Monster (when an Ally "
+        "can damage a Leviathan).",
+        "explores and continues more, accepting more risk; 0: avoids any risk; 1 (default): off.",
+    )
+    location_min: int = param(
+        8,
+        "When it gains a Location, take the best face-up one if it is worth at least this many "
+        "IP now (its end-of-game formula), else draw from the deck (greedy: 8).",
+        "draws more often, hoping for a better one; 0: takes a face-up Location unless it is "
+        "worth less than 0.",
+        low=0,
+        high=99,
+        unit="IP",
+    )
     kind = P.HEURISTIC
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.guild not in GUILD_NAMES:
-            raise ValueError(f"guild must be one of {', '.join(GUILD_NAMES)}; got {self.guild!r}")
 
     def param_value(self, name: str, value):
         if name == "guild":
