@@ -1,5 +1,5 @@
-"""A small report full of hostile strings, shared by tests/test_render.py and
-tests/test_report_browser.py."""
+"""A small report full of hostile strings, shared by tests/core/test_render.py and
+tests/core/test_report_browser.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A tiny game, defined outside the package and registered through the same spec as the real
-ones (tests/test_games.py): the proof that a new game needs no change to any command.
+ones (tests/cli/test_games.py): the proof that a new game needs no change to any command.
 
 High card: each player is dealt `hand` cards from a shuffled deck of numbered cards and keeps
 one; the highest kept card wins (ties share the win). `best` keeps its highest card, `random`

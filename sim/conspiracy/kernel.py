@@ -2,7 +2,7 @@
 (`sim.conspiracy.state`), compiled with numba, many games at a time on all cores.
 
 Every function mirrors the reference engine's method of the same name, in the same order of
-draws and list operations, so both engines play the very same games (tests/test_conspiracy_parity).
+draws and list operations, so both engines play the very same games (tests/conspiracy/test_conspiracy_parity.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every function mirrors the reference engine's method of the same name, with the same random
 draws and the same tie-breaking (the path search pops (distance, push order) like `heapq`), so
-both engines play the very same episodes (tests/test_wilds_parity.py).
+both engines play the very same episodes (tests/wilds/test_wilds_parity.py).
 
 Tables (`pack`) and the per-episode results are plain arrays; a lane's workspace holds the state:
 crystals (row, col, hp, warped, broken, strikes, warps, broken turn), the warp deck and discard

@@ -1,6 +1,6 @@
 """reports/render.py: escaping, self-containedness, Markdown links, atomic writes, file names.
 
-tests/test_report_browser.py opens the same report in headless Chromium.
+tests/core/test_report_browser.py opens the same report in headless Chromium.
 """
 
 from __future__ import annotations

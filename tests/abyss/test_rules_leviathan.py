@@ -5,7 +5,7 @@ dice (Border placement and attacks).
 Every test quotes, in its docstring, the sentence of the rule text it checks: the specification is
 the seed text `shared/seeds/000_e41d5a114fc236c8.txt` ("Leviathan"). Where the seed text is silent,
 the quote comes from `shared/reference/components.md` section 2 and says so ("components 2.x").
-The ten new Lords are tested in `tests/test_rules_leviathan_lords.py`.
+The ten new Lords are tested in `tests/abyss/test_rules_leviathan_lords.py`.
 
 The state is arranged with the helpers of `tests/abyss_helpers.py` (plus the Border helpers
 below), dice are scripted by replacing `g.rng.die`, single `Game` methods are driven with
@@ -1147,7 +1147,7 @@ def test_a_kill_ends_the_turn_before_the_once_per_turn_powers(option, outcome):
     offers it. Control Locations still happens ("If you gain a third Key, you must immediately
     take control of a Location"), and so does the end-of-turn Martial Law. Without a kill, the
     Oracle is offered after the action either way (the Council was empty before it).
-    tests/test_parity.py plays both readings on both engines."""
+    tests/abyss/test_parity.py plays both readings on both engines."""
     base = lev_tables()
     t = dataclasses.replace(base, rules=dataclasses.replace(base.rules, powers_after_kill=option))
     squid5 = (SQUID, 5)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name for p in (ROOT / "sim").iterdir() if (p / "__init__.py").is_file()
                and p.name != "core")  # fmt: skip
 

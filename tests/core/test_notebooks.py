@@ -8,7 +8,7 @@ import nbclient
 import nbformat
 import pytest
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 
 #: Small counts for CI: tournament blocks (strategy_comparison), rollout decision points x

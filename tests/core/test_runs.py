@@ -27,7 +27,7 @@ from sim.core.schema import (
     seats_frame,
 )
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _listing(root: Path) -> list[str]:

@@ -185,7 +185,7 @@ def test_a_crafted_pickle_chunk_is_refused_without_running_it(tmp_path) -> None:
 
 
 def test_no_result_is_loaded_with_pickle() -> None:
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     sources = [p for d in ("sim", "strategies", "reports") for p in (root / d).rglob("*.py")]
     assert not [p for p in sources if "allow_pickle=True" in p.read_text()]
 

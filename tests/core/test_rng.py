@@ -15,7 +15,7 @@ from scipy.stats import chisquare
 
 from sim.core.rng import GOLDEN, N_STREAMS, GameRng, mix64, rand_below, shuffle, stream_keys
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def fresh(seed: int = 0, game: int = 0) -> tuple[np.ndarray, np.ndarray]:
