@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from reports.render import Report, Section
     from reports.rollout import Rollouts
-    from sim.abyss.cards import CardTables
+    from sim.abyss.cards_tables import CardTables
 
 PAGE_TITLE = "Fight or explore? Leviathans in Abyss"
 #: The Resistance of the "add Pearls" chart (c).

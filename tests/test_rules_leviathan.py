@@ -37,8 +37,16 @@ from abyss_helpers import (
 from scipy.stats import chisquare
 
 from sim.abyss.audit import audit
-from sim.abyss.cards import LeviathanToken, Penalty, load_cards
-from sim.abyss.constants import MONSTER, AbyssRng, AllyEffect, Power, Stream
+from sim.abyss.cards import load_cards
+from sim.abyss.constants import (
+    MONSTER,
+    AbyssRng,
+    AllyEffect,
+    LeviathanToken,
+    Penalty,
+    Power,
+    Stream,
+)
 from sim.abyss.leviathan import LevDecision, MonsterChoice, life_points_removed
 from sim.abyss.rules import Decision, Game, seat_rows
 from sim.core.rng import GameRng

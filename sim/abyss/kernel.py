@@ -21,8 +21,16 @@ from sim.abyss import ktables as T
 from sim.abyss import policies as P
 from sim.abyss import state as S
 from sim.abyss import workspace as W
-from sim.abyss.cards import LeviathanToken, Penalty
-from sim.abyss.constants import MONSTER, AllyEffect, LocationRule, Power, Race, Stream
+from sim.abyss.constants import (
+    MONSTER,
+    AllyEffect,
+    LeviathanToken,
+    LocationRule,
+    Penalty,
+    Power,
+    Race,
+    Stream,
+)
 from sim.abyss.state import (  # noqa: F401  (result fields, re-exported)
     N_GAME_FIELDS,
     N_SEAT_FIELDS,

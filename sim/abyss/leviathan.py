@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sim.abyss.cards import LeviathanToken, Penalty
-from sim.abyss.constants import AllyEffect, Power, Race, Stream
+from sim.abyss.constants import AllyEffect, LeviathanToken, Penalty, Power, Race, Stream
 
 if TYPE_CHECKING:
     from sim.abyss.rules import Player

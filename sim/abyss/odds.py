@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from sim.abyss.cards import LeviathanToken, Penalty
-from sim.abyss.constants import AllyEffect, Race
+from sim.abyss.constants import AllyEffect, LeviathanToken, Penalty, Race
 from sim.abyss.leviathan import life_points_removed
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from sim.abyss.cards import CardTables
+    from sim.abyss.cards_tables import CardTables
 
 #: The kinds of Ally an attack can use, by their effect printed on the card.
 ALLY_KINDS = ("plain", "add_pearls", "two_dice")

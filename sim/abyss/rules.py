@@ -33,7 +33,7 @@ from sim.abyss.constants import (
 from sim.abyss.leviathan import LeviathanMixin
 
 if TYPE_CHECKING:
-    from sim.abyss.cards import CardTables
+    from sim.abyss.cards_tables import CardTables
 
 
 class Decision(IntEnum):
