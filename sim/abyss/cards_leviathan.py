@@ -247,7 +247,4 @@ def check_leviathan_against_base(
         slugs[slugify(lo["name"])] = label
     for i, lo in enumerate(lev["lords"]):
         label = entry_label("lord", i, lo)
-        c.unique(label, numbers, lo["number"], f"number {lo['number']}")
-        c.unique(label, names, lo["name"].lower(), f"name {lo['name']!r}")
-        slug = slugify(lo["name"])
-        c.unique(label, slugs, slug, f"--set name lord.{slug}")
+        c.card_names(label, lo, (numbers, names, slugs), lo["number"], lo["name"], "lord")

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.carddata import count_of, slugify
 from sim.core.carddata import int_array as _arr
-from sim.core.carddata import slugify
 
 from .constants import (
     LOCATION_RULE_BY_NAME,
@@ -124,30 +124,13 @@ class CardTables:
     max_players: int  # 4 base, 5 with Leviathan
     n_wounds: int  # Wound tokens in the box (informational; the supply is unlimited); 0 if off
 
-    @property
-    def n_allies(self) -> int:
-        """Number of Exploration cards (Allies and Monsters); card ids are 0..n_allies-1."""
-        return int(self.ally_race.shape[0])
-
-    @property
-    def n_lords(self) -> int:
-        return int(self.lord_number.shape[0])
-
-    @property
-    def n_locations(self) -> int:
-        return int(self.location_number.shape[0])
-
-    @property
-    def n_threat_spaces(self) -> int:
-        return int(self.threat_n_options.shape[0])
-
-    @property
-    def n_leviathans(self) -> int:
-        return int(self.leviathan_number.shape[0])
-
-    @property
-    def n_leviathan_tokens(self) -> int:
-        return int(self.leviathan_token_kind.shape[0])
+    #: Exploration cards (Allies and Monsters); card ids are 0..n_allies-1.
+    n_allies = count_of("ally_race")
+    n_lords = count_of("lord_number")
+    n_locations = count_of("location_number")
+    n_threat_spaces = count_of("threat_n_options")
+    n_leviathans = count_of("leviathan_number")
+    n_leviathan_tokens = count_of("leviathan_token_kind")
 
     def lord_slug(self, i: int) -> str:
         """The `--set lord.<slug>.<field>` name of lord id `i`."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.carddata import Checker, _show, entry_label, slugify
+from sim.core.carddata import Checker, _show, entry_label
 
 from .cards_tables import GUILD_BY_NAME, RACE_BY_NAME, RULES_WITH_GUILD_ARG
 from .constants import LOCATION_RULE_BY_NAME, N_RACES, POWER_BY_NAME, Guild, LocationRule, Race
@@ -105,9 +105,7 @@ def validate_lords(c: Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 def lord_entries(c: Checker, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
-    numbers: dict = {}
-    names: dict = {}
-    slugs: dict = {}
+    seen: tuple[dict, dict, dict] = ({}, {}, {})
     for i, tbl in enumerate(entries):
         label = entry_label("lord", i, tbl)
         c.keys(tbl, label, LORD_FIELDS)
@@ -122,12 +120,7 @@ def lord_entries(c: Checker, entries: list[dict[str, Any]]) -> list[dict[str, An
             "power": c.choice(tbl, "power", label, POWER_BY_NAME, "power"),
             "text": c.string(tbl, "text", label),
         }
-        slug = slugify(lord["name"])
-        if not slug:
-            c.fail(label, "name: must contain a letter or digit", tbl, "name")
-        c.unique(label, numbers, lord["number"], f"number {lord['number']}")
-        c.unique(label, names, lord["name"].lower(), f"name {lord['name']!r}")
-        c.unique(label, slugs, slug, f"--set name lord.{slug}")
+        c.card_names(label, tbl, seen, lord["number"], lord["name"], "lord")
         out.append(lord)
     return out
 
@@ -135,9 +128,7 @@ def lord_entries(c: Checker, entries: list[dict[str, Any]]) -> list[dict[str, An
 def validate_locations(c: Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     c.keys(doc, "(top level)", ("location",))
     out = []
-    numbers: dict = {}
-    names: dict = {}
-    slugs: dict = {}
+    seen: tuple[dict, dict, dict] = ({}, {}, {})
     required = tuple(f for f in LOCATION_FIELDS if f != "arg")
     for i, tbl in enumerate(c.entries(doc, "location", (1, MAX_LOCATIONS))):
         label = entry_label("location", i, tbl)
@@ -199,12 +190,7 @@ def validate_locations(c: Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
                 "arg",
             )
         loc["arg"] = arg
-        slug = slugify(loc["name"])
-        if not slug:
-            c.fail(label, "name: must contain a letter or digit", tbl, "name")
-        c.unique(label, numbers, loc["number"], f"number {loc['number']}")
-        c.unique(label, names, loc["name"].lower(), f"name {loc['name']!r}")
-        c.unique(label, slugs, slug, f"--set name location.{slug}")
+        c.card_names(label, tbl, seen, loc["number"], loc["name"], "location")
         out.append(loc)
     return out
 

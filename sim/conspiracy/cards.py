@@ -32,6 +32,7 @@ from sim.core.carddata import (
     _show,
     _type_name,
     apply_overrides,
+    count_of,
     digest,
     entry_label,
     read_data_files,
@@ -219,17 +220,9 @@ class ConspiracyTables:
     digest: str  # sha256 hex of the canonical (post-override) data
     source: str  # the directory loaded
 
-    @property
-    def n_lords(self) -> int:
-        return int(self.lord_colour.shape[0])
-
-    @property
-    def n_locations(self) -> int:
-        return int(self.location_number.shape[0])
-
-    @property
-    def n_colours(self) -> int:
-        return len(self.colour_names)
+    n_lords = count_of("lord_colour")
+    n_locations = count_of("location_number")
+    n_colours = count_of("colour_names")
 
     def location_slug(self, i: int) -> str:
         """The `--set location.<slug>.<field>` name of location id `i`."""
@@ -482,9 +475,7 @@ def _validate_locations(
     c.keys(doc, "(top level)", ("location",))
     colour_names = [col["name"] for col in colours]
     out = []
-    cards: dict = {}
-    names: dict = {}
-    slugs: dict = {}
+    seen: tuple[dict, dict, dict] = ({}, {}, {})
     for i, tbl in enumerate(c.entries(doc, "location", (1, MAX_LOCATIONS))):
         label = entry_label("location", i, tbl, "number", "colour")
         c.keys(tbl, label, LOCATION_FIELDS, LOCATION_OPTIONAL)
@@ -534,13 +525,9 @@ def _validate_locations(
                 "colour",
             )
         loc["colour"] = colour
-        slug = slugify(loc["name"])
-        if not slug:
-            c.fail(label, "name: must contain a letter or digit", tbl, "name")
         what = f"number {loc['number']}" + (f" with colour {colour!r}" if colour else "")
-        c.unique(label, cards, (loc["number"], colour), what, tbl, "number")
-        c.unique(label, names, loc["name"].lower(), f"name {loc['name']!r}", tbl, "name")
-        c.unique(label, slugs, slug, f"--set name location.{slug}", tbl, "name")
+        number = (loc["number"], colour)
+        c.card_names(label, tbl, seen, number, loc["name"], "location", what, note=True)
         out.append(loc)
     return out
 

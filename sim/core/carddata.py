@@ -21,20 +21,15 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+#: TOML's names of Python types, bool before int (a bool is an int).
+_TOML_TYPES = ((bool, "boolean"), (int, "integer"), (float, "float"), (str, "string"),
+               (list, "array"), (dict, "table"))  # fmt: skip
+
+
 def _type_name(value: object) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "table"
-    return type(value).__name__
+    return next((name for kind, name in _TOML_TYPES if isinstance(value, kind)), None) or (
+        type(value).__name__
+    )
 
 
 def _show(value: object) -> str:
@@ -86,23 +81,19 @@ class Checker:
             self.fail(entry, f"{name}: must be in {lo}..{hi}, got {value}", tbl, key)
         return value
 
-    def boolean(self, tbl: dict[str, Any], key: str, entry: str) -> bool:
+    def typed(self, tbl: dict[str, Any], key: str, entry: str, kind: type, expected: str) -> Any:
+        """tbl[key] if it is a `kind`; else "<key>: expected <expected>, got <what it is>"."""
         value = tbl[key]
-        if not isinstance(value, bool):
-            self.fail(
-                entry,
-                f"{key}: expected true or false, got {_type_name(value)} {_show(value)}",
-                tbl,
-                key,
-            )
+        if not isinstance(value, kind):
+            got = f"{_type_name(value)} {_show(value)}"
+            self.fail(entry, f"{key}: expected {expected}, got {got}", tbl, key)
         return value
 
+    def boolean(self, tbl: dict[str, Any], key: str, entry: str) -> bool:
+        return self.typed(tbl, key, entry, bool, "true or false")
+
     def string(self, tbl: dict[str, Any], key: str, entry: str, nonempty: bool = False) -> str:
-        value = tbl[key]
-        if not isinstance(value, str):
-            self.fail(
-                entry, f"{key}: expected a string, got {_type_name(value)} {_show(value)}", tbl, key
-            )
+        value = self.typed(tbl, key, entry, str, "a string")
         if nonempty and not value.strip():
             self.fail(entry, f"{key}: must not be empty", tbl, key)
         return value
@@ -122,14 +113,7 @@ class Checker:
     def int_list(
         self, tbl: dict[str, Any], key: str, entry: str, n: tuple[int, int], lo: int, hi: int
     ) -> list[int]:
-        value = tbl[key]
-        if not isinstance(value, list):
-            self.fail(
-                entry,
-                f"{key}: expected an array of integers, got {_type_name(value)} {_show(value)}",
-                tbl,
-                key,
-            )
+        value = self.typed(tbl, key, entry, list, "an array of integers")
         if not n[0] <= len(value) <= n[1]:
             self.fail(entry, f"{key}: must have {n[0]}..{n[1]} entries, got {len(value)}", tbl, key)
         for i, item in enumerate(value):
@@ -155,6 +139,29 @@ class Checker:
         if key in seen:
             self.fail(label, f"duplicate {what} (also used by {seen[key]})", tbl, field)
         seen[key] = label
+
+    def card_names(
+        self, label: str, tbl: Any, seen: tuple[dict, dict, dict], number: Any, name: str,
+        prefix: str, number_what: str | None = None, note: bool = False,
+    ) -> str:  # fmt: skip
+        """A card's `--set` slug: its name must give one, and its number, name and slug must be
+        unique (`seen`: the numbers, names and slugs met so far). `note`: duplicate messages
+        also name the `--set` override behind them."""
+        slug = slugify(name)
+        if not slug:
+            self.fail(label, "name: must contain a letter or digit", tbl, "name")
+        numbers, names, slugs = seen
+        where, number_field, name_field = (tbl, "number", "name") if note else (None, None, None)
+        what = number_what or f"number {number}"
+        self.unique(label, numbers, number, what, where, number_field)
+        self.unique(label, names, name.lower(), f"name {name!r}", where, name_field)
+        self.unique(label, slugs, slug, f"--set name {prefix}.{slug}", where, name_field)
+        return slug
+
+
+def count_of(field: str, doc: str | None = None) -> property:
+    """A property of a card table: how many cards of a kind (the rows of array `field`)."""
+    return property(lambda self: len(getattr(self, field)), doc=doc)
 
 
 def entry_label(
