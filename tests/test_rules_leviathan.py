@@ -47,8 +47,10 @@ from sim.abyss.constants import (
     Power,
     Stream,
 )
-from sim.abyss.leviathan import LevDecision, MonsterChoice, life_points_removed
-from sim.abyss.rules import Decision, Game, seat_rows
+from sim.abyss.rules import Game
+from sim.abyss.rules_base import Decision
+from sim.abyss.rules_leviathan import LevDecision, MonsterChoice, life_points_removed
+from sim.abyss.rules_scoring import seat_rows
 from sim.core.rng import GameRng
 
 CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH = (

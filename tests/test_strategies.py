@@ -55,7 +55,7 @@ PRESET_NAMES = (
 BUILTIN_TOML = tomllib.loads(BUILTIN_PRESETS.read_text())
 EXPANSIONS = {"leviathan": ("leviathan",), "base": ()}
 
-# decision codes of the kernel's trace (sim.abyss.rules.Decision, sim.abyss.leviathan)
+# decision codes of the kernel's trace (sim.abyss.rules_base.Decision, sim.abyss.rules_leviathan)
 D_ACTION, D_FIGHT_MONSTER, D_MONSTER_CHOICE = 2, 5, 30
 EXPLORE, REQUEST_SUPPORT, RECRUIT = 0, 1, 2
 FIGHT = 1

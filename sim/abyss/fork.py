@@ -294,8 +294,8 @@ def reference_fork(
     (-1: own), on replicate `replicate`'s keys (None: no re-keying), or a rule rollout switching
     to `rule` ({slot: value}); `strategies`: the line-up's policies. Returns the finished
     Game."""
-    from sim.abyss.leviathan import Fork
     from sim.abyss.rules import Game
+    from sim.abyss.rules_leviathan import Fork
 
     keys = None
     if replicate is not None:

@@ -2,7 +2,7 @@
 
 Shared by the fast path (`sim.abyss.kernel`) and the compiled policies
 (`sim.abyss.policies`). Each function mirrors a helper of the reference engine
-(`sim.abyss.rules` / `sim.abyss.leviathan`), named alike so the two read side by side.
+(`sim.abyss.rules*`), named alike so the two read side by side.
 
 Every function takes the workspace `s` (`sim.abyss.workspace`: state, then card tables, then
 scratch rows); a *stack* at offset `off` stores its length at `off` and its items after it, in the

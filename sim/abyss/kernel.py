@@ -1,7 +1,7 @@
 """The fast path: Abyss (and the Leviathan expansion) as @njit functions over the state vector.
 
 Each function mirrors the method of the reference engine with the same name
-(`sim.abyss.rules.Game`, `sim.abyss.leviathan.LeviathanMixin`) and performs the same steps in the
+(`sim.abyss.rules.Game` and its mixins) and performs the same steps in the
 same order: the same cards move between the same stacks, the same random streams are drawn, and the
 same decisions are asked with the same options in the same order. The parity tests hold it to that.
 The rule texts are quoted in the reference engine; comments here only explain the mechanics.

@@ -85,7 +85,7 @@ del _b
 
 def pack(t) -> np.ndarray:
     """The int32 table vector of `CardTables` `t`."""
-    from sim.abyss.rules import lord_key_count
+    from sim.abyss.rules_base import lord_key_count
 
     check_capacity(t)
     spaces, options, _ = t.threat_options.shape

@@ -34,7 +34,7 @@ G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6
 G_FIGHT_RISK = 14  # after the heuristic's slots (see baseline.PARAM_SLOTS)
 N_PARAMS = W.N_PARAMS
 
-# decisions (sim.abyss.rules.Decision and sim.abyss.leviathan.LevDecision)
+# decisions (sim.abyss.rules_base.Decision and sim.abyss.rules_leviathan.LevDecision)
 D_PLOT, D_POWER, D_ACTION, D_BUY, D_TAKE_ALLY, D_FIGHT_MONSTER, D_THREAT_REWARD = range(7)
 D_COUNCIL_STACK, D_RECRUIT_LORD, D_PAY_ALLY, D_AFFILIATE, D_KEY_SOURCE = 7, 8, 9, 10, 11
 D_LOCATION_SOURCE, D_LOCATION_KEEP, D_DISCARD_ALLY, D_TARGET_OPPONENT = 12, 13, 14, 15

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sim.abyss.constants import MONSTER, AllyEffect, Race
-from sim.abyss.rules import play_game
+from sim.abyss.rules import Game
 from sim.abyss.runner import check_expansions, rotated
 
 RACE_NAMES = {r.value: r.name.capitalize() for r in Race}
@@ -204,7 +204,7 @@ def narrate_game(
     check_expansions(expansions)
     policies = rotated(strategies, game)
     lineup = [p.name for p in policies]
-    g = play_game(tables, policies, seed, game, record=True)
+    g = Game(tables, policies, seed, game, record=True).play()
     narrator = Narrator(tables, lineup)
     lines = [f"Game {game} of seed {seed}: {n_players} players, seats: {', '.join(lineup)}"]
     lines += [text for e in g.events if (text := narrator.line(e)) is not None]

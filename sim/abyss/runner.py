@@ -14,7 +14,8 @@ import time
 import numpy as np
 
 from sim.abyss.aggregate import N_ROUNDS, TRAJECTORY_EVERY, Aggregates
-from sim.abyss.rules import Game, game_row, play_game, seat_rows
+from sim.abyss.rules import Game
+from sim.abyss.rules_scoring import game_row, seat_rows
 from sim.abyss.state import NOT_PLAYED
 
 SUPPORTED_EXPANSIONS: tuple[str, ...] = ("leviathan",)
@@ -65,7 +66,7 @@ def run_simulation(
         policies = rotated(strategies, g_index, rotate)
         lineup = [p.name for p in policies]
         sampled = trajectories is not None and g_index % TRAJECTORY_EVERY == 0
-        game = play_game(tables, policies, seed, g_index, record=False, trajectory=sampled)
+        game = Game(tables, policies, seed, g_index, record=False, trajectory=sampled).play()
         if sampled:
             trajectories.append((lineup, trajectory_array(game)))
         seats.extend(seat_rows(game, lineup))

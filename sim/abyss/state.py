@@ -223,7 +223,7 @@ def encode(g) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _power_bits(powers) -> int:
-    from sim.abyss.rules import ONCE_PER_TURN
+    from sim.abyss.rules_base import ONCE_PER_TURN
 
     return sum(1 << k for k, power in enumerate(ONCE_PER_TURN) if power in powers)
 
@@ -231,16 +231,15 @@ def _power_bits(powers) -> int:
 def decode(s: np.ndarray, counters: np.ndarray, tables, policies, seed: int, game: int):
     """A reference `Game` in the state `s` (with RNG `counters`), ready to `play()` on."""
     from sim.abyss.constants import AbyssRng
-    from sim.abyss.rules import ONCE_PER_TURN, Game, Player
+    from sim.abyss.rules import Game
+    from sim.abyss.rules_base import ONCE_PER_TURN, Player
 
     g = Game.__new__(Game)
     n = int(s[N_PLAYERS])
-    g.t, g.rules, g.policies, g.n_players = tables, tables.rules, policies, n
-    g.leviathan = bool(s[LEVIATHAN])
-    g.seed, g.game_index = seed, game
-    g.rng = AbyssRng(seed, game)
+    g.start(tables, policies, seed, game, False, AbyssRng(seed, game))
+    g.n_players = n
     g.rng.counters[:] = counters
-    g.record, g.events, g.trace = False, [], []
+    g.rules, g.leviathan = tables.rules, bool(s[LEVIATHAN])
     g.turn, g.active = int(s[TURN]), int(s[ACTIVE])
     reason = END_REASONS[int(s[END_REASON])]
     g.end_reason = None if reason == "none" else reason

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Protocol
 
 from sim.conspiracy.cards import (
     ConspiracyTables,
@@ -23,6 +22,7 @@ from sim.conspiracy.cards import (
     LordPower,
     ZeroSwap,
 )
+from sim.core.reference import Policy, ReferenceGame
 from sim.core.rng import GameRng
 
 TURN_LIMIT = 400  # = sim.conspiracy.state.TURN_LIMIT
@@ -52,12 +52,6 @@ NO_SWAP = -1
 LOCATION_DRAW = 1000
 
 
-class Policy(Protocol):
-    name: str
-
-    def choose(self, game: Game, seat: int, decision: Decision, options: list[int]) -> int: ...
-
-
 @dataclass
 class Player:
     seat: int
@@ -85,8 +79,10 @@ class Score:
         return self.lords + self.locations + self.coalition + self.pearl_master
 
 
-class Game:
+class Game(ReferenceGame):
     """One game of Conspiracy for 2-4 players, played to the end by `play()`."""
+
+    POLICY_STREAM = Stream.POLICY
 
     def __init__(
         self,
@@ -101,15 +97,7 @@ class Game:
             raise ValueError(
                 f"this game is for {tables.min_players} to {tables.max_players} players, got {n}"
             )
-        self.t = tables
-        self.policies = policies
-        self.n_players = n
-        self.seed, self.game_index = seed, game
-        self.rng = GameRng(seed, game)
-        self.record = record
-        self.events: list[dict] = []
-        self.trace: list[tuple[int, int, int, int]] = []
-        self.turn = 0
+        self.start(tables, policies, seed, game, record, GameRng(seed, game))
         self.players = [Player(seat=s) for s in range(n)]
         self.pearl_master = -1  # seat holding the Pearl Master token
         self.restriction = 0  # LocationPower of a "until your next turn" power in force
@@ -137,22 +125,6 @@ class Game:
     def log(self, event: str, **data) -> None:
         if self.record:
             self.events.append({"event": event, "turn": self.turn, **data})
-
-    def choose(self, seat: int, decision: Decision, options: list[int]) -> int:
-        """Ask the seat's policy; a single legal option is taken without asking."""
-        if len(options) == 1:
-            return options[0]
-        option = self.policies[seat].choose(self, seat, decision, options)
-        if option not in options:
-            raise RuntimeError(
-                f"policy {self.policies[seat].name!r} chose {option} for {decision.name}, "
-                f"legal: {options}"
-            )
-        self.trace.append((seat, int(decision), int(option), len(options)))
-        return option
-
-    def policy_below(self, n: int) -> int:
-        return self.rng.below(Stream.POLICY, n)
 
     # ------------------------------------------------------------------ play
     def play(self) -> Game:

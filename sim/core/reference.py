@@ -1,0 +1,58 @@
+"""What every game's readable reference engine shares: a game's identity and its random streams,
+and asking the seats' policies.
+
+Every choice a player makes goes through `ReferenceGame.choose(seat, decision, options)`: the
+options are integers in a documented, deterministic order and the seat's policy returns one of
+them. A decision with a single legal option is not asked (the fast paths skip it the same way),
+and every decision asked is traced, so that the parity tests compare both engines choice by
+choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Policy(Protocol):
+    """A strategy: picks one of the legal `options` of `decision` for `seat`."""
+
+    name: str
+
+    def choose(self, game: Any, seat: int, decision: int, options: list[int]) -> int: ...
+
+
+class ReferenceGame:
+    """Base of a reference engine's `Game`. `POLICY_STREAM`: the random stream of the policies
+    (tie-breaks, the random policy)."""
+
+    POLICY_STREAM: int
+
+    def start(self, tables, policies: list[Policy], seed: int, game: int, record: bool, rng):
+        """The game's identity (`seed`, game index), its cards, seats, random streams, event log
+        (kept when `record`) and decision trace, before turn 1."""
+        self.t = tables
+        self.policies = policies
+        self.n_players = len(policies)
+        self.seed, self.game_index = seed, game
+        self.rng = rng
+        self.record = record
+        self.events: list[dict] = []
+        self.trace: list[tuple[int, int, int, int]] = []  # (seat, decision, option, n_options)
+        self.turn = 0
+
+    def choose(self, seat: int, decision, options: list[int]) -> int:
+        """Ask the seat's policy; a single legal option is taken without asking."""
+        if len(options) == 1:
+            return options[0]
+        option = self.policies[seat].choose(self, seat, decision, options)
+        if option not in options:
+            raise RuntimeError(
+                f"policy {self.policies[seat].name!r} chose {option} for {decision.name}, "
+                f"legal: {options}"
+            )
+        self.trace.append((seat, int(decision), int(option), len(options)))
+        return option
+
+    def policy_below(self, n: int) -> int:
+        """Randomness for policies (tie-breaks, the random policy): the POLICY stream."""
+        return self.rng.below(self.POLICY_STREAM, n)
