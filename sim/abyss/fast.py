@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss import kernel as KN
+from sim.abyss import state as S
 from sim.abyss.aggregate import TRAJECTORY_EVERY, Aggregates
-from sim.abyss.policies import N_PARAMS
+from sim.abyss.policy_params import N_PARAMS
 from sim.abyss.state import END_REASONS
 from sim.abyss.workspace import MAX_ROUNDS, cached_template
 from sim.core.batch import run_chunks, set_threads
@@ -143,7 +144,7 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     base = cached_template(tables)
     out_seats, out_games = play_into(agg, base, seed, games, seatings, kinds, params, seatings)
     seats, game_cols = chunk_columns(out_seats, out_games, seatings, specs, games, seed, n_players)
-    seats["win"] = win_shares(out_seats[:, :, KN.R_RANK]).ravel()
+    seats["win"] = win_shares(out_seats[:, :, S.R_RANK]).ravel()
     return seats, game_cols, agg
 
 
@@ -151,8 +152,8 @@ def play_into(agg, base, seed, games, seatings, kinds, params, strategy_of):
     """Play the games on all threads and fold them into `agg` (strategy_of[game, seat]: the
     seat's index in agg.strategies); returns the raw out_seats and out_games arrays."""
     n_tasks, n_players = seatings.shape
-    out_seats = np.zeros((n_tasks, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
-    out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
+    out_seats = np.zeros((n_tasks, n_players, S.N_SEAT_FIELDS), dtype=np.int32)
+    out_games = np.zeros((n_tasks, S.N_GAME_FIELDS), dtype=np.int32)
     slot, out_traj = trajectory_slots(games, n_players)
     KN.play_tables(
         base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games, slot, out_traj
@@ -174,42 +175,42 @@ def chunk_columns(out_seats, out_games, seatings, strategies, games, seed, n_pla
     for column, index in SEAT_FIELDS.items():
         seats[column] = out_seats[:, :, index].ravel()
     seats["winner"] = seats["rank"] == 1
-    lords = out_seats[:, :, KN.R_LORDS_LO].astype(np.uint32).astype(np.int64)
-    lords |= out_seats[:, :, KN.R_LORDS_HI].astype(np.uint32).astype(np.int64) << 32
+    lords = out_seats[:, :, S.R_LORDS_LO].astype(np.uint32).astype(np.int64)
+    lords |= out_seats[:, :, S.R_LORDS_HI].astype(np.uint32).astype(np.int64) << 32
     seats["lord_set"] = lords.ravel()
-    seats["location_set"] = out_seats[:, :, KN.R_LOCATION_SET].astype(np.uint32).ravel()
+    seats["location_set"] = out_seats[:, :, S.R_LOCATION_SET].astype(np.uint32).ravel()
     reasons = np.array(END_REASONS, dtype=object)
     game_cols = {
         "game": games,
         "n_players": np.full(n, n_players),
-        "turns": out_games[:, KN.RG_TURNS],
-        "end_reason": reasons[out_games[:, KN.RG_END]],
+        "turns": out_games[:, S.RG_TURNS],
+        "end_reason": reasons[out_games[:, S.RG_END]],
         "seed": np.full(n, seed, dtype=np.int64),
-        "n_fights": out_games[:, KN.RG_FIGHTS],
-        "n_continues": out_games[:, KN.RG_CONTINUES],
-        "n_leviathan_attacks": out_games[:, KN.RG_LEV_ATTACKS],
-        "n_kills": out_games[:, KN.RG_KILLS],
+        "n_fights": out_games[:, S.RG_FIGHTS],
+        "n_continues": out_games[:, S.RG_CONTINUES],
+        "n_leviathan_attacks": out_games[:, S.RG_LEV_ATTACKS],
+        "n_kills": out_games[:, S.RG_KILLS],
     }
     return seats, game_cols
 
 
 SEAT_FIELDS = {
-    "score": KN.R_SCORE,
-    "score_lords": KN.R_LORDS,
-    "score_locations": KN.R_LOCATIONS,
-    "score_allies": KN.R_ALLIES,
-    "score_monsters": KN.R_MONSTERS,
-    "score_wounds": KN.R_WOUNDS_IP,
-    "score_scourge": KN.R_SCOURGE,
-    "pearls": KN.R_PEARLS,
-    "keys": KN.R_KEYS,
-    "n_lords": KN.R_N_LORDS,
-    "n_locations": KN.R_N_LOCATIONS,
-    "n_affiliated": KN.R_N_AFFILIATED,
-    "n_monster_tokens": KN.R_N_TOKENS,
-    "leviathans_killed": KN.R_KILLED,
-    "wounds": KN.R_WOUNDS,
-    "rank": KN.R_RANK,
+    "score": S.R_SCORE,
+    "score_lords": S.R_LORDS,
+    "score_locations": S.R_LOCATIONS,
+    "score_allies": S.R_ALLIES,
+    "score_monsters": S.R_MONSTERS,
+    "score_wounds": S.R_WOUNDS_IP,
+    "score_scourge": S.R_SCOURGE,
+    "pearls": S.R_PEARLS,
+    "keys": S.R_KEYS,
+    "n_lords": S.R_N_LORDS,
+    "n_locations": S.R_N_LOCATIONS,
+    "n_affiliated": S.R_N_AFFILIATED,
+    "n_monster_tokens": S.R_N_TOKENS,
+    "leviathans_killed": S.R_KILLED,
+    "wounds": S.R_WOUNDS,
+    "rank": S.R_RANK,
 }
 
 

@@ -17,7 +17,7 @@ from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
 from sim.abyss.constants import Guild, LocationRule, Power, Race
-from sim.core.jit import lowest_bit, njit
+from sim.core.jit import lowest_bit, njit, njit_ints
 from sim.core.stack import (  # noqa: F401  (the kernel reaches them as K.*)
     clear,
     contains,
@@ -360,14 +360,8 @@ def affordable_lords(s, seat, row):
 
 
 # ---------------------------------------------------------------------------- scoring
-@njit(cache=True, inline="always")
+@njit_ints
 def location_formula(s, seat, loc):
-    # inlined: casts the arguments so that the body compiles once
-    return _location_formula(s, np.int64(seat), np.int64(loc))
-
-
-@njit(cache=True)
-def _location_formula(s, seat, loc):
     """`rules.location_formula`: final IP of Location `loc` for `seat` (Lords: every owned)."""
     rule = s[T.LOC_RULE + loc]
     base, mult, arg = s[T.LOC_BASE + loc], s[T.LOC_MULT + loc], s[T.LOC_ARG + loc]
@@ -497,16 +491,8 @@ def border_count(s):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit_ints
 def pearls_to_spend(s, leviathan, life, power, pearls):
-    # inlined: casts the arguments so that the body compiles once
-    return _pearls_to_spend(
-        s, np.int64(leviathan), np.int64(life), np.int64(power), np.int64(pearls)
-    )
-
-
-@njit(cache=True)
-def _pearls_to_spend(s, leviathan, life, power, pearls):
     """The fewest Pearls (0..pearls) that remove the most Life Points reachable."""
     best = life_points_removed(s, leviathan, life, power + pearls)
     for spend in range(pearls + 1):

@@ -32,16 +32,6 @@ SEAT_FIELDS = {
     "rank": KN.R_RANK,
 }
 
-_TEMPLATES: dict[int, tuple[object, np.ndarray]] = {}
-
-
-def cached_template(tables) -> np.ndarray:
-    hit = _TEMPLATES.get(id(tables))
-    if hit is None or hit[0] is not tables:
-        hit = (tables, S.template(tables))
-        _TEMPLATES[id(tables)] = hit
-    return hit[1]
-
 
 def lineup_arrays(policies: list) -> tuple[np.ndarray, np.ndarray]:
     """Strategy kinds and parameter vectors of a line-up of policies (`sim.core.policy`)."""
@@ -63,7 +53,7 @@ def play_raw(tables, seed: int, games, seatings, strategies: list):
     out_seats = np.zeros((n_tasks, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
     out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
     KN.play_tables(
-        cached_template(tables),
+        S.cached_template(tables),
         np.int64(seed),
         games,
         seatings,

@@ -16,6 +16,7 @@ import numpy as np
 from sim.core.errors import UserError
 from sim.core.rng import N_STREAMS
 from sim.core.stack import Layout
+from sim.core.workspace import PerTables
 
 MAX_PLAYERS = 4
 MAX_LORDS = 64
@@ -180,10 +181,8 @@ def template(t) -> np.ndarray:
     return w
 
 
-def with_trace(base: np.ndarray, trace_cap: int) -> np.ndarray:
-    w = np.zeros(WORKSPACE_BASE + 4 * trace_cap, dtype=np.int32)
-    w[:WORKSPACE_BASE] = base[:WORKSPACE_BASE]
-    return w
+#: `template(tables)`, built once per tables object. Do not write to it: copy it.
+cached_template = PerTables(template)
 
 
 def _put_stack(s: np.ndarray, off: int, items) -> None:

@@ -1,7 +1,9 @@
 """The built-in policies: uniformly random, a simple greedy player, and the parametrised
 heuristic behind the named presets (`presets.toml`).
 
-The decision logic lives in compiled form in `sim.abyss.policies`, shared by both engines.
+The decision logic lives in compiled form in `sim.abyss.policies`, shared by both engines (the
+kinds and parameter slots in `sim.abyss.policy_params`, so that listing the strategies compiles
+nothing).
 The classes here are the reference engine's side: they hold the documented parameters and, when
 asked, encode the game (`sim.abyss.state.encode`) and call the compiled policy on it. A policy must
 only read the game; its randomness comes from the game's POLICY stream.
@@ -14,24 +16,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.abyss import kcore as K
-from sim.abyss import policies as P
+from sim.abyss import policy_params as P
+from sim.core.workspace import PerTables
 
 #: Values of HeuristicPolicy.guild: "none", then the guilds in the order of `Guild`.
 GUILD_NAMES = ("none", "mage", "soldier", "farmer", "merchant", "politician", "ambassador")
 
-_WORKSPACES: dict[int, tuple[object, np.ndarray]] = {}
+
+def _own_workspace(t) -> np.ndarray:
+    from sim.abyss.workspace import cached_template
+
+    return cached_template(t).copy()
 
 
-def workspace_for(t) -> np.ndarray:
-    """A kernel workspace holding the card tables `t` (one per tables object, reused)."""
-    hit = _WORKSPACES.get(id(t))
-    if hit is None or hit[0] is not t:
-        from sim.abyss.workspace import cached_template
-
-        hit = (t, cached_template(t).copy())
-        _WORKSPACES[id(t)] = hit
-    return hit[1]
+#: A kernel workspace holding the card tables `t` (one per tables object, reused by the policies).
+workspace_for = PerTables(_own_workspace)
 
 
 class CompiledPolicy:
@@ -47,8 +46,7 @@ class CompiledPolicy:
             if isinstance(value, float) and abs(value * 1000 - round(value * 1000)) > 1e-6:
                 # the compiled policy holds probabilities in thousandths: never round silently
                 raise ValueError(
-                    f"{f.name} is held in steps of 0.001; got {value} (use e.g. "
-                    f"{round(value, 3)})"
+                    f"{f.name} is held in steps of 0.001; got {value} (use e.g. {round(value, 3)})"
                 )
             if isinstance(value, int) and not 0 <= value <= 999:
                 raise ValueError(f"{f.name} must be between 0 and 999; got {value}")
@@ -72,6 +70,8 @@ class CompiledPolicy:
         return round(value * 1000) if isinstance(value, float) else int(value)
 
     def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
+        from sim.abyss import kcore as K
+        from sim.abyss import policies
         from sim.abyss import workspace as W
         from sim.abyss.state import STATE_SIZE, encode
 
@@ -86,7 +86,7 @@ class CompiledPolicy:
         w[W.POLICY_KIND + seat] = self.kind
         w[W.POLICY_PARAMS + seat * W.N_PARAMS : W.POLICY_PARAMS + (seat + 1) * W.N_PARAMS] = params
         W.put_rng(w, game.rng.keys, game.rng.counters)
-        option = int(P.choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
+        option = int(policies.choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
         game.rng.counters[:] = W.get_counters(w)
         return option
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.conspiracy import policies as P
+from sim.core.workspace import PerTables
 from strategies.registry import Registry
 
 
@@ -59,17 +60,14 @@ class CompiledPolicy:
         return option
 
 
-_WORKSPACES: dict[int, tuple[object, np.ndarray]] = {}
-
-
-def _workspace(tables) -> np.ndarray:
+def _own_workspace(tables) -> np.ndarray:
     from sim.conspiracy.state import template
 
-    hit = _WORKSPACES.get(id(tables))
-    if hit is None or hit[0] is not tables:
-        hit = (tables, template(tables))
-        _WORKSPACES[id(tables)] = hit
-    return hit[1]
+    return template(tables)
+
+
+#: A workspace holding the card tables (one per tables object, reused by the policies).
+_workspace = PerTables(_own_workspace)
 
 
 @dataclass

@@ -1,0 +1,236 @@
+"""The fast path's vocabulary: the integer codes the kernel compares (powers, streams, rules,
+penalties) and the small steps every phase takes: asking a seat's policy (`choose`), drawing from
+a random stream, Pearls and Keys from and to the supply, discarding, the Council's stacks.
+
+Each function mirrors the reference engine's helper of the same name (`sim.abyss.rules.Game`);
+the phase modules (`kernel_*.py`) reach them as `B.*`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.abyss import kcore as K
+from sim.abyss import policies as P
+from sim.abyss import state as S
+from sim.abyss import workspace as W
+from sim.abyss.constants import (
+    AllyEffect,
+    LeviathanToken,
+    LocationRule,
+    Penalty,
+    Power,
+    Race,
+    Stream,
+)
+from sim.core.jit import njit, njit_ints
+from sim.core.rng import rand_below_in
+from sim.core.workspace import shuffle_in, trace_decision
+
+# random streams
+ST_EXPLORATION = int(Stream.EXPLORATION_DECK)
+ST_LORDS = int(Stream.LORD_DECK)
+ST_LOCATIONS = int(Stream.LOCATION_DECK)
+ST_MONSTERS = int(Stream.MONSTER_TOKENS)
+ST_DICE = int(Stream.DICE)
+ST_LEV_DECK = int(Stream.LEVIATHAN_DECK)
+ST_LEV_TOKENS = int(Stream.LEVIATHAN_TOKENS)
+ST_HUNTER = int(Stream.HUNTER)
+
+# powers
+PW_RECRUITER = int(Power.RECRUITER)
+PW_JAILER = int(Power.JAILER)
+PW_SEEKER = int(Power.SEEKER)
+PW_ASSASSIN = int(Power.ASSASSIN)
+PW_COMMANDER = int(Power.COMMANDER)
+PW_TAMER = int(Power.TAMER)
+PW_HUNTER = int(Power.HUNTER)
+PW_SHIP_MASTER = int(Power.SHIP_MASTER)
+PW_TRADER = int(Power.TRADER)
+PW_PEDDLER = int(Power.PEDDLER)
+PW_LANDLORD = int(Power.LANDLORD)
+PW_SLAVER = int(Power.SLAVER)
+PW_SHOPKEEPER = int(Power.SHOPKEEPER)
+PW_INVOKER = int(Power.INVOKER)
+PW_APPRENTICE = int(Power.APPRENTICE)
+PW_ORACLE = int(Power.ORACLE)
+PW_ALCHEMIST = int(Power.ALCHEMIST)
+PW_ILLUSIONIST = int(Power.ILLUSIONIST)
+PW_MASTER_OF_MAGIC = int(Power.MASTER_OF_MAGIC)
+PW_OPPORTUNIST = int(Power.OPPORTUNIST)
+PW_CORRUPTOR = int(Power.CORRUPTOR)
+PW_TRAITOR = int(Power.TRAITOR)
+PW_SCHEMER = int(Power.SCHEMER)
+PW_SAGE = int(Power.SAGE)
+PW_HERMIT = int(Power.HERMIT)
+PW_ELDER = int(Power.ELDER)
+PW_INTREPID = int(Power.INTREPID)
+PW_BORDER_GUARD = int(Power.BORDER_GUARD)
+PW_TAXIDERMIST = int(Power.TAXIDERMIST)
+PW_ARMS_DEALER = int(Power.ARMS_DEALER)
+PW_SORCERER = int(Power.SORCERER)
+PW_ALTRUIST = int(Power.ALTRUIST)
+PW_REBEL = int(Power.REBEL)
+PW_COWARD = int(Power.COWARD)
+PW_BREEDER = int(Power.BREEDER)
+
+LR_CITY_OF_MIRRORS = int(LocationRule.CITY_OF_MIRRORS)
+LR_BLACK_SMOKERS = int(LocationRule.BLACK_SMOKERS)
+PEN_WOUNDS, PEN_PEARLS, PEN_ALLIES = int(Penalty.WOUNDS), int(Penalty.PEARLS), int(Penalty.ALLIES)
+TOK_PEARLS, TOK_KEY = int(LeviathanToken.PEARLS), int(LeviathanToken.KEY)
+FX_NONE, FX_ADD_PEARLS, FX_TWO_DICE = (
+    int(AllyEffect.NONE),
+    int(AllyEffect.ADD_PEARLS),
+    int(AllyEffect.TWO_DICE),
+)
+RACE_CRAB = int(Race.CRAB)
+DECLINE = -1
+LOCATION_DRAW = 1000
+MAX_LOCATION_DRAW = 4
+
+
+@njit(cache=True, inline="always")
+def draw(s, stream, n):
+    """A uniform integer in [0, n) from one of the game's random streams."""
+    return rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, np.int64(stream), np.int64(n))
+
+
+@njit(cache=True, inline="always")
+def die(s):
+    return 1 + draw(s, ST_DICE, 6)
+
+
+@njit_ints
+def choose(s, seat, decision, n):
+    """Ask the seat's policy among the n options at s[W.OPT:], and trace the decision; a single
+    option is not asked."""
+    if n == 1:
+        return s[W.OPT]
+    option = P.choose(s, seat, decision, n)
+    trace_decision(s, W.TRACE, seat, decision, option, n)
+    return option
+
+
+@njit(cache=True, inline="always")
+def choose_01(s, seat, decision):
+    s[W.OPT] = 0
+    s[W.OPT + 1] = 1
+    return choose(s, seat, decision, 2)
+
+
+@njit(cache=True)
+def options_from_stack(s, off):
+    """The options = the items of a stack; returns their number."""
+    n = s[off]
+    for i in range(n):
+        s[W.OPT + i] = s[off + 1 + i]
+    return n
+
+
+@njit_ints
+def shuffle_stack(s, off, stream):
+    """Fisher-Yates shuffle of a stack, from one of the game's random streams."""
+    shuffle_in(s, off, W.RNG_KEYS, W.RNG_COUNTERS, stream)
+
+
+@njit(cache=True, inline="always")
+def gain_pearls(s, seat, n):
+    if n > 0:
+        s[K.pbase(seat) + S.P_PEARLS] += n
+        s[S.PEARLS_FROM] += n
+
+
+@njit(cache=True, inline="always")
+def pay_treasury(s, seat, n):
+    b = K.pbase(seat)
+    n = min(n, s[b + S.P_PEARLS])
+    if n > 0:
+        s[b + S.P_PEARLS] -= n
+        s[S.PEARLS_TO] += n
+
+
+@njit(cache=True)
+def gain_keys(s, seat, n):
+    n = min(n, s[S.KEY_PILE])
+    if n > 0:
+        s[S.KEY_PILE] -= n
+        s[K.pbase(seat) + S.P_KEYS] += n
+
+
+@njit_ints
+def discard_ally_from_hand(s, seat, ally):
+    K.remove(s, K.pbase(seat) + S.P_HAND, ally)
+    K.push(s, S.EXP_DISCARD, ally)
+
+
+@njit_ints
+def choose_discard(s, seat):
+    n = K.distinct_allies(s, K.pbase(seat) + S.P_HAND, W.OPT, 0)
+    discard_ally_from_hand(s, seat, choose(s, seat, P.D_DISCARD_ALLY, n))
+
+
+@njit(cache=True)
+def trigger_end(s, reason):
+    if s[S.END_REASON] == S.END_NONE:
+        s[S.END_REASON] = reason
+
+
+@njit(cache=True, inline="always")
+def council_stack(r):
+    return S.COUNCIL + r * S.COUNCIL_STRIDE
+
+
+@njit(cache=True)
+def council_options(s):
+    """W.OPT = the races whose Council stack is not empty."""
+    n = 0
+    for r in range(5):
+        if s[council_stack(r)] > 0:
+            s[W.OPT + n] = r
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def take_council_stack(s, seat, race):
+    K.extend(s, K.pbase(seat) + S.P_HAND, council_stack(race))
+    K.clear(s, council_stack(race))
+
+
+@njit_ints
+def free_lords_options(s, seat, exclude):
+    """W.OPT = the seat's free Lords (not under a Location) other than `exclude`, in order."""
+    off = K.pbase(seat) + S.P_LORDS
+    n = 0
+    for i in range(s[off]):
+        lord = s[off + 1 + i]
+        if s[S.LORD_UNDER + lord] == 0 and lord != exclude:
+            s[W.OPT + n] = lord
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def military_targets(s, seat, out):
+    """s[out:out + n] = the opponents a Military power reaches (no working Shaman), clockwise."""
+    n = 0
+    for i in range(1, s[S.N_PLAYERS]):
+        q = K.opponent(s, seat, i)
+        if not K.protected(s, q):
+            s[out + n] = q
+            n += 1
+    return n
+
+
+@njit_ints
+def discard_lord(s, seat, lord):
+    K.remove(s, K.pbase(seat) + S.P_LORDS, lord)
+    s[S.LORD_DISABLED + lord] = 0
+    K.push(s, S.LORD_DISCARD, lord)
+    K.refresh_powers(s, seat)
+
+
+@njit(cache=True)
+def draw_monster_token(s, seat):
+    if s[S.MONSTER_TOKENS] > 0:
+        K.push(s, K.pbase(seat) + S.P_TOKENS, K.pop(s, S.MONSTER_TOKENS))
