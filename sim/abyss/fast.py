@@ -14,9 +14,23 @@ from sim.abyss.aggregate import TRAJECTORY_EVERY, Aggregates
 from sim.abyss.policy_params import N_PARAMS
 from sim.abyss.state import END_REASONS
 from sim.abyss.workspace import MAX_ROUNDS, cached_template
-from sim.core.batch import run_chunks, set_threads
+from sim.core.batch import (
+    check_lineup,
+    concat,
+    rotated_seatings,
+    run_chunks,
+    set_threads,
+    timings,
+)
 from sim.core.policy import lineup_arrays as core_lineup_arrays
-from sim.core.results import atomic_save, load_columns, save_columns, win_shares
+from sim.core.results import (
+    atomic_save,
+    game_columns,
+    load_columns,
+    save_columns,
+    seat_columns,
+    win_shares,
+)
 
 
 def lineup_arrays(policies: list) -> tuple[np.ndarray, np.ndarray]:
@@ -46,14 +60,10 @@ def run_fast(
     each finished chunk is stored, and the chunks already in the store are not played again:
     an interrupted run resumes where it stopped, with the same results.
     """
-    if len(strategies) != n_players:
-        raise ValueError("one strategy per seat")
+    check_lineup(strategies, n_players)
     threads = set_threads(threads)
     base = cached_template(tables)
-    kinds, params = lineup_arrays(strategies)
-    specs = [p.name for p in strategies]
-    names = list(dict.fromkeys(specs))
-    name_of_entry = np.array([names.index(s) for s in specs], dtype=np.int64)
+    kinds, params, specs, names, name_of_entry = _lineup(strategies)
     agg = Aggregates(names, n_players)
     seat_parts: list[dict] = []
     game_parts: list[dict] = []
@@ -83,15 +93,20 @@ def run_fast(
     elapsed = run_chunks(
         n_games, play, chunk_size=chunk_size, progress=progress, first_game=first_game
     )
-    played = n_games - first_game
-    timings = {
-        "games_per_second": played / elapsed if elapsed else 0.0,
-        "seconds": elapsed,
-        "threads": threads,
-    }
+    speed = timings(n_games - first_game, elapsed, threads=threads)
     if not per_game:
-        return None, None, agg, timings
-    return _concat(seat_parts), _concat(game_parts), agg, timings
+        return None, None, agg, speed
+    return concat(seat_parts), concat(game_parts), agg, speed
+
+
+def _lineup(strategies: list):
+    """The line-up's compiled kinds and parameters, its specs, the distinct names (what the
+    aggregates count) and each entry's index among them."""
+    kinds, params = lineup_arrays(strategies)
+    specs = [p.name for p in strategies]
+    names = list(dict.fromkeys(specs))
+    name_of_entry = np.array([names.index(s) for s in specs], dtype=np.int64)
+    return kinds, params, specs, names, name_of_entry
 
 
 def save_chunk(store, first: int, n: int, part: Aggregates, seats, game_cols) -> None:
@@ -117,15 +132,6 @@ def trajectory_slots(games: np.ndarray, n_players: int):
     slot = np.where(sampled, np.cumsum(sampled) - 1, -1).astype(np.int64)
     out = np.zeros((int(sampled.sum()), MAX_ROUNDS, n_players, 3), dtype=np.int32)
     return slot, out
-
-
-def rotated_seatings(games: np.ndarray, n_players: int, rotate: bool = True) -> np.ndarray:
-    """Line-up entry of every seat of every game: seat s of game g plays entry (s + g) mod n
-    when rotating (`sim.abyss.runner.rotated`), else entry s."""
-    seats = np.arange(n_players, dtype=np.int64)
-    if not rotate:
-        return np.broadcast_to(seats, (len(games), n_players)).copy()
-    return (seats[None, :] + games[:, None]) % n_players
 
 
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):
@@ -166,25 +172,15 @@ def play_into(agg, base, seed, games, seatings, kinds, params, strategy_of):
 def chunk_columns(out_seats, out_games, seatings, strategies, games, seed, n_players):
     """Column dicts (results schema) of one chunk's seats and games."""
     n = len(out_games)
-    names = np.array(strategies, dtype=object)
-    seats = {
-        "game": np.repeat(games, n_players),
-        "seat": np.tile(np.arange(n_players), n),
-        "strategy": names[seatings.ravel()],
-    }
-    for column, index in SEAT_FIELDS.items():
-        seats[column] = out_seats[:, :, index].ravel()
-    seats["winner"] = seats["rank"] == 1
+    seats = seat_columns(out_seats, seatings, strategies, games, SEAT_FIELDS)
     lords = out_seats[:, :, S.R_LORDS_LO].astype(np.uint32).astype(np.int64)
     lords |= out_seats[:, :, S.R_LORDS_HI].astype(np.uint32).astype(np.int64) << 32
     seats["lord_set"] = lords.ravel()
     seats["location_set"] = out_seats[:, :, S.R_LOCATION_SET].astype(np.uint32).ravel()
-    reasons = np.array(END_REASONS, dtype=object)
-    game_cols = {
-        "game": games,
-        "n_players": np.full(n, n_players),
-        "turns": out_games[:, S.RG_TURNS],
-        "end_reason": reasons[out_games[:, S.RG_END]],
+    game_cols = game_columns(
+        games, n_players, out_games[:, S.RG_TURNS], out_games[:, S.RG_END], END_REASONS
+    )
+    game_cols |= {
         "seed": np.full(n, seed, dtype=np.int64),
         "n_fights": out_games[:, S.RG_FIGHTS],
         "n_continues": out_games[:, S.RG_CONTINUES],
@@ -214,12 +210,6 @@ SEAT_FIELDS = {
 }
 
 
-def _concat(parts: list[dict]) -> dict:
-    if not parts:
-        return {}
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-
 def play_chunk(first: int, n: int, tables, seed: int, strategies: list, per_game: bool):
     """One chunk of a run, self-contained (the distributed backend's task): games first ..
     first + n - 1 seated as `run_fast` seats them, on one thread. Returns (aggregates, seat
@@ -227,10 +217,7 @@ def play_chunk(first: int, n: int, tables, seed: int, strategies: list, per_game
     n_players = len(strategies)
     set_threads(1)
     base = cached_template(tables)
-    kinds, params = lineup_arrays(strategies)
-    specs = [p.name for p in strategies]
-    names = list(dict.fromkeys(specs))
-    name_of_entry = np.array([names.index(s) for s in specs], dtype=np.int64)
+    kinds, params, specs, names, name_of_entry = _lineup(strategies)
     agg = Aggregates(names, n_players)
     games = np.arange(first, first + n, dtype=np.int64)
     seatings = rotated_seatings(games, n_players)
@@ -256,14 +243,10 @@ def run_distributed(
     progress=None,
 ):
     """`run_fast` on a Dask cluster (`sim.core.dask_backend`): the same results."""
-    import time
+    from sim.core.dask_backend import map_timed
 
-    from sim.core.dask_backend import map_chunks
-
-    if len(strategies) != n_players:
-        raise ValueError("one strategy per seat")
-    t0 = time.perf_counter()
-    parts = map_chunks(
+    check_lineup(strategies, n_players)
+    parts, elapsed = map_timed(
         client, play_chunk, n_games, chunk_size, tables, seed, list(strategies), per_game,
         progress=progress,
     )  # fmt: skip
@@ -271,13 +254,7 @@ def run_distributed(
     agg = Aggregates(names, n_players)
     for part, _, _ in parts:
         agg = agg.merge(part)
-    elapsed = time.perf_counter() - t0
-    timings = {"games_per_second": n_games / elapsed if elapsed else 0.0, "seconds": elapsed}
+    speed = timings(n_games, elapsed)
     if not per_game:
-        return None, None, agg, timings
-    return (
-        _concat([p[1] for p in parts]),
-        _concat([p[2] for p in parts]),
-        agg,
-        timings,
-    )
+        return None, None, agg, speed
+    return concat([p[1] for p in parts]), concat([p[2] for p in parts]), agg, speed

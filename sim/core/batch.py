@@ -24,6 +24,36 @@ MAX_CHUNK = 1 << 20
 PROGRESS_AFTER_SECONDS = 2.0
 
 
+def check_lineup(strategies: list, n_players: int) -> None:
+    if len(strategies) != n_players:
+        raise ValueError("one strategy per seat")
+
+
+def rotated_seatings(games, n_players: int, rotate: bool = True):
+    """Line-up entry of every seat of every game: seat s of game g plays entry (s + g) mod n
+    when rotating (the rulebook's random first player, realised by rotation), else entry s."""
+    import numpy as np
+
+    seats = np.arange(n_players, dtype=np.int64)
+    if not rotate:
+        return np.broadcast_to(seats, (len(games), n_players)).copy()
+    return (seats[None, :] + games[:, None]) % n_players
+
+
+def timings(n_played: int, elapsed: float, **extra) -> dict:
+    """A run's speed: games per second, seconds, and what else the runner reports."""
+    return {"games_per_second": n_played / elapsed if elapsed else 0.0, "seconds": elapsed, **extra}
+
+
+def concat(parts: list[dict]) -> dict:
+    """The column dicts of consecutive chunks as one (empty: no chunk)."""
+    import numpy as np
+
+    if not parts:
+        return {}
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
 def set_threads(threads: int | None) -> int:
     """Use `threads` worker threads for the compiled kernels (None: all cores); returns it."""
     from sim.core.jit import numba
