@@ -59,65 +59,41 @@ N_GAME_FIELDS = 6
 
 
 _b = Layout()
-# --- game scalars
-TURN = _b.scalar()
-ACTIVE = _b.scalar()
-END_REASON = _b.scalar()
-OVER = _b.scalar()
-EXTRA_TURN = _b.scalar()
-THREAT = _b.scalar()
-KEY_PILE = _b.scalar()
-N_PLAYERS = _b.scalar()
+# --- game scalars: the turn, the seat playing it, the end's reason, over, an extra turn due
+TURN, ACTIVE, END_REASON, OVER, EXTRA_TURN = _b.scalars(5)
+THREAT, KEY_PILE, N_PLAYERS = _b.scalars(3)
 LEVIATHAN = _b.scalar()  # 1 when the expansion is on
-PEARLS_FROM = _b.scalar()  # Treasury ledger
-PEARLS_TO = _b.scalar()
-N_FIGHTS = _b.scalar()
-N_CONTINUES = _b.scalar()
-N_LEV_ATTACKS = _b.scalar()
-N_KILLS = _b.scalar()
+PEARLS_FROM, PEARLS_TO = _b.scalars(2)  # Treasury ledger
+N_FIGHTS, N_CONTINUES, N_LEV_ATTACKS, N_KILLS = _b.scalars(4)
 NEXT_SEAT = _b.scalar()  # seat of the next turn (play loop)
 FINAL_ROUND = _b.scalar()  # 1 once the last round's seats are known
 SCOURGE = _b.scalar()  # seat holding the Scourge, -1
 # observations kept for policies
-PENDING_REWARD_SPACE = _b.scalar()
-PENDING_COST = _b.scalar()
-PENDING_ZONE = _b.scalar()
-PENDING_POWER = _b.scalar()
-FIGHT_ZONE = _b.scalar()
+PENDING_REWARD_SPACE, PENDING_COST, PENDING_ZONE, PENDING_POWER, FIGHT_ZONE = _b.scalars(5)
 # --- game stacks
 FINAL_TURNS = _b.stack(MAX_PLAYERS)
-EXP_DECK = _b.stack(MAX_ALLIES)
-EXP_DISCARD = _b.stack(MAX_ALLIES)
+EXP_DECK, EXP_DISCARD = _b.stacks(2, MAX_ALLIES)
 TRACK = _b.stack(MAX_TRACK)
 COUNCIL_STRIDE = 1 + MAX_ALLIES
 COUNCIL = _b.block(5 * COUNCIL_STRIDE)  # stack of race r at COUNCIL + r * COUNCIL_STRIDE
-LORD_DECK = _b.stack(MAX_LORDS)
-COURT = _b.stack(MAX_LORDS)
-LORD_DISCARD = _b.stack(MAX_LORDS)
-LOC_DECK = _b.stack(MAX_LOCATIONS)
-LOC_AVAILABLE = _b.stack(MAX_LOCATIONS)
+LORD_DECK, COURT, LORD_DISCARD = _b.stacks(3, MAX_LORDS)
+LOC_DECK, LOC_AVAILABLE = _b.stacks(2, MAX_LOCATIONS)
 MONSTER_TOKENS = _b.stack(MAX_TOKENS)
 PENDING_USED = _b.stack(MAX_ALLIES)  # Allies paid so far in the current recruitment
-LEV_DECK = _b.stack(MAX_LEVIATHANS)
-LEV_DISCARD = _b.stack(MAX_LEVIATHANS)
-LEV_TOKENS = _b.stack(MAX_LEV_TOKENS)
-LEV_TOKEN_DISCARD = _b.stack(MAX_LEV_TOKENS)
-BORDER = _b.block(MAX_ZONES)  # Leviathan id per zone, -1 free
-LIFE = _b.block(MAX_ZONES)  # Life token space per zone
-# --- per Lord / per Location
-LORD_UNDER = _b.block(MAX_LORDS)  # 1 if slid under a Location
-LORD_DISABLED = _b.block(MAX_LORDS)  # 1 if disabled by the Assassin
+LEV_DECK, LEV_DISCARD = _b.stacks(2, MAX_LEVIATHANS)
+LEV_TOKENS, LEV_TOKEN_DISCARD = _b.stacks(2, MAX_LEV_TOKENS)
+# per zone: the Leviathan there (-1 free) and its Life token's space
+BORDER, LIFE = _b.blocks(2, MAX_ZONES)
+# --- per Lord (1 if slid under a Location; 1 if disabled by the Assassin) / per Location
+LORD_UNDER, LORD_DISABLED = _b.blocks(2, MAX_LORDS)
 LOC_LORDS_STRIDE = 1 + MAX_UNDER
 LOC_LORDS = _b.block(MAX_LOCATIONS * LOC_LORDS_STRIDE)  # Lords under Location l, as a stack
 # --- players: fields at PLAYERS + seat * P_STRIDE + field
 _p = Layout()
-P_PEARLS = _p.scalar()
-P_KEYS = _p.scalar()
-P_WOUNDS = _p.scalar()
+P_PEARLS, P_KEYS, P_WOUNDS = _p.scalars(3)
 P_BOUGHT = _p.scalar()  # bought an Ally this turn
 P_USED_POWERS = _p.scalar()  # bit k: once-per-turn power k used this turn
-P_HAND = _p.stack(MAX_ALLIES)
-P_AFFILIATED = _p.stack(MAX_ALLIES)
+P_HAND, P_AFFILIATED = _p.stacks(2, MAX_ALLIES)
 P_LORDS = _p.stack(MAX_LORDS)
 P_LOCATIONS = _p.stack(MAX_LOCATIONS)
 P_TOKENS = _p.stack(MAX_TOKENS)
