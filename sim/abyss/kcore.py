@@ -360,6 +360,16 @@ def affordable_lords(s, seat, row):
 
 
 # ---------------------------------------------------------------------------- scoring
+@njit(cache=True, inline="always")
+def count_with(s, off, column, value):
+    """How many cards of the stack `off` have `value` in the card table's `column`."""
+    c = 0
+    for i in range(s[off]):
+        if s[column + s[off + 1 + i]] == value:
+            c += 1
+    return c
+
+
 @njit_ints
 def location_formula(s, seat, loc):
     """`rules.location_formula`: final IP of Location `loc` for `seat` (Lords: every owned)."""
@@ -369,17 +379,9 @@ def location_formula(s, seat, loc):
     lo, af = b + S.P_LORDS, b + S.P_AFFILIATED
     n_lords, n_aff = s[lo], s[af]
     if rule == LR_GUILD_LORDS:
-        c = 0
-        for i in range(n_lords):
-            if s[T.LORD_GUILD + s[lo + 1 + i]] == arg:
-                c += 1
-        return base + mult * c
+        return base + mult * count_with(s, lo, T.LORD_GUILD, arg)
     if rule == LR_AFFILIATED_RACE:
-        c = 0
-        for i in range(n_aff):
-            if s[T.ALLY_RACE + s[af + 1 + i]] == arg:
-                c += 1
-        return base + mult * c
+        return base + mult * count_with(s, af, T.ALLY_RACE, arg)
     if rule == LR_DISTINCT_GUILDS:
         guilds = 0
         for i in range(n_lords):

@@ -25,7 +25,7 @@ from sim.abyss.constants import (
 )
 from sim.core.jit import njit, njit_ints
 from sim.core.rng import rand_below_in
-from sim.core.workspace import shuffle_in, trace_decision
+from sim.core.workspace import shuffle_in, traced
 
 # random streams
 ST_EXPLORATION = int(Stream.EXPLORATION_DECK)
@@ -106,9 +106,7 @@ def choose(s, seat, decision, n):
     option is not asked."""
     if n == 1:
         return s[W.OPT]
-    option = P.choose(s, seat, decision, n)
-    trace_decision(s, W.TRACE, seat, decision, option, n)
-    return option
+    return traced(s, W.TRACE, seat, decision, P.choose(s, seat, decision, n), n)
 
 
 @njit(cache=True, inline="always")

@@ -143,9 +143,10 @@ def corruptor(s, seat):
 
 
 @njit(cache=True)
-def own_lord_choice(s, seat, exclude):
-    """OWN_LORD: DECLINE or another free Lord; -2 when there is no other free Lord."""
-    n = B.free_lords_options(s, seat, exclude)
+def lord_to_replace(s, seat, exclude, replaceable):
+    """Traitor, Schemer: OWN_LORD, DECLINE or another free Lord to replace when a replacement is
+    at hand (`replaceable`); -2 when none is, or there is no other free Lord."""
+    n = B.free_lords_options(s, seat, exclude) if replaceable else 0
     if n == 0:
         return -2
     for i in range(n, 0, -1):
@@ -156,10 +157,8 @@ def own_lord_choice(s, seat, exclude):
 
 @njit(cache=True)
 def traitor(s, seat, traitor_lord):
-    if s[S.COURT] == 0:
-        return -1
-    old = own_lord_choice(s, seat, traitor_lord)
-    if old < 0:  # declined, or no other free Lord
+    old = lord_to_replace(s, seat, traitor_lord, s[S.COURT] > 0)
+    if old < 0:  # nothing to replace it with, declined, or no other free Lord
         return -1
     new = B.choose(s, seat, P.D_COURT_LORD, B.options_from_stack(s, S.COURT))
     B.discard_lord(s, seat, old)
@@ -169,10 +168,8 @@ def traitor(s, seat, traitor_lord):
 
 @njit(cache=True)
 def schemer(s, seat, schemer_lord):
-    if s[S.LORD_DECK] == 0:
-        return -1
-    old = own_lord_choice(s, seat, schemer_lord)
-    if old < 0:  # declined, or no other free Lord
+    old = lord_to_replace(s, seat, schemer_lord, s[S.LORD_DECK] > 0)
+    if old < 0:  # nothing to replace it with, declined, or no other free Lord
         return -1
     B.discard_lord(s, seat, old)
     return 2 * K.pop(s, S.LORD_DECK)  # gain the top Lord of the deck

@@ -41,6 +41,7 @@ from sim.abyss.policy_params import (
 )
 from sim.core.jit import njit, njit_ints
 from sim.core.rng import rand_below_in
+from sim.core.workspace import best_or_draw
 
 # decisions (sim.abyss.rules_base.Decision and sim.abyss.rules_leviathan.LevDecision)
 D_PLOT, D_POWER, D_ACTION, D_BUY, D_TAKE_ALLY, D_FIGHT_MONSTER, D_THREAT_REWARD = range(7)
@@ -170,19 +171,10 @@ def pay(s, seat, n):
 def location_source(s, seat, n, worth):
     """The best face-up Location if it is worth `worth` IP or more (or nothing can be drawn);
     else draw as many as allowed."""
-    best, best_score = -1, -(1 << 30)
-    last_draw = -1
     for i in range(n):
-        o = s[W.OPT + i]
-        if o >= LOCATION_DRAW:
-            last_draw = o
-        else:
-            score = K.location_formula(s, seat, o)
-            if best < 0 or score > best_score:
-                best, best_score = o, score
-    if best >= 0 and (last_draw < 0 or best_score >= worth):
-        return best
-    return last_draw
+        if s[W.OPT + i] < LOCATION_DRAW:
+            s[W.POLICY_ROW + i] = K.location_formula(s, seat, s[W.OPT + i])
+    return best_or_draw(s, W.OPT, n, W.POLICY_ROW, LOCATION_DRAW, worth)
 
 
 # --------------------------------------------------------------------------- Leviathan

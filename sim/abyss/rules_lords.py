@@ -120,10 +120,7 @@ class LordPowersMixin:
 
         Clarification (components 1.4 / publisher FAQ): the replacement's power applies at once.
         """
-        mine = [lord for lord in p.free_lords() if lord != traitor]
-        if not mine or not self.court:
-            return
-        old = self.choose(p.seat, Decision.OWN_LORD, [DECLINE, *mine])
+        old = self.lord_to_replace(p, traitor, bool(self.court))
         if old == DECLINE:
             return
         new = self.choose(p.seat, Decision.COURT_LORD, list(self.court))
@@ -136,16 +133,21 @@ class LordPowersMixin:
     def schemer(self, p: Player, schemer: int) -> None:
         """Schemer: "You may discard one of your other free Lords and replace it with the top one
         from the deck." """
-        mine = [lord for lord in p.free_lords() if lord != schemer]
-        if not mine or not self.lord_deck:
-            return
-        old = self.choose(p.seat, Decision.OWN_LORD, [DECLINE, *mine])
+        old = self.lord_to_replace(p, schemer, bool(self.lord_deck))
         if old == DECLINE:
             return
         self.discard_lord(p, old)
         new = self.lord_deck.pop()
         self.log("schemer", who=p.seat, discarded=old, lord=new)
         self.gain_lord(p, new)
+
+    def lord_to_replace(self, p: Player, lord: int, replaceable: bool) -> int:
+        """Traitor, Schemer: the other free Lord the player discards, or DECLINE (also when no
+        replacement is at hand or no other Lord is free)."""
+        mine = [other for other in p.free_lords() if other != lord]
+        if not mine or not replaceable:
+            return DECLINE
+        return self.choose(p.seat, Decision.OWN_LORD, [DECLINE, *mine])
 
     def discard_lord(self, p: Player, lord: int) -> None:
         p.lords.remove(lord)

@@ -13,7 +13,7 @@ from sim.conspiracy.cards import KeyKind, LocationPower, LocationScore, LordPowe
 from sim.conspiracy.kcore import largest_group, pb, pile_of, swap_spots
 from sim.core.jit import borrow, njit, prange
 from sim.core.stack import clear, index_of, pop, pop_at, push
-from sim.core.workspace import LANES, reset_game, seat_lineup, shuffle_in, trace_decision
+from sim.core.workspace import LANES, reset_game, seat_lineup, shuffle_in, traced
 
 ST_LORDS, ST_LOCATIONS = 0, 1  # sim.conspiracy.rules.Stream
 KEY_NONE, KEY_SILVER, KEY_GOLD = int(KeyKind.NONE), int(KeyKind.SILVER), int(KeyKind.GOLD)
@@ -45,13 +45,10 @@ N_GAME_FIELDS = 3
 # ----------------------------------------------------------------------------- helpers
 @njit(cache=True)
 def ask(s, seat, decision, n):
-    """Ask the seat's policy among the n options at s[OPT:], and trace the decision; a single
-    option is not asked."""
+    """The seat's policy decides among the n options at s[OPT:] (one option: no question)."""
     if n == 1:
         return s[S.OPT]
-    option = P.choose(s, seat, decision, n)
-    trace_decision(s, S.TRACE, seat, decision, option, n)
-    return option
+    return traced(s, S.TRACE, seat, decision, P.choose(s, seat, decision, n), n)
 
 
 @njit(cache=True)

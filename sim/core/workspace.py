@@ -16,9 +16,9 @@ LANES = 64  # independent game slots per chunk (a multiple of any thread count w
 
 
 @njit(cache=True, inline="always")
-def trace_decision(s, trace, seat, decision, option, n):
-    """Record a decision asked (seat, decision, option, number of options) after those at
-    s[trace:]; the count grows past the room left, which `trace_of` reports."""
+def traced(s, trace, seat, decision, option, n):
+    """`option`, the answer to a decision asked, recorded (seat, decision, option, number of
+    options) after those at s[trace:]; the count grows past the room left (`trace_of` says)."""
     k = s[trace]
     at = trace + 1 + 4 * k
     if at + 4 <= s.shape[0]:
@@ -27,6 +27,7 @@ def trace_decision(s, trace, seat, decision, option, n):
         s[at + 2] = option
         s[at + 3] = n
     s[trace] = k + 1
+    return option
 
 
 def trace_of(s: np.ndarray, trace: int) -> list[tuple[int, int, int, int]]:
@@ -36,6 +37,23 @@ def trace_of(s: np.ndarray, trace: int) -> list[tuple[int, int, int, int]]:
     if n > room:
         raise ValueError(f"{n} decisions, room for {room}")
     return [tuple(int(x) for x in s[trace + 1 + 4 * i : trace + 5 + 4 * i]) for i in range(n)]
+
+
+@njit(cache=True, inline="always")
+def best_or_draw(s, opt, n, worth_at, draw_from, worth_min):
+    """A policy's choice between face-up cards and draws (options >= draw_from, the last one
+    drawing the most): the best face-up option (option i is worth s[worth_at + i]) when it is
+    worth `worth_min` or more or nothing can be drawn, else the largest draw."""
+    best, best_worth, last_draw = -1, -(1 << 30), -1
+    for i in range(n):
+        o = s[opt + i]
+        if o >= draw_from:
+            last_draw = o
+        elif best < 0 or s[worth_at + i] > best_worth:
+            best, best_worth = o, s[worth_at + i]
+    if best >= 0 and (last_draw < 0 or best_worth >= worth_min):
+        return best
+    return last_draw
 
 
 @njit(cache=True, inline="always")
