@@ -30,6 +30,14 @@ class Preset:
     source: str = ""
 
 
+class UniformChoice:
+    """A random policy's `choose`: the same draw from the game's POLICY stream as its compiled
+    random policy, without encoding the state."""
+
+    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
+        return options[game.policy_below(len(options))]
+
+
 class Registry:
     """The policies and presets of one game."""
 
@@ -37,6 +45,13 @@ class Registry:
         self.policies = policies
         self.builtin = builtin_presets
         self._presets: dict[str, Preset] | None = None
+
+    def api(self) -> tuple:
+        """What a game's strategies package exposes (`strategies.for_game`), in this order:
+        presets, use_presets, strategy_names, describe, make_policy, make_policies and
+        strategies_text (= text)."""
+        return (self.presets, self.use_presets, self.strategy_names, self.describe,
+                self.make_policy, self.make_policies, self.text)  # fmt: skip
 
     def read_presets(self, path: Path | str) -> dict[str, Preset]:
         """The presets of a TOML file, validated: each table names a `policy` and sets only

@@ -23,10 +23,6 @@ POLICIES: dict[str, type] = {
 }
 REGISTRY = Registry(POLICIES, BUILTIN_PRESETS)
 read_presets = REGISTRY.read_presets
-presets = REGISTRY.presets
-use_presets = REGISTRY.use_presets
-strategy_names = REGISTRY.strategy_names
-describe = REGISTRY.describe
-make_policy = REGISTRY.make_policy
-make_policies = REGISTRY.make_policies
-strategies_text = REGISTRY.text
+presets, use_presets, strategy_names, describe, make_policy, make_policies, strategies_text = (
+    REGISTRY.api()
+)

@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.abyss import policy_params as P
 from sim.core.workspace import PerTables
+from strategies.registry import UniformChoice
 
 #: Values of HeuristicPolicy.guild: "none", then the guilds in the order of `Guild`.
 GUILD_NAMES = ("none", "mage", "soldier", "farmer", "merchant", "politician", "ambassador")
@@ -97,15 +98,11 @@ PARAM_SLOTS = {"fight_risk": P.G_FIGHT_RISK}
 
 
 @dataclass
-class RandomPolicy(CompiledPolicy):
+class RandomPolicy(UniformChoice, CompiledPolicy):
     """Picks uniformly among the legal options: reaches every rule path; the default opponent."""
 
     name: str = "random"
     kind = P.RANDOM
-
-    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        # The same draw as the compiled policy, without encoding the state.
-        return options[game.policy_below(len(options))]
 
 
 @dataclass

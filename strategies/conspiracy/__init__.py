@@ -16,7 +16,7 @@ import numpy as np
 
 from sim.conspiracy import policies as P
 from sim.core.workspace import PerTables
-from strategies.registry import Registry
+from strategies.registry import Registry, UniformChoice
 
 
 @dataclass
@@ -71,14 +71,11 @@ _workspace = PerTables(_own_workspace)
 
 
 @dataclass
-class RandomPolicy(CompiledPolicy):
+class RandomPolicy(UniformChoice, CompiledPolicy):
     """Uniformly random among the legal options."""
 
     name: str = "random"
     kind = P.RANDOM
-
-    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        return options[game.policy_below(len(options))]
 
 
 @dataclass
@@ -99,10 +96,6 @@ class HeuristicPolicy(CompiledPolicy):
 
 POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
 REGISTRY = Registry(POLICIES, Path(__file__).with_name("presets.toml"))
-presets = REGISTRY.presets
-use_presets = REGISTRY.use_presets
-strategy_names = REGISTRY.strategy_names
-describe = REGISTRY.describe
-make_policy = REGISTRY.make_policy
-make_policies = REGISTRY.make_policies
-strategies_text = REGISTRY.text
+presets, use_presets, strategy_names, describe, make_policy, make_policies, strategies_text = (
+    REGISTRY.api()
+)
