@@ -16,7 +16,16 @@ import numpy as np
 from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
-from sim.abyss.constants import Guild, LocationRule, Power, Race
+from sim.abyss.constants import (
+    AllyEffect,
+    Guild,
+    LeviathanToken,
+    LocationRule,
+    Penalty,
+    Power,
+    Race,
+    Stream,
+)
 from sim.core.jit import lowest_bit, njit, njit_ints
 from sim.core.stack import (  # noqa: F401  (the kernel reaches them as K.*)
     clear,
@@ -31,26 +40,72 @@ from sim.core.stack import (  # noqa: F401  (the kernel reaches them as K.*)
     size,
 )
 
+# The integer codes the kernels compare (`sim.abyss.constants` as plain ints, which numba
+# compiles in): random streams, Lord powers, Location rules, Leviathan penalties and tokens.
+ST_EXPLORATION = int(Stream.EXPLORATION_DECK)
+ST_LORDS = int(Stream.LORD_DECK)
+ST_LOCATIONS = int(Stream.LOCATION_DECK)
+ST_MONSTERS = int(Stream.MONSTER_TOKENS)
+ST_DICE = int(Stream.DICE)
+ST_LEV_DECK = int(Stream.LEVIATHAN_DECK)
+ST_LEV_TOKENS = int(Stream.LEVIATHAN_TOKENS)
+ST_HUNTER = int(Stream.HUNTER)
+PW_RECRUITER = int(Power.RECRUITER)
+PW_JAILER = int(Power.JAILER)
+PW_SEEKER = int(Power.SEEKER)
+PW_ASSASSIN = int(Power.ASSASSIN)
+PW_COMMANDER = int(Power.COMMANDER)
+PW_TAMER = int(Power.TAMER)
+PW_HUNTER = int(Power.HUNTER)
+PW_SHIP_MASTER = int(Power.SHIP_MASTER)
+PW_TRADER = int(Power.TRADER)
+PW_PEDDLER = int(Power.PEDDLER)
+PW_LANDLORD = int(Power.LANDLORD)
+PW_SLAVER = int(Power.SLAVER)
+PW_SHOPKEEPER = int(Power.SHOPKEEPER)
+PW_INVOKER = int(Power.INVOKER)
+PW_APPRENTICE = int(Power.APPRENTICE)
+PW_ORACLE = int(Power.ORACLE)
+PW_ALCHEMIST = int(Power.ALCHEMIST)
+PW_ILLUSIONIST = int(Power.ILLUSIONIST)
+PW_MASTER_OF_MAGIC = int(Power.MASTER_OF_MAGIC)
+PW_OPPORTUNIST = int(Power.OPPORTUNIST)
+PW_CORRUPTOR = int(Power.CORRUPTOR)
+PW_TRAITOR = int(Power.TRAITOR)
+PW_SCHEMER = int(Power.SCHEMER)
+PW_SAGE = int(Power.SAGE)
+PW_HERMIT = int(Power.HERMIT)
+PW_ELDER = int(Power.ELDER)
+PW_INTREPID = int(Power.INTREPID)
+PW_BORDER_GUARD = int(Power.BORDER_GUARD)
+PW_TAXIDERMIST = int(Power.TAXIDERMIST)
+PW_ARMS_DEALER = int(Power.ARMS_DEALER)
+PW_SORCERER = int(Power.SORCERER)
+PW_ALTRUIST = int(Power.ALTRUIST)
+PW_REBEL = int(Power.REBEL)
+PW_COWARD = int(Power.COWARD)
+PW_BREEDER = int(Power.BREEDER)
+PW_SHAMAN = int(Power.SHAMAN)
+PW_METAMORPH = int(Power.METAMORPH)
+PW_TREASURER = int(Power.TREASURER)
+PW_DIPLOMAT = int(Power.DIPLOMAT)
 RACE_CRAB = int(Race.CRAB)
-P_SHAMAN = int(Power.SHAMAN)
-P_METAMORPH = int(Power.METAMORPH)
 G_AMBASSADOR = int(Guild.AMBASSADOR)
-P_RECRUITER = int(Power.RECRUITER)
-P_TREASURER = int(Power.TREASURER)
-P_DIPLOMAT = int(Power.DIPLOMAT)
-P_SLAVER = int(Power.SLAVER)
-P_ORACLE = int(Power.ORACLE)
-P_OPPORTUNIST = int(Power.OPPORTUNIST)
-P_COMMANDER = int(Power.COMMANDER)
-P_LANDLORD = int(Power.LANDLORD)
+PEN_WOUNDS, PEN_PEARLS, PEN_ALLIES = int(Penalty.WOUNDS), int(Penalty.PEARLS), int(Penalty.ALLIES)
+TOK_PEARLS, TOK_KEY = int(LeviathanToken.PEARLS), int(LeviathanToken.KEY)
+FX_NONE, FX_ADD_PEARLS, FX_TWO_DICE = (
+    int(AllyEffect.NONE),
+    int(AllyEffect.ADD_PEARLS),
+    int(AllyEffect.TWO_DICE),
+)
 # Slots of the per-seat cache of working powers (W.SEAT_POWERS): how many free, enabled Lords of
 # the seat have each of these powers, and the Keys they carry.
 C_RECRUITER, C_SHAMAN, C_TREASURER, C_DIPLOMAT, C_SLAVER = 0, 1, 2, 3, 4
 C_ORACLE, C_OPPORTUNIST, C_COMMANDER, C_METAMORPH, C_LANDLORD, C_KEYS = 5, 6, 7, 8, 9, 10
 #: The power counted in each slot C_RECRUITER .. C_LANDLORD (C_KEYS counts Keys).
 CACHED_POWERS = (
-    P_RECRUITER, P_SHAMAN, P_TREASURER, P_DIPLOMAT, P_SLAVER,
-    P_ORACLE, P_OPPORTUNIST, P_COMMANDER, P_METAMORPH, P_LANDLORD,
+    PW_RECRUITER, PW_SHAMAN, PW_TREASURER, PW_DIPLOMAT, PW_SLAVER,
+    PW_ORACLE, PW_OPPORTUNIST, PW_COMMANDER, PW_METAMORPH, PW_LANDLORD,
 )  # fmt: skip
 LR_GUILD_LORDS = int(LocationRule.GUILD_LORDS)
 LR_AFFILIATED_RACE = int(LocationRule.AFFILIATED_RACE)

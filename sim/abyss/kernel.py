@@ -51,7 +51,7 @@ def setup(s):
     lev = s[S.LEVIATHAN] == 1
     for i in range(s[T.N_LOCATIONS]):
         K.push(s, S.LOC_DECK, i)
-    B.shuffle_stack(s, S.LOC_DECK, B.ST_LOCATIONS)
+    B.shuffle_stack(s, S.LOC_DECK, K.ST_LOCATIONS)
     K.push(s, S.LOC_AVAILABLE, K.pop(s, S.LOC_DECK))
     crabs = np.empty(S.MAX_PLAYERS, dtype=np.int32)
     n_crabs = starting_crabs(s, crabs) if lev else 0
@@ -62,15 +62,15 @@ def setup(s):
                 dealt = True
         if not dealt:
             K.push(s, S.EXP_DECK, a)
-    B.shuffle_stack(s, S.EXP_DECK, B.ST_EXPLORATION)
+    B.shuffle_stack(s, S.EXP_DECK, K.ST_EXPLORATION)
     for i in range(s[T.N_LORDS]):
         K.push(s, S.LORD_DECK, i)
-    B.shuffle_stack(s, S.LORD_DECK, B.ST_LORDS)
+    B.shuffle_stack(s, S.LORD_DECK, K.ST_LORDS)
     for _ in range(s[T.COURT_SIZE]):
         K.push(s, S.COURT, K.pop(s, S.LORD_DECK))
     for i in range(s[T.N_MONSTER_TOKENS]):
         K.push(s, S.MONSTER_TOKENS, i)
-    B.shuffle_stack(s, S.MONSTER_TOKENS, B.ST_MONSTERS)
+    B.shuffle_stack(s, S.MONSTER_TOKENS, K.ST_MONSTERS)
     s[S.KEY_PILE] = s[T.N_KEYS]
     s[S.THREAT] = 0
     s[S.SCOURGE] = -1
@@ -167,14 +167,14 @@ def once_per_turn_options(s, seat):
     n = 1
     held = once_per_turn_held(s, seat)
     for k in range(3):
-        power = B.PW_SLAVER if k == 0 else (B.PW_ORACLE if k == 1 else B.PW_OPPORTUNIST)
+        power = K.PW_SLAVER if k == 0 else (K.PW_ORACLE if k == 1 else K.PW_OPPORTUNIST)
         if (used >> k) & 1 or not (held >> k) & 1:
             continue
-        if power == B.PW_SLAVER and s[K.pbase(seat) + S.P_HAND] == 0:
+        if power == K.PW_SLAVER and s[K.pbase(seat) + S.P_HAND] == 0:
             continue
-        if power == B.PW_ORACLE and not K.council_any(s):
+        if power == K.PW_ORACLE and not K.council_any(s):
             continue
-        if power == B.PW_OPPORTUNIST and not (s[S.COURT] > 0 and s[S.LORD_DECK] > 0):
+        if power == K.PW_OPPORTUNIST and not (s[S.COURT] > 0 and s[S.LORD_DECK] > 0):
             continue
         s[W.OPT + n] = power
         n += 1
@@ -202,12 +202,12 @@ def use_once_per_turn_powers(s, seat):
         power = B.choose(s, seat, P.D_POWER, n)
         if power == 0:
             return
-        k = 0 if power == B.PW_SLAVER else (1 if power == B.PW_ORACLE else 2)
+        k = 0 if power == K.PW_SLAVER else (1 if power == K.PW_ORACLE else 2)
         s[b + S.P_USED_POWERS] |= 1 << k
-        if power == B.PW_SLAVER:
+        if power == K.PW_SLAVER:
             B.choose_discard(s, seat)
             B.gain_pearls(s, seat, 2)
-        elif power == B.PW_ORACLE:
+        elif power == K.PW_ORACLE:
             n = B.council_options(s)
             race = B.choose(s, seat, P.D_COUNCIL_DISCARD, n)
             K.extend(s, S.EXP_DISCARD, B.council_stack(race))

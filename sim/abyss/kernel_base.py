@@ -1,6 +1,6 @@
-"""The fast path's vocabulary: the integer codes the kernel compares (powers, streams, rules,
-penalties) and the small steps every phase takes: asking a seat's policy (`choose`), drawing from
-a random stream, Pearls and Keys from and to the supply, discarding, the Council's stacks.
+"""The small steps every phase of the fast path takes: asking a seat's policy (`choose`), drawing
+from a random stream, Pearls and Keys from and to the supply, discarding, the Council's stacks
+(the codes they compare are `kcore`'s).
 
 Each function mirrors the reference engine's helper of the same name (`sim.abyss.rules.Game`);
 the phase modules (`kernel_*.py`) reach them as `B.*`.
@@ -14,79 +14,9 @@ from sim.abyss import kcore as K
 from sim.abyss import policies as P
 from sim.abyss import state as S
 from sim.abyss import workspace as W
-from sim.abyss.constants import (
-    AllyEffect,
-    LeviathanToken,
-    LocationRule,
-    Penalty,
-    Power,
-    Race,
-    Stream,
-)
 from sim.core.jit import njit, njit_ints
 from sim.core.rng import rand_below_in
 from sim.core.workspace import shuffle_in, traced
-
-# random streams
-ST_EXPLORATION = int(Stream.EXPLORATION_DECK)
-ST_LORDS = int(Stream.LORD_DECK)
-ST_LOCATIONS = int(Stream.LOCATION_DECK)
-ST_MONSTERS = int(Stream.MONSTER_TOKENS)
-ST_DICE = int(Stream.DICE)
-ST_LEV_DECK = int(Stream.LEVIATHAN_DECK)
-ST_LEV_TOKENS = int(Stream.LEVIATHAN_TOKENS)
-ST_HUNTER = int(Stream.HUNTER)
-
-# powers
-PW_RECRUITER = int(Power.RECRUITER)
-PW_JAILER = int(Power.JAILER)
-PW_SEEKER = int(Power.SEEKER)
-PW_ASSASSIN = int(Power.ASSASSIN)
-PW_COMMANDER = int(Power.COMMANDER)
-PW_TAMER = int(Power.TAMER)
-PW_HUNTER = int(Power.HUNTER)
-PW_SHIP_MASTER = int(Power.SHIP_MASTER)
-PW_TRADER = int(Power.TRADER)
-PW_PEDDLER = int(Power.PEDDLER)
-PW_LANDLORD = int(Power.LANDLORD)
-PW_SLAVER = int(Power.SLAVER)
-PW_SHOPKEEPER = int(Power.SHOPKEEPER)
-PW_INVOKER = int(Power.INVOKER)
-PW_APPRENTICE = int(Power.APPRENTICE)
-PW_ORACLE = int(Power.ORACLE)
-PW_ALCHEMIST = int(Power.ALCHEMIST)
-PW_ILLUSIONIST = int(Power.ILLUSIONIST)
-PW_MASTER_OF_MAGIC = int(Power.MASTER_OF_MAGIC)
-PW_OPPORTUNIST = int(Power.OPPORTUNIST)
-PW_CORRUPTOR = int(Power.CORRUPTOR)
-PW_TRAITOR = int(Power.TRAITOR)
-PW_SCHEMER = int(Power.SCHEMER)
-PW_SAGE = int(Power.SAGE)
-PW_HERMIT = int(Power.HERMIT)
-PW_ELDER = int(Power.ELDER)
-PW_INTREPID = int(Power.INTREPID)
-PW_BORDER_GUARD = int(Power.BORDER_GUARD)
-PW_TAXIDERMIST = int(Power.TAXIDERMIST)
-PW_ARMS_DEALER = int(Power.ARMS_DEALER)
-PW_SORCERER = int(Power.SORCERER)
-PW_ALTRUIST = int(Power.ALTRUIST)
-PW_REBEL = int(Power.REBEL)
-PW_COWARD = int(Power.COWARD)
-PW_BREEDER = int(Power.BREEDER)
-
-LR_CITY_OF_MIRRORS = int(LocationRule.CITY_OF_MIRRORS)
-LR_BLACK_SMOKERS = int(LocationRule.BLACK_SMOKERS)
-PEN_WOUNDS, PEN_PEARLS, PEN_ALLIES = int(Penalty.WOUNDS), int(Penalty.PEARLS), int(Penalty.ALLIES)
-TOK_PEARLS, TOK_KEY = int(LeviathanToken.PEARLS), int(LeviathanToken.KEY)
-FX_NONE, FX_ADD_PEARLS, FX_TWO_DICE = (
-    int(AllyEffect.NONE),
-    int(AllyEffect.ADD_PEARLS),
-    int(AllyEffect.TWO_DICE),
-)
-RACE_CRAB = int(Race.CRAB)
-DECLINE = -1
-LOCATION_DRAW = 1000
-MAX_LOCATION_DRAW = 4
 
 
 @njit(cache=True, inline="always")
@@ -97,7 +27,7 @@ def draw(s, stream, n):
 
 @njit(cache=True, inline="always")
 def die(s):
-    return 1 + draw(s, ST_DICE, 6)
+    return 1 + draw(s, K.ST_DICE, 6)
 
 
 @njit_ints

@@ -22,7 +22,7 @@ def reveal(s):
             return -1
         K.extend(s, S.EXP_DECK, S.EXP_DISCARD)
         K.clear(s, S.EXP_DISCARD)
-        B.shuffle_stack(s, S.EXP_DECK, B.ST_EXPLORATION)
+        B.shuffle_stack(s, S.EXP_DECK, K.ST_EXPLORATION)
     return K.pop(s, S.EXP_DECK)
 
 
@@ -96,7 +96,7 @@ def fight_monster(s, seat, bonus_pearl):
     space = s[S.THREAT]
     tamed = False
     for i in range(1, s[S.N_PLAYERS]):
-        if K.has_power(s, K.opponent(s, seat, i), B.PW_TAMER):
+        if K.has_power(s, K.opponent(s, seat, i), K.PW_TAMER):
             tamed = True
     if tamed and not K.protected(s, seat):
         space = max(0, space - 1)
@@ -130,7 +130,7 @@ def end_exploration(s, seat, taken):
         r = K.race(s, s[S.TRACK + 1 + i])
         if r != MONSTER:
             races |= 1 << r
-    if races and K.has_power(s, seat, B.PW_SHIP_MASTER):
+    if races and K.has_power(s, seat, K.PW_SHIP_MASTER):
         B.gain_pearls(s, seat, K.popcount(races))
     for i in range(s[S.TRACK]):
         card = s[S.TRACK + 1 + i]
@@ -144,7 +144,7 @@ def end_exploration(s, seat, taken):
 
 @njit(cache=True)
 def request_support(s, seat):
-    n_stacks = 2 if K.has_power(s, seat, B.PW_ALCHEMIST) else 1
+    n_stacks = 2 if K.has_power(s, seat, K.PW_ALCHEMIST) else 1
     for _ in range(n_stacks):
         n = B.council_options(s)
         if n == 0:

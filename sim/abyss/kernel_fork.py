@@ -23,12 +23,12 @@ def fork_reseed(s):
     of a replicate get the same keys: common random numbers."""
     s[W.RNG_KEYS : W.RNG_KEYS + 2 * N_STREAMS] = s[W.FORK_KEYS : W.FORK_KEYS + 2 * N_STREAMS]
     s[W.RNG_COUNTERS : W.RNG_COUNTERS + 2 * N_STREAMS] = 0
-    B.shuffle_stack(s, S.EXP_DECK, B.ST_EXPLORATION)
-    B.shuffle_stack(s, S.LORD_DECK, B.ST_LORDS)
-    B.shuffle_stack(s, S.LOC_DECK, B.ST_LOCATIONS)
-    B.shuffle_stack(s, S.MONSTER_TOKENS, B.ST_MONSTERS)
-    B.shuffle_stack(s, S.LEV_DECK, B.ST_LEV_DECK)
-    B.shuffle_stack(s, S.LEV_TOKENS, B.ST_LEV_TOKENS)
+    B.shuffle_stack(s, S.EXP_DECK, K.ST_EXPLORATION)
+    B.shuffle_stack(s, S.LORD_DECK, K.ST_LORDS)
+    B.shuffle_stack(s, S.LOC_DECK, K.ST_LOCATIONS)
+    B.shuffle_stack(s, S.MONSTER_TOKENS, K.ST_MONSTERS)
+    B.shuffle_stack(s, S.LEV_DECK, K.ST_LEV_DECK)
+    B.shuffle_stack(s, S.LEV_TOKENS, K.ST_LEV_TOKENS)
 
 
 @njit(cache=True)

@@ -21,9 +21,9 @@ def starting_crabs(s, crabs):
     for expansion in range(2):
         for a in range(s[T.N_ALLIES]):
             if (
-                s[T.ALLY_RACE + a] == B.RACE_CRAB
+                s[T.ALLY_RACE + a] == K.RACE_CRAB
                 and s[T.ALLY_VALUE + a] == 1
-                and s[T.ALLY_EFFECT + a] == B.FX_NONE
+                and s[T.ALLY_EFFECT + a] == K.FX_NONE
                 and s[T.ALLY_EXPANSION + a] == expansion
                 and n < s[S.N_PLAYERS]
             ):
@@ -36,10 +36,10 @@ def starting_crabs(s, crabs):
 def setup_leviathan(s):
     for i in range(s[T.N_LEVIATHANS]):
         K.push(s, S.LEV_DECK, i)
-    B.shuffle_stack(s, S.LEV_DECK, B.ST_LEV_DECK)
+    B.shuffle_stack(s, S.LEV_DECK, K.ST_LEV_DECK)
     for i in range(s[T.N_LEV_TOKENS]):
         K.push(s, S.LEV_TOKENS, i)
-    B.shuffle_stack(s, S.LEV_TOKENS, B.ST_LEV_TOKENS)
+    B.shuffle_stack(s, S.LEV_TOKENS, K.ST_LEV_TOKENS)
     s[S.SCOURGE] = -1
     add_leviathan(s, -1)
 
@@ -50,11 +50,11 @@ def leviathan_attack(s, seat, leviathan):
     kind = s[T.LEV_PENALTY + leviathan]
     n = s[T.LEV_PENALTY_N + leviathan]
     s[S.N_LEV_ATTACKS] += 1
-    if kind == B.PEN_WOUNDS:
+    if kind == K.PEN_WOUNDS:
         s[b + S.P_WOUNDS] += n
-    elif kind == B.PEN_PEARLS:
+    elif kind == K.PEN_PEARLS:
         B.pay_treasury(s, seat, n)
-    elif kind == B.PEN_ALLIES:
+    elif kind == K.PEN_ALLIES:
         hand = b + S.P_HAND
         if s[hand] <= n:
             while s[hand] > 0:
@@ -108,9 +108,9 @@ def reveal_token(s, seat, index):
     K.push(s, S.LEV_TOKEN_DISCARD, token)
     kind = s[T.LEV_TOKEN_KIND + token]
     amount = s[T.LEV_TOKEN_AMOUNT + token]
-    if kind == B.TOK_PEARLS:
+    if kind == K.TOK_PEARLS:
         B.gain_pearls(s, seat, amount)
-    elif kind == B.TOK_KEY:
+    elif kind == K.TOK_KEY:
         B.gain_keys(s, seat, amount)
     else:
         for _ in range(amount):
@@ -147,9 +147,9 @@ def remove_life(s, seat, zone, n):
     for _ in range(n):
         space = s[S.LIFE + zone]
         n_tokens = s[T.LEV_REWARD + leviathan * T.MAX_SPACES + space]
-        if K.has_power(s, seat, B.PW_ALTRUIST):
+        if K.has_power(s, seat, K.PW_ALTRUIST):
             n_tokens += 1
-        if K.has_power(s, seat, B.PW_TAXIDERMIST):
+        if K.has_power(s, seat, K.PW_TAXIDERMIST):
             B.gain_pearls(s, seat, 2)
         for _ in range(n_tokens):
             take_reward_token(s, seat)
@@ -173,7 +173,7 @@ def leviathan_monster(s, seat, card):
     if K.any_fightable(s, seat):
         s[W.OPT + n] = P.M_FIGHT
         n += 1
-    if K.has_power(s, seat, B.PW_COWARD):
+    if K.has_power(s, seat, K.PW_COWARD):
         s[W.OPT + n] = P.M_IGNORE
         n += 1
     choice = B.choose(s, seat, P.D_MONSTER_CHOICE, n)
@@ -211,7 +211,7 @@ def fightable_options(s, seat):
 
 @njit(cache=True)
 def fight(s, seat):
-    max_kills = 2 if K.has_power(s, seat, B.PW_INTREPID) else 1
+    max_kills = 2 if K.has_power(s, seat, K.PW_INTREPID) else 1
     kills = 0
     while True:
         n = fightable_options(s, seat)
@@ -254,10 +254,10 @@ def attack(s, seat, zone, ally):
     K.push(s, S.EXP_DISCARD, ally)
     effect = s[T.ALLY_EFFECT + ally]
     roll = B.die(s)
-    if effect == B.FX_TWO_DICE:
+    if effect == K.FX_TWO_DICE:
         roll = max(roll, B.die(s))
     power = roll + K.value(s, ally)
-    if effect == B.FX_ADD_PEARLS and s[b + S.P_PEARLS] > 0:
+    if effect == K.FX_ADD_PEARLS and s[b + S.P_PEARLS] > 0:
         s[S.PENDING_ZONE] = zone
         s[S.PENDING_POWER] = power
         n = s[b + S.P_PEARLS] + 1
@@ -313,17 +313,17 @@ def leviathan_end_check(s):
 
 @njit(cache=True)
 def leviathan_lord_power(s, seat, power):
-    if power == B.PW_BORDER_GUARD:
+    if power == K.PW_BORDER_GUARD:
         n = B.military_targets(s, seat, W.OPT)
         if n > 0:
             add_leviathan(s, B.choose(s, seat, P.D_TARGET_OPPONENT, n))
-    elif power == B.PW_ARMS_DEALER:
+    elif power == K.PW_ARMS_DEALER:
         B.gain_pearls(s, seat, K.border_count(s))
-    elif power == B.PW_SORCERER:
+    elif power == K.PW_SORCERER:
         if K.any_fightable(s, seat) and B.choose_01(s, seat, P.D_USE_POWER) == 1:
             s[S.N_FIGHTS] += 1
             fight(s, seat)
-    elif power == B.PW_REBEL:
+    elif power == K.PW_REBEL:
         n = 0
         for z in range(s[T.N_ZONES]):
             if s[S.BORDER + z] >= 0:
@@ -331,7 +331,7 @@ def leviathan_lord_power(s, seat, power):
                 n += 1
         if n > 0:
             remove_life(s, seat, B.choose(s, seat, P.D_LEVIATHAN_TARGET, n), 1)
-    elif power == B.PW_BREEDER:
+    elif power == K.PW_BREEDER:
         n = 0
         for z in range(s[T.N_ZONES]):
             if s[S.BORDER + z] < 0:

@@ -11,6 +11,8 @@ from sim.abyss import state as S
 from sim.abyss import workspace as W
 from sim.core.jit import njit, njit_ints
 
+MAX_LOCATION_DRAW = 4  # Locations drawn at most when taking one
+
 
 @njit(cache=True)
 def choose_drawn(s, seat, m):
@@ -43,7 +45,7 @@ def spend_keys(s, seat):
     while need > 0:
         n = 0
         if s[b + S.P_KEYS] - tokens > 0:
-            s[W.OPT + 0] = B.DECLINE  # KEY_TOKEN
+            s[W.OPT + 0] = P.DECLINE  # KEY_TOKEN
             n = 1
         # Lords whose Keys overshoot what is still needed are offered only when nothing fits.
         any_fit = False
@@ -59,7 +61,7 @@ def spend_keys(s, seat):
                     s[W.OPT + n] = lord
                     n += 1
         source = B.choose(s, seat, P.D_KEY_SOURCE, n)
-        if source == B.DECLINE:
+        if source == P.DECLINE:
             tokens += 1
             need -= 1
         else:
@@ -85,12 +87,12 @@ def key_lord_unused(s, lord, n_lords):
 @njit(cache=True)
 def take_location(s, seat, n_lords):
     n = B.options_from_stack(s, S.LOC_AVAILABLE)
-    for k in range(1, min(B.MAX_LOCATION_DRAW, s[S.LOC_DECK]) + 1):
-        s[W.OPT + n] = B.LOCATION_DRAW + k
+    for k in range(1, min(MAX_LOCATION_DRAW, s[S.LOC_DECK]) + 1):
+        s[W.OPT + n] = P.LOCATION_DRAW + k
         n += 1
     source = B.choose(s, seat, P.D_LOCATION_SOURCE, n)
-    if source >= B.LOCATION_DRAW:
-        m = source - B.LOCATION_DRAW
+    if source >= P.LOCATION_DRAW:
+        m = source - P.LOCATION_DRAW
         for i in range(m):
             s[W.ROW1 + i] = K.pop(s, S.LOC_DECK)
         location = choose_drawn(s, seat, m)
@@ -103,18 +105,18 @@ def take_location(s, seat, n_lords):
 @njit_ints
 def place_location(s, seat, location, n_lords):
     """Take `location` with the Lords s[W.ROW2 + :n_lords] slid under it."""
-    if s[T.LOC_RULE + location] == B.LR_BLACK_SMOKERS and s[S.LOC_DECK] > 0:
-        s[W.OPT + 0] = B.DECLINE
+    if s[T.LOC_RULE + location] == K.LR_BLACK_SMOKERS and s[S.LOC_DECK] > 0:
+        s[W.OPT + 0] = P.DECLINE
         n = 1
         for i in range(s[S.LOC_DECK]):
             s[W.OPT + n] = s[S.LOC_DECK + 1 + i]
             n += 1
         K.sort_range(s, W.OPT + 1, W.OPT + n)
         swap = B.choose(s, seat, P.D_BLACK_SMOKERS, n)
-        if swap != B.DECLINE:
+        if swap != P.DECLINE:
             K.remove(s, S.LOC_DECK, swap)
             K.push(s, S.LOC_DECK, location)
-            B.shuffle_stack(s, S.LOC_DECK, B.ST_LOCATIONS)
+            B.shuffle_stack(s, S.LOC_DECK, K.ST_LOCATIONS)
             location = swap
     K.push(s, K.pbase(seat) + S.P_LOCATIONS, location)
     off = S.LOC_LORDS + location * S.LOC_LORDS_STRIDE

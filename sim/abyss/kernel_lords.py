@@ -20,15 +20,15 @@ def apply_recruit_power(s, seat, lord):
     in next as 2 * lord + (1 if the Court is refilled after it) (see `gain_lord`)."""
     power = K.lord_power(s, lord)
     targets = W.ROW3
-    if power == B.PW_JAILER:
+    if power == K.PW_JAILER:
         for k in range(B.military_targets(s, seat, targets)):
             q = s[targets + k]
             if s[K.pbase(q) + S.P_HAND] > 0:
                 B.choose_discard(s, q)
-    elif power == B.PW_SEEKER:
+    elif power == K.PW_SEEKER:
         for k in range(B.military_targets(s, seat, targets)):
             B.pay_treasury(s, s[targets + k], 2)
-    elif power == B.PW_ASSASSIN:
+    elif power == K.PW_ASSASSIN:
         for k in range(B.military_targets(s, seat, targets)):
             q = s[targets + k]
             off = K.pbase(q) + S.P_LORDS
@@ -41,10 +41,10 @@ def apply_recruit_power(s, seat, lord):
             if n > 0:
                 s[S.LORD_DISABLED + B.choose(s, seat, P.D_ASSASSIN_TARGET, n)] = 1
                 K.refresh_all_powers(s)
-    elif power == B.PW_COMMANDER:
+    elif power == K.PW_COMMANDER:
         for k in range(B.military_targets(s, seat, targets)):
             discard_to_limit(s, s[targets + k], 6)
-    elif power == B.PW_HUNTER:
+    elif power == K.PW_HUNTER:
         m = B.military_targets(s, seat, targets)
         n = 0
         for k in range(m):
@@ -54,34 +54,34 @@ def apply_recruit_power(s, seat, lord):
         if n > 0:
             q = B.choose(s, seat, P.D_TARGET_OPPONENT, n)
             off = K.pbase(q) + S.P_TOKENS
-            token = K.pop_at(s, off, B.draw(s, B.ST_HUNTER, s[off]))
+            token = K.pop_at(s, off, B.draw(s, K.ST_HUNTER, s[off]))
             K.push(s, K.pbase(seat) + S.P_TOKENS, token)
-    elif power == B.PW_TRADER:
+    elif power == K.PW_TRADER:
         B.gain_pearls(s, seat, 3)
-    elif power == B.PW_PEDDLER:
+    elif power == K.PW_PEDDLER:
         B.gain_pearls(s, seat, 2)
-    elif power == B.PW_SHOPKEEPER:
+    elif power == K.PW_SHOPKEEPER:
         B.gain_pearls(s, seat, 1)
-    elif power == B.PW_LANDLORD and s[T.LANDLORD_PEARL] == 1:
+    elif power == K.PW_LANDLORD and s[T.LANDLORD_PEARL] == 1:
         B.gain_pearls(s, seat, 1)
-    elif power == B.PW_INVOKER:
+    elif power == K.PW_INVOKER:
         s[S.EXTRA_TURN] = 1
-    elif power == B.PW_APPRENTICE:
+    elif power == K.PW_APPRENTICE:
         n = B.council_options(s)
         if n > 0:
             B.take_council_stack(s, seat, B.choose(s, seat, P.D_COUNCIL_STACK, n))
-    elif power == B.PW_ILLUSIONIST:
+    elif power == K.PW_ILLUSIONIST:
         illusionist(s, seat)
-    elif power == B.PW_CORRUPTOR:
+    elif power == K.PW_CORRUPTOR:
         return corruptor(s, seat)
-    elif power == B.PW_TRAITOR:
+    elif power == K.PW_TRAITOR:
         return traitor(s, seat, lord)
-    elif power == B.PW_SCHEMER:
+    elif power == K.PW_SCHEMER:
         return schemer(s, seat, lord)
-    elif (power == B.PW_HERMIT or power == B.PW_SAGE or power == B.PW_ELDER) and s[
+    elif (power == K.PW_HERMIT or power == K.PW_SAGE or power == K.PW_ELDER) and s[
         T.AMBASSADOR_DRAW
     ] == 1:
-        ambassador(s, seat, lord, 1 if power == B.PW_HERMIT else (2 if power == B.PW_SAGE else 3))
+        ambassador(s, seat, lord, 1 if power == K.PW_HERMIT else (2 if power == K.PW_SAGE else 3))
     elif s[S.LEVIATHAN] == 1:
         leviathan_lord_power(s, seat, power)
     return -1
@@ -110,11 +110,11 @@ def illusionist(s, seat):
     locs = K.pbase(seat) + S.P_LOCATIONS
     if s[locs] == 0 or s[S.LOC_AVAILABLE] == 0:
         return
-    s[W.OPT + 0] = B.DECLINE
+    s[W.OPT + 0] = P.DECLINE
     for i in range(s[locs]):
         s[W.OPT + 1 + i] = s[locs + 1 + i]
     give = B.choose(s, seat, P.D_ILLUSIONIST_GIVE, 1 + s[locs])
-    if give == B.DECLINE:
+    if give == P.DECLINE:
         return
     take = B.choose(s, seat, P.D_ILLUSIONIST_TAKE, B.options_from_stack(s, S.LOC_AVAILABLE))
     K.remove(s, S.LOC_AVAILABLE, take)
@@ -131,11 +131,11 @@ def illusionist(s, seat):
 def corruptor(s, seat):
     if s[K.pbase(seat) + S.P_PEARLS] < 5 or s[S.COURT] == 0:
         return -1
-    s[W.OPT + 0] = B.DECLINE
+    s[W.OPT + 0] = P.DECLINE
     for i in range(s[S.COURT]):
         s[W.OPT + 1 + i] = s[S.COURT + 1 + i]
     lord = B.choose(s, seat, P.D_COURT_LORD, 1 + s[S.COURT])
-    if lord == B.DECLINE:
+    if lord == P.DECLINE:
         return -1
     B.pay_treasury(s, seat, 5)
     K.remove(s, S.COURT, lord)
@@ -151,7 +151,7 @@ def lord_to_replace(s, seat, exclude, replaceable):
         return -2
     for i in range(n, 0, -1):
         s[W.OPT + i] = s[W.OPT + i - 1]
-    s[W.OPT + 0] = B.DECLINE
+    s[W.OPT + 0] = P.DECLINE
     return B.choose(s, seat, P.D_OWN_LORD, n + 1)
 
 

@@ -39,7 +39,7 @@ def recruit(s, seat, n_affordable):
     while True:
         n = 0
         if K.payment_done(chosen, paid, cost, n_races, required):
-            s[W.OPT + 0] = B.DECLINE  # FINISH
+            s[W.OPT + 0] = P.DECLINE  # FINISH
             n = 1
         m = K.distinct_allies(s, hand, W.ROW1, 0)
         # Moving an Ally from the hand to the payment keeps the total, so whether it keeps the
@@ -68,7 +68,7 @@ def recruit(s, seat, n_affordable):
                 s[W.OPT + n] = a
                 n += 1
         ally = B.choose(s, seat, P.D_PAY_ALLY, n)
-        if ally == B.DECLINE:
+        if ally == P.DECLINE:
             break
         K.push(s, S.PENDING_USED, ally)
         K.remove(s, hand, ally)
@@ -101,7 +101,7 @@ def affiliate(s, seat):
     used = S.PENDING_USED
     if s[used] == 0:
         return
-    if K.has_power(s, seat, B.PW_MASTER_OF_MAGIC):
+    if K.has_power(s, seat, K.PW_MASTER_OF_MAGIC):
         n = K.distinct_allies(s, used, W.OPT, 0)
     else:
         low = 1 << 20

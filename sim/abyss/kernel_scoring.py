@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss import kcore as K
-from sim.abyss import kernel_base as B
 from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
@@ -68,13 +67,13 @@ def final_affiliation(s):
 
 @njit(cache=True)
 def location_score(s, seat, loc):
-    if s[T.LOC_RULE + loc] == B.LR_CITY_OF_MIRRORS:
+    if s[T.LOC_RULE + loc] == K.LR_CITY_OF_MIRRORS:
         best = 0
         for i in range(1, s[S.N_PLAYERS]):
             off = K.pbase(K.opponent(s, seat, i)) + S.P_LOCATIONS
             for k in range(s[off]):
                 other = s[off + 1 + k]
-                if s[T.LOC_RULE + other] != B.LR_CITY_OF_MIRRORS:
+                if s[T.LOC_RULE + other] != K.LR_CITY_OF_MIRRORS:
                     best = max(best, K.location_formula(s, seat, other))
         return best
     return K.location_formula(s, seat, loc)

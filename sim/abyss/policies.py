@@ -19,7 +19,7 @@ from sim.abyss import kcore as K
 from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
-from sim.abyss.constants import Power, Stream
+from sim.abyss.constants import Stream
 from sim.abyss.policy_params import (
     G_BUY_MIN,
     G_COUNCIL_MIN,
@@ -58,7 +58,6 @@ M_CONTINUE, M_FIGHT, M_IGNORE = 0, 1, 2
 DECLINE = -1  # also FINISH and KEY_TOKEN
 LOCATION_DRAW = 1000
 POLICY_STREAM = int(Stream.POLICY)
-P_SLAVER = int(Power.SLAVER)
 ADD_PEARLS = 1
 
 
@@ -139,7 +138,7 @@ def greedy(s, seat, decision, n):
     if decision == D_LOCATION_SOURCE:
         return location_source(s, seat, n, np.int64(8))
     if decision == D_POWER:
-        return P_SLAVER if has(s, n, P_SLAVER) and s[b + S.P_HAND] >= 8 else 0
+        return K.PW_SLAVER if has(s, n, K.PW_SLAVER) and s[b + S.P_HAND] >= 8 else 0
     if decision >= D_MONSTER_CHOICE:
         return greedy_leviathan(s, seat, decision, n)
     if decision == D_PLOT or decision == D_OWN_LORD or decision == D_ILLUSIONIST_GIVE:
