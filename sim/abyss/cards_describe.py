@@ -6,19 +6,10 @@ from collections import Counter
 
 import numpy as np
 
-from .cards_tables import DICE_SUMS, EXPANSION_CODE, LEVIATHAN, CardTables
+from .cards_leviathan import describe_leviathan
+from .cards_tables import EXPANSION_CODE, LEVIATHAN, CardTables
 from .cards_validate import BASE_RULES_KEYS, LEVIATHAN_RULES_KEYS
-from .constants import (
-    MONSTER,
-    N_RACES,
-    POWER_BY_NAME,
-    AllyEffect,
-    Guild,
-    LeviathanToken,
-    LocationRule,
-    Penalty,
-    Race,
-)
+from .constants import MONSTER, N_RACES, POWER_BY_NAME, AllyEffect, Guild, LocationRule, Race
 
 
 def _location_formula(rule: int, base: int, mult: int, arg: int) -> str:
@@ -147,7 +138,7 @@ def describe(tables: CardTables) -> str:
     lines.append("")
 
     if t.n_leviathans:
-        lines += _describe_leviathan(t)
+        lines += describe_leviathan(t)
 
     lines.append("Rules options")
     for key in BASE_RULES_KEYS + (LEVIATHAN_RULES_KEYS if LEVIATHAN in t.expansions else ()):
@@ -166,65 +157,6 @@ def _expansion_name(code: int) -> str:
         if value == code:
             return name
     return str(code)
-
-
-def _token_text(kind: int, amount: int) -> str:
-    noun = {
-        LeviathanToken.PEARLS: ("Pearl", "Pearls"),
-        LeviathanToken.KEY: ("Key", "Keys"),
-        LeviathanToken.COUNCIL: ("Council stack", "Council stacks"),
-    }[LeviathanToken(kind)]
-    return f"{amount} {noun[amount != 1]}"
-
-
-def _describe_leviathan(t: CardTables) -> list[str]:
-    lines = [
-        f"Leviathans: {t.n_leviathans} ({int(t.leviathan_n_spaces.sum())} Life spaces, "
-        f"{int(t.leviathan_tokens.sum())} Monster tokens; spaces as Resistance/tokens)",
-        f"  {'#':>3}  {'race':<11} {'spaces':<24} penalty",
-    ]
-    for i in range(t.n_leviathans):
-        race = int(t.leviathan_race[i])
-        spaces = " -> ".join(
-            f"R{int(t.leviathan_resistance[i, k])}/{int(t.leviathan_tokens[i, k])}"
-            for k in range(int(t.leviathan_n_spaces[i]))
-        )
-        lines.append(
-            f"  {int(t.leviathan_number[i]):>3}  "
-            f"{(Race(race).name.lower() if race >= 0 else 'crab only'):<11} {spaces:<24} "
-            f"{int(t.leviathan_penalty_n[i])} {Penalty(int(t.leviathan_penalty[i])).name.lower()}"
-        )
-    lines.append("")
-
-    zones: dict[int, list[int]] = {}
-    for total in DICE_SUMS:
-        zones.setdefault(int(t.border_zone_of_sum[total]), []).append(total)
-    lines.append(f"Border: {t.n_border_zones} zones (2d6 sum -> zone, probability)")
-    for zone in range(t.n_border_zones):
-        sums = zones.get(zone, [])
-        ways = sum(6 - abs(total - 7) for total in sums)
-        lines.append(
-            f"  zone {zone + 1}: sum {' or '.join(str(x) for x in sums) or '-'}  ({ways}/36)"
-        )
-    lines.append("")
-
-    counts = Counter(
-        zip(t.leviathan_token_kind.tolist(), t.leviathan_token_amount.tolist(), strict=True)
-    )
-    lines.append(
-        f"Leviathan Monster tokens: {t.n_leviathan_tokens} ("
-        + ", ".join(
-            f"{n} x {_token_text(kind, amount)}" for (kind, amount), n in sorted(counts.items())
-        )
-        + "; 0 IP each)"
-    )
-    lines.append("")
-    lines.append(
-        f"Leviathan game: Martial Law hand limit {t.hand_limit or 'none'}   "
-        f"players up to {t.max_players}   Wound tokens {t.n_wounds} (supply unlimited in play)"
-    )
-    lines.append("")
-    return lines
 
 
 def _power_name(value: int) -> str:

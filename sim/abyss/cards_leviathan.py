@@ -3,6 +3,7 @@ the expansion is played, against the base game's Lords."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,10 @@ from .cards_tables import (
     NO_RACE,
     PENALTY_BY_NAME,
     RACE_BY_NAME,
+    CardTables,
 )
 from .cards_validate import MAX_ALLIES_PER_RACE, MAX_LORDS, MAX_NUMBER, RACE_NAMES, lord_entries
+from .constants import LeviathanToken, Penalty, Race
 
 LEVIATHAN_TOP_KEYS = (
     "remove_lords",
@@ -248,3 +251,66 @@ def check_leviathan_against_base(
     for i, lo in enumerate(lev["lords"]):
         label = entry_label("lord", i, lo)
         c.card_names(label, lo, (numbers, names, slugs), lo["number"], lo["name"], "lord")
+
+
+# ---- describe
+
+
+def _token_text(kind: int, amount: int) -> str:
+    noun = {
+        LeviathanToken.PEARLS: ("Pearl", "Pearls"),
+        LeviathanToken.KEY: ("Key", "Keys"),
+        LeviathanToken.COUNCIL: ("Council stack", "Council stacks"),
+    }[LeviathanToken(kind)]
+    return f"{amount} {noun[amount != 1]}"
+
+
+def describe_leviathan(t: CardTables) -> list[str]:
+    """The Leviathan cards, the Border, the tokens and the expansion's game values, as text."""
+    lines = [
+        f"Leviathans: {t.n_leviathans} ({int(t.leviathan_n_spaces.sum())} Life spaces, "
+        f"{int(t.leviathan_tokens.sum())} Monster tokens; spaces as Resistance/tokens)",
+        f"  {'#':>3}  {'race':<11} {'spaces':<24} penalty",
+    ]
+    for i in range(t.n_leviathans):
+        race = int(t.leviathan_race[i])
+        spaces = " -> ".join(
+            f"R{int(t.leviathan_resistance[i, k])}/{int(t.leviathan_tokens[i, k])}"
+            for k in range(int(t.leviathan_n_spaces[i]))
+        )
+        lines.append(
+            f"  {int(t.leviathan_number[i]):>3}  "
+            f"{(Race(race).name.lower() if race >= 0 else 'crab only'):<11} {spaces:<24} "
+            f"{int(t.leviathan_penalty_n[i])} {Penalty(int(t.leviathan_penalty[i])).name.lower()}"
+        )
+    lines.append("")
+
+    zones: dict[int, list[int]] = {}
+    for total in DICE_SUMS:
+        zones.setdefault(int(t.border_zone_of_sum[total]), []).append(total)
+    lines.append(f"Border: {t.n_border_zones} zones (2d6 sum -> zone, probability)")
+    for zone in range(t.n_border_zones):
+        sums = zones.get(zone, [])
+        ways = sum(6 - abs(total - 7) for total in sums)
+        lines.append(
+            f"  zone {zone + 1}: sum {' or '.join(str(x) for x in sums) or '-'}  ({ways}/36)"
+        )
+    lines.append("")
+
+    counts = Counter(
+        zip(t.leviathan_token_kind.tolist(), t.leviathan_token_amount.tolist(), strict=True)
+    )
+    lines.append(
+        f"Leviathan Monster tokens: {t.n_leviathan_tokens} ("
+        + ", ".join(
+            f"{n} x {_token_text(kind, amount)}" for (kind, amount), n in sorted(counts.items())
+        )
+        + "; 0 IP each)"
+    )
+    lines.append("")
+    lines.append(
+        f"Leviathan game: Martial Law hand limit {t.hand_limit or 'none'}   "
+        f"players up to {t.max_players}   Wound tokens {t.n_wounds} (supply unlimited in play)"
+    )
+    lines.append("")
+    return lines

@@ -33,7 +33,7 @@ from sim.abyss.rules_locations import LocationsMixin
 from sim.abyss.rules_lords import LordPowersMixin
 from sim.abyss.rules_recruit import RecruitMixin, distinct_allies
 from sim.abyss.rules_scoring import ScoringMixin
-from sim.core.reference import Policy, ReferenceGame
+from sim.core.reference import ReferenceGame
 
 if TYPE_CHECKING:
     from sim.abyss.cards_tables import CardTables
@@ -50,24 +50,19 @@ class Game(
 ):
     """One game of Abyss for 2-4 players (2-5 with Leviathan), played to the end by `play()`."""
 
+    RNG = AbyssRng
     POLICY_STREAM = Stream.POLICY
     #: (round, seat) -> the seat's running IP, Pearls and Keys after its last turn of the round
     #: (`record_round`); None: not recorded (a class default, so decoded games have it too).
     trajectory: dict[tuple[int, int], tuple[int, int, int]] | None = None
 
-    def __init__(
-        self,
-        tables: CardTables,
-        policies: list[Policy],
-        seed: int,
-        game: int = 0,
-        record: bool = True,
-        trajectory: bool = False,
-    ):
-        n = len(policies)
-        if not 2 <= n <= tables.max_players:
-            raise ValueError(f"this game is for 2 to {tables.max_players} players, got {n}")
-        self.start(tables, policies, seed, game, record, AbyssRng(seed, game))
+    @staticmethod
+    def seats_allowed(tables: CardTables) -> tuple[int, int]:
+        return 2, tables.max_players  # 2-4, 2-5 with Leviathan
+
+    def new_game(self, trajectory: bool = False) -> None:
+        """`trajectory`: keep each seat's running IP, Pearls and Keys round by round."""
+        tables = self.t
         self.leviathan = "leviathan" in tables.expansions
         self.rules = tables.rules
         self.active = 0

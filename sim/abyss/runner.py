@@ -127,35 +127,21 @@ def run_games(
     Returns (seat rows, game rows, aggregates, timings); the rows are None without `per_game`.
     """
     check_expansions(expansions)
+    games = {"n_players": n_players, "n_games": n_games, "seed": seed, "strategies": strategies}
     if engine == "fast":
         from sim.abyss.fast import run_fast
 
         return run_fast(
-            tables,
-            n_players=n_players,
-            n_games=n_games,
-            seed=seed,
-            strategies=strategies,
-            threads=threads,
-            per_game=per_game,
-            progress=progress,
-            store=store,
+            tables, **games, threads=threads, per_game=per_game, progress=progress, store=store,
             chunk_size=chunk_size,
-        )
+        )  # fmt: skip
     from sim.core.schema import games_frame, seats_frame
 
     trajectories: list = []
-    seats, games, timings = run_simulation(
-        tables,
-        n_players=n_players,
-        n_games=n_games,
-        seed=seed,
-        strategies=strategies,
-        expansions=expansions,
-        progress=progress,
-        trajectories=trajectories,
+    seats, rows, timings = run_simulation(
+        tables, **games, expansions=expansions, progress=progress, trajectories=trajectories
     )
     names = [p.name for p in strategies]
-    agg = Aggregates.from_frames(seats_frame(seats), games_frame(games), names)
+    agg = Aggregates.from_frames(seats_frame(seats), games_frame(rows), names)
     add_trajectories(agg, trajectories)
-    return (seats, games, agg, timings) if per_game else (None, None, agg, timings)
+    return (seats, rows, agg, timings) if per_game else (None, None, agg, timings)

@@ -22,8 +22,7 @@ from sim.conspiracy.cards import (
     LordPower,
     ZeroSwap,
 )
-from sim.core.reference import Policy, ReferenceGame
-from sim.core.rng import GameRng
+from sim.core.reference import ReferenceGame
 
 TURN_LIMIT = 400  # = sim.conspiracy.state.TURN_LIMIT
 
@@ -84,21 +83,12 @@ class Game(ReferenceGame):
 
     POLICY_STREAM = Stream.POLICY
 
-    def __init__(
-        self,
-        tables: ConspiracyTables,
-        policies: list[Policy],
-        seed: int,
-        game: int = 0,
-        record: bool = True,
-    ) -> None:
-        n = len(policies)
-        if not tables.min_players <= n <= tables.max_players:
-            raise ValueError(
-                f"this game is for {tables.min_players} to {tables.max_players} players, got {n}"
-            )
-        self.start(tables, policies, seed, game, record, GameRng(seed, game))
-        self.players = [Player(seat=s) for s in range(n)]
+    @staticmethod
+    def seats_allowed(tables: ConspiracyTables) -> tuple[int, int]:
+        return tables.min_players, tables.max_players
+
+    def new_game(self) -> None:
+        self.players = [Player(seat=s) for s in range(self.n_players)]
         self.pearl_master = -1  # seat holding the Pearl Master token
         self.restriction = 0  # LocationPower of a "until your next turn" power in force
         self.restriction_owner = -1

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from sim.core.rng import GameRng
+
 
 class Policy(Protocol):
     """A strategy: picks one of the legal `options` of `decision` for `seat`."""
@@ -22,10 +24,32 @@ class Policy(Protocol):
 
 
 class ReferenceGame:
-    """Base of a reference engine's `Game`. `POLICY_STREAM`: the random stream of the policies
-    (tie-breaks, the random policy)."""
+    """Base of a reference engine's `Game`: `Game(tables, policies, seed, game)` is game `game`
+    of `seed` (a pure function of them) for the seats' policies, set up by the game's `new_game`.
+    `RNG`: its random streams' class; `POLICY_STREAM`: the policies' stream (tie-breaks, the
+    random policy)."""
 
+    RNG = GameRng
     POLICY_STREAM: int
+
+    def __init__(self, tables, policies: list[Policy], seed: int, game: int = 0,
+                 record: bool = True, **options) -> None:  # fmt: skip
+        """`options`: the game's own (`new_game`'s keywords); `record` keeps the event log."""
+        low, high = self.seats_allowed(tables)
+        n = len(policies)
+        if not low <= n <= high:
+            raise ValueError(f"this game is for {low} to {high} players, got {n}")
+        self.start(tables, policies, seed, game, record, self.RNG(seed, game))
+        self.new_game(**options)
+
+    @staticmethod
+    def seats_allowed(tables) -> tuple[int, int]:
+        """The fewest and the most players of a game with these cards."""
+        raise NotImplementedError
+
+    def new_game(self) -> None:
+        """The state before turn 1: cards dealt, counters at zero."""
+        raise NotImplementedError
 
     def start(self, tables, policies: list[Policy], seed: int, game: int, record: bool, rng):
         """The game's identity (`seed`, game index), its cards, seats, random streams, event log
