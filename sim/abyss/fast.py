@@ -12,16 +12,9 @@ from sim.abyss import kernel as KN
 from sim.abyss import state as S
 from sim.abyss.aggregate import TRAJECTORY_EVERY, Aggregates
 from sim.abyss.policy_params import N_PARAMS
-from sim.abyss.state import END_REASONS
+from sim.abyss.state import END_REASONS, GAME_FIELDS, SEAT_FIELDS
 from sim.abyss.workspace import MAX_ROUNDS, cached_template
-from sim.core.batch import (
-    check_lineup,
-    concat,
-    rotated_seatings,
-    run_chunks,
-    set_threads,
-    timings,
-)
+from sim.core.batch import check_lineup, concat, rotated_seatings, run_chunks, set_threads, timings
 from sim.core.policy import lineup_arrays as core_lineup_arrays
 from sim.core.results import (
     atomic_save,
@@ -180,34 +173,11 @@ def chunk_columns(out_seats, out_games, seatings, strategies, games, seed, n_pla
     game_cols = game_columns(
         games, n_players, out_games[:, S.RG_TURNS], out_games[:, S.RG_END], END_REASONS
     )
-    game_cols |= {
-        "seed": np.full(n, seed, dtype=np.int64),
-        "n_fights": out_games[:, S.RG_FIGHTS],
-        "n_continues": out_games[:, S.RG_CONTINUES],
-        "n_leviathan_attacks": out_games[:, S.RG_LEV_ATTACKS],
-        "n_kills": out_games[:, S.RG_KILLS],
-    }
+    game_cols["seed"] = np.full(n, seed, dtype=np.int64)
+    for column, index in GAME_FIELDS.items():
+        if column != "turns":
+            game_cols[column] = out_games[:, index]
     return seats, game_cols
-
-
-SEAT_FIELDS = {
-    "score": S.R_SCORE,
-    "score_lords": S.R_LORDS,
-    "score_locations": S.R_LOCATIONS,
-    "score_allies": S.R_ALLIES,
-    "score_monsters": S.R_MONSTERS,
-    "score_wounds": S.R_WOUNDS_IP,
-    "score_scourge": S.R_SCOURGE,
-    "pearls": S.R_PEARLS,
-    "keys": S.R_KEYS,
-    "n_lords": S.R_N_LORDS,
-    "n_locations": S.R_N_LOCATIONS,
-    "n_affiliated": S.R_N_AFFILIATED,
-    "n_monster_tokens": S.R_N_TOKENS,
-    "leviathans_killed": S.R_KILLED,
-    "wounds": S.R_WOUNDS,
-    "rank": S.R_RANK,
-}
 
 
 def play_chunk(first: int, n: int, tables, seed: int, strategies: list, per_game: bool):

@@ -9,6 +9,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from sim.abyss.constants import Guild, Power
+from sim.core.reference import ScoreBySource
 
 if TYPE_CHECKING:
     from sim.abyss.cards_tables import CardTables
@@ -82,19 +83,16 @@ class Player:
 
 
 @dataclass
-class Score:
+class Score(ScoreBySource):
+    """Rulebook, End of Game and Scoring: the Lords, the Locations, the strongest affiliated Ally
+    of each race and the Monster tokens; with Leviathan, the Wounds and the Scourge."""
+
     lords: int = 0
     locations: int = 0
     allies: int = 0
     monsters: int = 0
     wounds: int = 0  # Leviathan: -1 per Wound token (never positive)
     scourge: int = 0  # Leviathan: +5 for the Scourge of the Abyss
-
-    @property
-    def total(self) -> int:
-        return (
-            self.lords + self.locations + self.allies + self.monsters + self.wounds + self.scourge
-        )
 
 
 def lord_key_count(t: CardTables, lord: int) -> int:

@@ -56,6 +56,33 @@ NOT_PLAYED = -(1 << 30)
 #: ... and out_game[RG_*]
 RG_TURNS, RG_END, RG_FIGHTS, RG_CONTINUES, RG_LEV_ATTACKS, RG_KILLS = range(6)
 N_GAME_FIELDS = 6
+#: The results' per-seat columns (docs/results-schema.md) read from out_seats[seat, R_*] ...
+SEAT_FIELDS = {
+    "score": R_SCORE,
+    "score_lords": R_LORDS,
+    "score_locations": R_LOCATIONS,
+    "score_allies": R_ALLIES,
+    "score_monsters": R_MONSTERS,
+    "score_wounds": R_WOUNDS_IP,
+    "score_scourge": R_SCOURGE,
+    "pearls": R_PEARLS,
+    "keys": R_KEYS,
+    "n_lords": R_N_LORDS,
+    "n_locations": R_N_LOCATIONS,
+    "n_affiliated": R_N_AFFILIATED,
+    "n_monster_tokens": R_N_TOKENS,
+    "leviathans_killed": R_KILLED,
+    "wounds": R_WOUNDS,
+    "rank": R_RANK,
+}
+#: ... and the per-game counts read from out_game[RG_*]
+GAME_FIELDS = {
+    "turns": RG_TURNS,
+    "n_fights": RG_FIGHTS,
+    "n_continues": RG_CONTINUES,
+    "n_leviathan_attacks": RG_LEV_ATTACKS,
+    "n_kills": RG_KILLS,
+}
 
 
 _b = Layout()

@@ -12,14 +12,7 @@ import numpy as np
 from sim.conspiracy import kernel as KN
 from sim.conspiracy import state as S
 from sim.conspiracy.state import END_REASONS
-from sim.core.batch import (
-    check_lineup,
-    concat,
-    rotated_seatings,
-    run_chunks,
-    set_threads,
-    timings,
-)
+from sim.core.batch import check_lineup, concat, rotated_seatings, run_chunks, set_threads, timings
 from sim.core.policy import lineup_arrays as core_lineup_arrays
 from sim.core.results import game_columns, seat_columns, win_shares
 

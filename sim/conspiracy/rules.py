@@ -22,7 +22,7 @@ from sim.conspiracy.cards import (
     LordPower,
     ZeroSwap,
 )
-from sim.core.reference import ReferenceGame
+from sim.core.reference import ReferenceGame, ScoreBySource
 
 TURN_LIMIT = 400  # = sim.conspiracy.state.TURN_LIMIT
 
@@ -67,15 +67,14 @@ class Player:
 
 
 @dataclass
-class Score:
+class Score(ScoreBySource):
+    """ "1. Your Lords ... 2. Your Locations ... 3. Your Lords Coalition ... 4. The Pearl
+    Master"."""
+
     lords: int = 0
     locations: int = 0
     coalition: int = 0
     pearl_master: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.lords + self.locations + self.coalition + self.pearl_master
 
 
 class Game(ReferenceGame):

@@ -10,6 +10,7 @@ choice.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from sim.core.rng import GameRng
@@ -21,6 +22,15 @@ class Policy(Protocol):
     name: str
 
     def choose(self, game: Any, seat: int, decision: int, options: list[int]) -> int: ...
+
+
+@dataclass
+class ScoreBySource:
+    """A seat's final IP by source (the fields of a game's subclass); `total` is their sum."""
+
+    @property
+    def total(self) -> int:
+        return sum(getattr(self, f.name) for f in fields(self))
 
 
 class ReferenceGame:
