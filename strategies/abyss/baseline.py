@@ -12,6 +12,7 @@ only read the game; its randomness comes from the game's POLICY stream.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,15 @@ from strategies.registry import UniformChoice
 
 #: Values of HeuristicPolicy.guild: "none", then the guilds in the order of `Guild`.
 GUILD_NAMES = ("none", "mage", "soldier", "farmer", "merchant", "politician", "ambassador")
+
+
+@functools.cache
+def _compiled():
+    """The kernel modules the policies run on, imported when first asked (importing
+    `sim.abyss.policies` compiles it)."""
+    from sim.abyss import kcore, policies, state, workspace
+
+    return kcore, policies, state, workspace
 
 
 def _own_workspace(t) -> np.ndarray:
@@ -71,13 +81,9 @@ class CompiledPolicy:
         return round(value * 1000) if isinstance(value, float) else int(value)
 
     def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        from sim.abyss import kcore as K
-        from sim.abyss import policies
-        from sim.abyss import workspace as W
-        from sim.abyss.state import STATE_SIZE, encode
-
+        K, policies, S, W = _compiled()
         w = workspace_for(game.t)
-        w[:STATE_SIZE] = encode(game)[0]
+        w[: S.STATE_SIZE] = S.encode(game)[0]
         K.refresh_all_powers(w)  # the kernel's cache of working powers, for the new state
         n = len(options)
         w[W.OPT : W.OPT + n] = options
