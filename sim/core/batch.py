@@ -13,8 +13,12 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sim.core.errors import UserError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: The first chunk is small, to measure the speed; later chunks aim at this many seconds each.
 FIRST_CHUNK = 256
@@ -29,7 +33,7 @@ def check_lineup(strategies: list, n_players: int) -> None:
         raise ValueError("one strategy per seat")
 
 
-def rotated_seatings(games, n_players: int, rotate: bool = True):
+def rotated_seatings(games: np.ndarray, n_players: int, rotate: bool = True) -> np.ndarray:
     """Line-up entry of every seat of every game: seat s of game g plays entry (s + g) mod n
     when rotating (the rulebook's random first player, realised by rotation), else entry s."""
     import numpy as np
