@@ -26,7 +26,7 @@ from reports.fight_rule import recommended_rule, risk_threshold_36
 if TYPE_CHECKING:
     from reports.render import Report, Section
     from reports.rollout import Rollouts
-    from sim.abyss.cards import CardTables
+    from sim.abyss.cards_tables import CardTables
 
 PAGE_TITLE = "Fight or explore? Leviathans in Abyss"
 ROLLOUT_COMMAND = "abyss-mc ev rollout"

@@ -381,7 +381,7 @@ ATTACK_CANDIDATES_36 = (9, 12)
 
 
 def rule_candidates() -> list[tuple[str, dict[int, int]]]:
-    from sim.abyss.policies import G_FIGHT_P, G_FIGHT_RISK
+    from sim.abyss.policy_params import G_FIGHT_P, G_FIGHT_RISK
 
     rules: list[tuple[str, dict[int, int]]] = [("own", {})]
     for w in RISK_CANDIDATES_36:

@@ -10,14 +10,15 @@ the game; its randomness comes from the game's POLICY stream, whose counters `ch
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
 
 from sim.core.rng import N_STREAMS
+from sim.core.workspace import PerTables
 from strategies.registry import check_parameters, param
 
 #: The compiled policies hold probabilities in thousandths (`CompiledPolicy.param_value`).
@@ -32,38 +33,24 @@ def probability(default: float, meaning: str, effect: str) -> Any:
     )
 
 
-class TablesCache:
-    """A value built once per card tables object and reused (a kernel workspace: the reference
-    engine asks for one at every decision)."""
-
-    def __init__(self, build: Callable[[Any], Any]) -> None:
-        self.build = build
-        self._built: dict[int, tuple[object, Any]] = {}
-
-    def __call__(self, tables) -> Any:
-        hit = self._built.get(id(tables))
-        if hit is None or hit[0] is not tables:  # a new object may reuse a freed one's id
-            hit = self._built[id(tables)] = (tables, self.build(tables))
-        return hit[1]
-
-
 class CompiledPolicy:
     """Base of a game's built-in strategies (dataclasses: the fields are the parameters, each
     declared with its documentation and range, `registry.param` or `probability`, and checked
     against them when the policy is made).
 
-    A game's base class sets `policies` (the game's module of compiled policies, with
-    `choose`), `layout` (the module of its workspace offsets: OPT, POLICY_KIND, POLICY_PARAMS,
-    N_PARAMS, RNG_KEYS, RNG_COUNTERS), `state` (the module whose `encode(game)` gives the state
-    vector) and `workspaces` (a `TablesCache` of workspaces holding the card tables); each
-    strategy sets `kind`, its number in the compiled policies.
+    A game's base class sets `policies_module` (the name of the game's module of compiled
+    policies, with `choose`: imported, and so compiled, at the first decision, so that listing
+    or checking strategies compiles nothing), `layout` (the module of its workspace offsets:
+    OPT, POLICY_KIND, POLICY_PARAMS, N_PARAMS, RNG_KEYS, RNG_COUNTERS), `state` (the module
+    whose `encode(game)` gives the state vector) and `workspaces` (a `PerTables` of workspaces
+    holding the card tables); each strategy sets `kind`, its number in the compiled policies.
     """
 
     kind: ClassVar[int]
-    policies: ClassVar[ModuleType]
+    policies_module: ClassVar[str]
     layout: ClassVar[ModuleType]
     state: ClassVar[ModuleType]
-    workspaces: ClassVar[TablesCache]
+    workspaces: ClassVar[PerTables]
     #: Parameter slots that do not follow field order (see `slots`).
     PARAM_SLOTS: ClassVar[dict[str, int]] = {}
 
@@ -116,9 +103,21 @@ class CompiledPolicy:
         counters = slice(at.RNG_COUNTERS, at.RNG_COUNTERS + 2 * N_STREAMS)
         w[keys] = game.rng.keys.astype(np.uint64).view(np.int32)
         w[counters] = game.rng.counters.astype(np.int64).view(np.int32)
-        option = int(self.policies.choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
+        choose = compiled_module(self.policies_module).choose
+        option = int(choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
         game.rng.counters[:] = w[counters].view(np.int64)
         return option
+
+
+_MODULES: dict[str, ModuleType] = {}
+
+
+def compiled_module(name: str) -> ModuleType:
+    """A module of compiled code, imported once (the reference engine asks at every decision)."""
+    module = _MODULES.get(name)
+    if module is None:
+        module = _MODULES[name] = import_module(name)
+    return module
 
 
 @dataclass

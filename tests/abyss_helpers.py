@@ -13,7 +13,8 @@ from pathlib import Path
 
 from sim.abyss.cards import default_data_dir, load_cards
 from sim.abyss.constants import MONSTER, Race
-from sim.abyss.rules import Decision, Game
+from sim.abyss.rules import Game
+from sim.abyss.rules_base import Decision
 
 
 @lru_cache(maxsize=1)

@@ -176,7 +176,7 @@ def fight_header(tables: Any) -> list[str]:
 
 def leviathan_title(tables: Any, index: int) -> str:
     from sim.abyss import odds
-    from sim.abyss.cards import Penalty
+    from sim.abyss.constants import Penalty
 
     n = int(tables.leviathan_n_spaces[index])
     spaces = " ".join(

@@ -17,25 +17,13 @@ from sim.abyss.state import END_REASONS as STATE_END_REASONS
 from sim.abyss.state import NOT_PLAYED
 
 #: Per (strategy, seat) statistics: a count, wins, and sum / sum of squares of each value.
-VALUES = (
-    ("score", KN.R_SCORE),
-    ("score_lords", KN.R_LORDS),
-    ("score_locations", KN.R_LOCATIONS),
-    ("score_allies", KN.R_ALLIES),
-    ("score_monsters", KN.R_MONSTERS),
-    ("score_wounds", KN.R_WOUNDS_IP),
-    ("score_scourge", KN.R_SCOURGE),
-    ("pearls", KN.R_PEARLS),
-    ("leviathans_killed", KN.R_KILLED),
-    ("wounds", KN.R_WOUNDS),
-)
-GAME_VALUES = (
-    ("turns", KN.RG_TURNS),
-    ("n_fights", KN.RG_FIGHTS),
-    ("n_continues", KN.RG_CONTINUES),
-    ("n_leviathan_attacks", KN.RG_LEV_ATTACKS),
-    ("n_kills", KN.RG_KILLS),
-)
+VALUES = tuple(
+    (column, KN.SEAT_FIELDS[column])
+    for column in ("score", "score_lords", "score_locations", "score_allies", "score_monsters",
+                   "score_wounds", "score_scourge", "pearls", "leviathans_killed", "wounds")
+)  # fmt: skip
+#: ... and per game: sum / sum of squares of each count.
+GAME_VALUES = tuple(KN.GAME_FIELDS.items())
 MAX_TURNS = 10_001
 #: Card indices the held/won counts cover (the state's capacities).
 N_LORD_SLOTS, N_LOCATION_SLOTS = 64, 32

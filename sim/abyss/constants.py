@@ -116,6 +116,23 @@ class LocationRule(IntEnum):
 LOCATION_RULE_BY_NAME = {r.name.lower(): r for r in LocationRule}
 
 
+class Penalty(IntEnum):
+    """What a Leviathan inflicts when a new Leviathan lands on its Border zone (penalty_n of it)."""
+
+    WOUNDS = 0  # gain n Wound tokens (-1 IP each at game end)
+    PEARLS = 1  # discard n Pearls (all if fewer)
+    ALLIES = 2  # discard n Allies from hand, the victim's choice (all if fewer)
+    LORD = 3  # discard n free Lords, the victim's choice (all if fewer)
+
+
+class LeviathanToken(IntEnum):
+    """Kind of a Leviathan-expansion Monster token (amount in leviathan_token_amount)."""
+
+    PEARLS = 0  # gain `amount` Pearls (2 or 3)
+    KEY = 1  # gain `amount` Keys (1)
+    COUNCIL = 2  # take `amount` Council stacks (1)
+
+
 class Stream(IntEnum):
     """Random streams of one game: each is keyed by (seed, game, stream) and independent."""
 

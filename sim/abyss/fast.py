@@ -9,13 +9,21 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss import kernel as KN
+from sim.abyss import state as S
 from sim.abyss.aggregate import TRAJECTORY_EVERY, Aggregates
-from sim.abyss.policies import N_PARAMS
-from sim.abyss.state import END_REASONS
+from sim.abyss.policy_params import N_PARAMS
+from sim.abyss.state import END_REASONS, GAME_FIELDS, SEAT_FIELDS
 from sim.abyss.workspace import MAX_ROUNDS, cached_template
-from sim.core.batch import run_chunks, set_threads
+from sim.core.batch import check_lineup, concat, rotated_seatings, run_chunks, set_threads, timings
 from sim.core.policy import lineup_arrays as core_lineup_arrays
-from sim.core.results import atomic_save, load_columns, save_columns, win_shares
+from sim.core.results import (
+    atomic_save,
+    game_columns,
+    load_columns,
+    save_columns,
+    seat_columns,
+    win_shares,
+)
 
 
 def lineup_arrays(policies: list) -> tuple[np.ndarray, np.ndarray]:
@@ -45,14 +53,10 @@ def run_fast(
     each finished chunk is stored, and the chunks already in the store are not played again:
     an interrupted run resumes where it stopped, with the same results.
     """
-    if len(strategies) != n_players:
-        raise ValueError("one strategy per seat")
+    check_lineup(strategies, n_players)
     threads = set_threads(threads)
     base = cached_template(tables)
-    kinds, params = lineup_arrays(strategies)
-    specs = [p.name for p in strategies]
-    names = list(dict.fromkeys(specs))
-    name_of_entry = np.array([names.index(s) for s in specs], dtype=np.int64)
+    kinds, params, specs, names, name_of_entry = _lineup(strategies)
     agg = Aggregates(names, n_players)
     seat_parts: list[dict] = []
     game_parts: list[dict] = []
@@ -82,15 +86,20 @@ def run_fast(
     elapsed = run_chunks(
         n_games, play, chunk_size=chunk_size, progress=progress, first_game=first_game
     )
-    played = n_games - first_game
-    timings = {
-        "games_per_second": played / elapsed if elapsed else 0.0,
-        "seconds": elapsed,
-        "threads": threads,
-    }
+    speed = timings(n_games - first_game, elapsed, threads=threads)
     if not per_game:
-        return None, None, agg, timings
-    return _concat(seat_parts), _concat(game_parts), agg, timings
+        return None, None, agg, speed
+    return concat(seat_parts), concat(game_parts), agg, speed
+
+
+def _lineup(strategies: list):
+    """The line-up's compiled kinds and parameters, its specs, the distinct names (what the
+    aggregates count) and each entry's index among them."""
+    kinds, params = lineup_arrays(strategies)
+    specs = [p.name for p in strategies]
+    names = list(dict.fromkeys(specs))
+    name_of_entry = np.array([names.index(s) for s in specs], dtype=np.int64)
+    return kinds, params, specs, names, name_of_entry
 
 
 def save_chunk(store, first: int, n: int, part: Aggregates, seats, game_cols) -> None:
@@ -118,15 +127,6 @@ def trajectory_slots(games: np.ndarray, n_players: int):
     return slot, out
 
 
-def rotated_seatings(games: np.ndarray, n_players: int, rotate: bool = True) -> np.ndarray:
-    """Line-up entry of every seat of every game: seat s of game g plays entry (s + g) mod n
-    when rotating (`sim.abyss.runner.rotated`), else entry s."""
-    seats = np.arange(n_players, dtype=np.int64)
-    if not rotate:
-        return np.broadcast_to(seats, (len(games), n_players)).copy()
-    return (seats[None, :] + games[:, None]) % n_players
-
-
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     """Play game games[i] with seat s taken by the policy strategies[seatings[i, s]], for every i,
     on the threads set by `set_threads` (one chunk, no progress bar: the caller chunks).
@@ -143,7 +143,7 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     base = cached_template(tables)
     out_seats, out_games = play_into(agg, base, seed, games, seatings, kinds, params, seatings)
     seats, game_cols = chunk_columns(out_seats, out_games, seatings, specs, games, seed, n_players)
-    seats["win"] = win_shares(out_seats[:, :, KN.R_RANK]).ravel()
+    seats["win"] = win_shares(out_seats[:, :, S.R_RANK]).ravel()
     return seats, game_cols, agg
 
 
@@ -151,8 +151,8 @@ def play_into(agg, base, seed, games, seatings, kinds, params, strategy_of):
     """Play the games on all threads and fold them into `agg` (strategy_of[game, seat]: the
     seat's index in agg.strategies); returns the raw out_seats and out_games arrays."""
     n_tasks, n_players = seatings.shape
-    out_seats = np.zeros((n_tasks, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
-    out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
+    out_seats = np.zeros((n_tasks, n_players, S.N_SEAT_FIELDS), dtype=np.int32)
+    out_games = np.zeros((n_tasks, S.N_GAME_FIELDS), dtype=np.int32)
     slot, out_traj = trajectory_slots(games, n_players)
     KN.play_tables(
         base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games, slot, out_traj
@@ -165,58 +165,19 @@ def play_into(agg, base, seed, games, seatings, kinds, params, strategy_of):
 def chunk_columns(out_seats, out_games, seatings, strategies, games, seed, n_players):
     """Column dicts (results schema) of one chunk's seats and games."""
     n = len(out_games)
-    names = np.array(strategies, dtype=object)
-    seats = {
-        "game": np.repeat(games, n_players),
-        "seat": np.tile(np.arange(n_players), n),
-        "strategy": names[seatings.ravel()],
-    }
-    for column, index in SEAT_FIELDS.items():
-        seats[column] = out_seats[:, :, index].ravel()
-    seats["winner"] = seats["rank"] == 1
-    lords = out_seats[:, :, KN.R_LORDS_LO].astype(np.uint32).astype(np.int64)
-    lords |= out_seats[:, :, KN.R_LORDS_HI].astype(np.uint32).astype(np.int64) << 32
+    seats = seat_columns(out_seats, seatings, strategies, games, SEAT_FIELDS)
+    lords = out_seats[:, :, S.R_LORDS_LO].astype(np.uint32).astype(np.int64)
+    lords |= out_seats[:, :, S.R_LORDS_HI].astype(np.uint32).astype(np.int64) << 32
     seats["lord_set"] = lords.ravel()
-    seats["location_set"] = out_seats[:, :, KN.R_LOCATION_SET].astype(np.uint32).ravel()
-    reasons = np.array(END_REASONS, dtype=object)
-    game_cols = {
-        "game": games,
-        "n_players": np.full(n, n_players),
-        "turns": out_games[:, KN.RG_TURNS],
-        "end_reason": reasons[out_games[:, KN.RG_END]],
-        "seed": np.full(n, seed, dtype=np.int64),
-        "n_fights": out_games[:, KN.RG_FIGHTS],
-        "n_continues": out_games[:, KN.RG_CONTINUES],
-        "n_leviathan_attacks": out_games[:, KN.RG_LEV_ATTACKS],
-        "n_kills": out_games[:, KN.RG_KILLS],
-    }
+    seats["location_set"] = out_seats[:, :, S.R_LOCATION_SET].astype(np.uint32).ravel()
+    game_cols = game_columns(
+        games, n_players, out_games[:, S.RG_TURNS], out_games[:, S.RG_END], END_REASONS
+    )
+    game_cols["seed"] = np.full(n, seed, dtype=np.int64)
+    for column, index in GAME_FIELDS.items():
+        if column != "turns":
+            game_cols[column] = out_games[:, index]
     return seats, game_cols
-
-
-SEAT_FIELDS = {
-    "score": KN.R_SCORE,
-    "score_lords": KN.R_LORDS,
-    "score_locations": KN.R_LOCATIONS,
-    "score_allies": KN.R_ALLIES,
-    "score_monsters": KN.R_MONSTERS,
-    "score_wounds": KN.R_WOUNDS_IP,
-    "score_scourge": KN.R_SCOURGE,
-    "pearls": KN.R_PEARLS,
-    "keys": KN.R_KEYS,
-    "n_lords": KN.R_N_LORDS,
-    "n_locations": KN.R_N_LOCATIONS,
-    "n_affiliated": KN.R_N_AFFILIATED,
-    "n_monster_tokens": KN.R_N_TOKENS,
-    "leviathans_killed": KN.R_KILLED,
-    "wounds": KN.R_WOUNDS,
-    "rank": KN.R_RANK,
-}
-
-
-def _concat(parts: list[dict]) -> dict:
-    if not parts:
-        return {}
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def play_chunk(first: int, n: int, tables, seed: int, strategies: list, per_game: bool):
@@ -226,10 +187,7 @@ def play_chunk(first: int, n: int, tables, seed: int, strategies: list, per_game
     n_players = len(strategies)
     set_threads(1)
     base = cached_template(tables)
-    kinds, params = lineup_arrays(strategies)
-    specs = [p.name for p in strategies]
-    names = list(dict.fromkeys(specs))
-    name_of_entry = np.array([names.index(s) for s in specs], dtype=np.int64)
+    kinds, params, specs, names, name_of_entry = _lineup(strategies)
     agg = Aggregates(names, n_players)
     games = np.arange(first, first + n, dtype=np.int64)
     seatings = rotated_seatings(games, n_players)
@@ -255,14 +213,10 @@ def run_distributed(
     progress=None,
 ):
     """`run_fast` on a Dask cluster (`sim.core.dask_backend`): the same results."""
-    import time
+    from sim.core.dask_backend import map_timed
 
-    from sim.core.dask_backend import map_chunks
-
-    if len(strategies) != n_players:
-        raise ValueError("one strategy per seat")
-    t0 = time.perf_counter()
-    parts = map_chunks(
+    check_lineup(strategies, n_players)
+    parts, elapsed = map_timed(
         client, play_chunk, n_games, chunk_size, tables, seed, list(strategies), per_game,
         progress=progress,
     )  # fmt: skip
@@ -270,13 +224,7 @@ def run_distributed(
     agg = Aggregates(names, n_players)
     for part, _, _ in parts:
         agg = agg.merge(part)
-    elapsed = time.perf_counter() - t0
-    timings = {"games_per_second": n_games / elapsed if elapsed else 0.0, "seconds": elapsed}
+    speed = timings(n_games, elapsed)
     if not per_game:
-        return None, None, agg, timings
-    return (
-        _concat([p[1] for p in parts]),
-        _concat([p[2] for p in parts]),
-        agg,
-        timings,
-    )
+        return None, None, agg, speed
+    return concat([p[1] for p in parts]), concat([p[2] for p in parts]), agg, speed

@@ -22,11 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.abyss import kernel as KN
+from sim.abyss import state as S
 from sim.abyss import workspace as W
+from sim.abyss.kernel_scoring import score
 from sim.abyss.policies import M_CONTINUE, M_FIGHT
 from sim.core.jit import borrow, njit, prange
 from sim.core.results import win_shares
 from sim.core.rng import N_STREAMS, stream_keys_in
+from sim.core.workspace import LANES, seat_lineup
 
 #: Columns of the situation recorded at a decision point (W.FORK_INFO, `kernel.record_fork`).
 INFO_COLUMNS = (
@@ -85,12 +88,13 @@ def fork_tables(
     """
     n_tasks = out_seats.shape[0]
     n_players = seatings.shape[1]
-    n_lanes = min(KN.LANES, n_tasks)
+    n_lanes = min(LANES, n_tasks)
     for lane in prange(n_lanes):
         owned = template.copy()
         s = borrow(owned)
         for i in range(lane, n_tasks, n_lanes):
-            KN.seat_strategies(s, seatings[i], lineup_kinds, lineup_params)
+            seat_lineup(s, W.POLICY_KIND, W.POLICY_PARAMS, W.N_PARAMS, seatings[i],
+                        lineup_kinds, lineup_params)  # fmt: skip
             s[W.TRAJ_ON] = 0
             s[W.FORK_AT] = fork_at[i]
             s[W.FORK_CHOICE] = fork_choice[i] + 1
@@ -107,7 +111,7 @@ def fork_tables(
             s[W.FORK_INFO : W.FORK_INFO + W.N_FORK_INFO] = -1
             KN.new_game(s, seed, games[i], n_players)
             KN.play(s)
-            KN.score(s, out_seats[i])
+            score(s, out_seats[i])
             for k in range(W.N_FORK_INFO):
                 out_info[i, k] = s[W.FORK_INFO + k]
             out_count[i] = s[W.FORK_COUNT]
@@ -160,7 +164,7 @@ class Forker:
         n = len(games)
         if fork_set is None:
             fork_set = np.full((n, 2 * W.MAX_FORK_SET), -1, dtype=np.int32)
-        out_seats = np.zeros((n, self.n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
+        out_seats = np.zeros((n, self.n_players, S.N_SEAT_FIELDS), dtype=np.int32)
         out_info = np.zeros((n, W.N_FORK_INFO), dtype=np.int32)
         out_count = np.zeros(n, dtype=np.int32)
         fork_tables(
@@ -215,8 +219,8 @@ class Forker:
             raise RuntimeError("the situation at a fork point differs between replicates")
         seat = out_info[:, 0]
         rows = np.arange(len(seat))
-        ip = out_seats[rows, seat, KN.R_SCORE].reshape(m, b, r).transpose(1, 0, 2)
-        win = win_shares(out_seats[:, :, KN.R_RANK])[rows, seat].reshape(m, b, r)
+        ip = out_seats[rows, seat, S.R_SCORE].reshape(m, b, r).transpose(1, 0, 2)
+        win = win_shares(out_seats[:, :, S.R_RANK])[rows, seat].reshape(m, b, r)
         return info[:, 0].astype(np.int64), ip.astype(np.float64), win.transpose(1, 0, 2)
 
     def play(
@@ -294,8 +298,8 @@ def reference_fork(
     (-1: own), on replicate `replicate`'s keys (None: no re-keying), or a rule rollout switching
     to `rule` ({slot: value}); `strategies`: the line-up's policies. Returns the finished
     Game."""
-    from sim.abyss.leviathan import Fork
     from sim.abyss.rules import Game
+    from sim.abyss.rules_leviathan import Fork
 
     keys = None
     if replicate is not None:

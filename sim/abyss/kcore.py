@@ -2,7 +2,7 @@
 
 Shared by the fast path (`sim.abyss.kernel`) and the compiled policies
 (`sim.abyss.policies`). Each function mirrors a helper of the reference engine
-(`sim.abyss.rules` / `sim.abyss.leviathan`), named alike so the two read side by side.
+(`sim.abyss.rules*`), named alike so the two read side by side.
 
 Every function takes the workspace `s` (`sim.abyss.workspace`: state, then card tables, then
 scratch rows); a *stack* at offset `off` stores its length at `off` and its items after it, in the
@@ -16,8 +16,17 @@ import numpy as np
 from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
-from sim.abyss.constants import Guild, LocationRule, Power, Race
-from sim.core.jit import lowest_bit, njit
+from sim.abyss.constants import (
+    AllyEffect,
+    Guild,
+    LeviathanToken,
+    LocationRule,
+    Penalty,
+    Power,
+    Race,
+    Stream,
+)
+from sim.core.jit import lowest_bit, njit, njit_ints
 from sim.core.stack import (  # noqa: F401  (the kernel reaches them as K.*)
     clear,
     contains,
@@ -31,26 +40,72 @@ from sim.core.stack import (  # noqa: F401  (the kernel reaches them as K.*)
     size,
 )
 
+# The integer codes the kernels compare (`sim.abyss.constants` as plain ints, which numba
+# compiles in): random streams, Lord powers, Location rules, Leviathan penalties and tokens.
+ST_EXPLORATION = int(Stream.EXPLORATION_DECK)
+ST_LORDS = int(Stream.LORD_DECK)
+ST_LOCATIONS = int(Stream.LOCATION_DECK)
+ST_MONSTERS = int(Stream.MONSTER_TOKENS)
+ST_DICE = int(Stream.DICE)
+ST_LEV_DECK = int(Stream.LEVIATHAN_DECK)
+ST_LEV_TOKENS = int(Stream.LEVIATHAN_TOKENS)
+ST_HUNTER = int(Stream.HUNTER)
+PW_RECRUITER = int(Power.RECRUITER)
+PW_JAILER = int(Power.JAILER)
+PW_SEEKER = int(Power.SEEKER)
+PW_ASSASSIN = int(Power.ASSASSIN)
+PW_COMMANDER = int(Power.COMMANDER)
+PW_TAMER = int(Power.TAMER)
+PW_HUNTER = int(Power.HUNTER)
+PW_SHIP_MASTER = int(Power.SHIP_MASTER)
+PW_TRADER = int(Power.TRADER)
+PW_PEDDLER = int(Power.PEDDLER)
+PW_LANDLORD = int(Power.LANDLORD)
+PW_SLAVER = int(Power.SLAVER)
+PW_SHOPKEEPER = int(Power.SHOPKEEPER)
+PW_INVOKER = int(Power.INVOKER)
+PW_APPRENTICE = int(Power.APPRENTICE)
+PW_ORACLE = int(Power.ORACLE)
+PW_ALCHEMIST = int(Power.ALCHEMIST)
+PW_ILLUSIONIST = int(Power.ILLUSIONIST)
+PW_MASTER_OF_MAGIC = int(Power.MASTER_OF_MAGIC)
+PW_OPPORTUNIST = int(Power.OPPORTUNIST)
+PW_CORRUPTOR = int(Power.CORRUPTOR)
+PW_TRAITOR = int(Power.TRAITOR)
+PW_SCHEMER = int(Power.SCHEMER)
+PW_SAGE = int(Power.SAGE)
+PW_HERMIT = int(Power.HERMIT)
+PW_ELDER = int(Power.ELDER)
+PW_INTREPID = int(Power.INTREPID)
+PW_BORDER_GUARD = int(Power.BORDER_GUARD)
+PW_TAXIDERMIST = int(Power.TAXIDERMIST)
+PW_ARMS_DEALER = int(Power.ARMS_DEALER)
+PW_SORCERER = int(Power.SORCERER)
+PW_ALTRUIST = int(Power.ALTRUIST)
+PW_REBEL = int(Power.REBEL)
+PW_COWARD = int(Power.COWARD)
+PW_BREEDER = int(Power.BREEDER)
+PW_SHAMAN = int(Power.SHAMAN)
+PW_METAMORPH = int(Power.METAMORPH)
+PW_TREASURER = int(Power.TREASURER)
+PW_DIPLOMAT = int(Power.DIPLOMAT)
 RACE_CRAB = int(Race.CRAB)
-P_SHAMAN = int(Power.SHAMAN)
-P_METAMORPH = int(Power.METAMORPH)
 G_AMBASSADOR = int(Guild.AMBASSADOR)
-P_RECRUITER = int(Power.RECRUITER)
-P_TREASURER = int(Power.TREASURER)
-P_DIPLOMAT = int(Power.DIPLOMAT)
-P_SLAVER = int(Power.SLAVER)
-P_ORACLE = int(Power.ORACLE)
-P_OPPORTUNIST = int(Power.OPPORTUNIST)
-P_COMMANDER = int(Power.COMMANDER)
-P_LANDLORD = int(Power.LANDLORD)
+PEN_WOUNDS, PEN_PEARLS, PEN_ALLIES = int(Penalty.WOUNDS), int(Penalty.PEARLS), int(Penalty.ALLIES)
+TOK_PEARLS, TOK_KEY = int(LeviathanToken.PEARLS), int(LeviathanToken.KEY)
+FX_NONE, FX_ADD_PEARLS, FX_TWO_DICE = (
+    int(AllyEffect.NONE),
+    int(AllyEffect.ADD_PEARLS),
+    int(AllyEffect.TWO_DICE),
+)
 # Slots of the per-seat cache of working powers (W.SEAT_POWERS): how many free, enabled Lords of
 # the seat have each of these powers, and the Keys they carry.
 C_RECRUITER, C_SHAMAN, C_TREASURER, C_DIPLOMAT, C_SLAVER = 0, 1, 2, 3, 4
 C_ORACLE, C_OPPORTUNIST, C_COMMANDER, C_METAMORPH, C_LANDLORD, C_KEYS = 5, 6, 7, 8, 9, 10
 #: The power counted in each slot C_RECRUITER .. C_LANDLORD (C_KEYS counts Keys).
 CACHED_POWERS = (
-    P_RECRUITER, P_SHAMAN, P_TREASURER, P_DIPLOMAT, P_SLAVER,
-    P_ORACLE, P_OPPORTUNIST, P_COMMANDER, P_METAMORPH, P_LANDLORD,
+    PW_RECRUITER, PW_SHAMAN, PW_TREASURER, PW_DIPLOMAT, PW_SLAVER,
+    PW_ORACLE, PW_OPPORTUNIST, PW_COMMANDER, PW_METAMORPH, PW_LANDLORD,
 )  # fmt: skip
 LR_GUILD_LORDS = int(LocationRule.GUILD_LORDS)
 LR_AFFILIATED_RACE = int(LocationRule.AFFILIATED_RACE)
@@ -361,13 +416,17 @@ def affordable_lords(s, seat, row):
 
 # ---------------------------------------------------------------------------- scoring
 @njit(cache=True, inline="always")
+def count_with(s, off, column, value):
+    """How many cards of the stack `off` have `value` in the card table's `column`."""
+    c = 0
+    for i in range(s[off]):
+        if s[column + s[off + 1 + i]] == value:
+            c += 1
+    return c
+
+
+@njit_ints
 def location_formula(s, seat, loc):
-    # inlined: casts the arguments so that the body compiles once
-    return _location_formula(s, np.int64(seat), np.int64(loc))
-
-
-@njit(cache=True)
-def _location_formula(s, seat, loc):
     """`rules.location_formula`: final IP of Location `loc` for `seat` (Lords: every owned)."""
     rule = s[T.LOC_RULE + loc]
     base, mult, arg = s[T.LOC_BASE + loc], s[T.LOC_MULT + loc], s[T.LOC_ARG + loc]
@@ -375,17 +434,9 @@ def _location_formula(s, seat, loc):
     lo, af = b + S.P_LORDS, b + S.P_AFFILIATED
     n_lords, n_aff = s[lo], s[af]
     if rule == LR_GUILD_LORDS:
-        c = 0
-        for i in range(n_lords):
-            if s[T.LORD_GUILD + s[lo + 1 + i]] == arg:
-                c += 1
-        return base + mult * c
+        return base + mult * count_with(s, lo, T.LORD_GUILD, arg)
     if rule == LR_AFFILIATED_RACE:
-        c = 0
-        for i in range(n_aff):
-            if s[T.ALLY_RACE + s[af + 1 + i]] == arg:
-                c += 1
-        return base + mult * c
+        return base + mult * count_with(s, af, T.ALLY_RACE, arg)
     if rule == LR_DISTINCT_GUILDS:
         guilds = 0
         for i in range(n_lords):
@@ -497,16 +548,8 @@ def border_count(s):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit_ints
 def pearls_to_spend(s, leviathan, life, power, pearls):
-    # inlined: casts the arguments so that the body compiles once
-    return _pearls_to_spend(
-        s, np.int64(leviathan), np.int64(life), np.int64(power), np.int64(pearls)
-    )
-
-
-@njit(cache=True)
-def _pearls_to_spend(s, leviathan, life, power, pearls):
     """The fewest Pearls (0..pearls) that remove the most Life Points reachable."""
     best = life_points_removed(s, leviathan, life, power + pearls)
     for spend in range(pearls + 1):

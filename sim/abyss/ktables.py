@@ -28,64 +28,48 @@ MAX_SPACES = 4  # Life spaces of one Leviathan
 
 
 # Offsets are absolute: the tables follow the state in the kernel's workspace (sim.abyss.workspace).
-_b = Layout()
-_b.size = STATE_SIZE
-N_ALLIES = _b.scalar()
-N_LORDS = _b.scalar()
-N_LOCATIONS = _b.scalar()
-N_MONSTER_TOKENS = _b.scalar()
-N_LEVIATHANS = _b.scalar()
-N_LEV_TOKENS = _b.scalar()
-N_ZONES = _b.scalar()
-N_KEYS = _b.scalar()
-COURT_SIZE = _b.scalar()
-TRACK_LENGTH = _b.scalar()
-STARTING_PEARLS = _b.scalar()
-HAND_LIMIT = _b.scalar()
-N_THREAT_SPACES = _b.scalar()
-TURN_LIMIT = _b.scalar()
-# rules options and switches (0/1)
-LANDLORD_PEARL = _b.scalar()
-AMBASSADOR_DRAW = _b.scalar()  # ambassador_mode == "draw"
-COURT_END_BGA = _b.scalar()  # court_end == "bga"
-LEV_END_TRIGGER = _b.scalar()
-LAST_ROUND_EXTRA_TURN = _b.scalar()
-POWERS_AFTER_KILL = _b.scalar()
-LEVIATHAN_ON = _b.scalar()
+_b = Layout(start=STATE_SIZE)
+N_ALLIES, N_LORDS, N_LOCATIONS, N_MONSTER_TOKENS, N_LEVIATHANS, N_LEV_TOKENS = _b.scalars(6)
+N_ZONES, N_KEYS, COURT_SIZE, TRACK_LENGTH, STARTING_PEARLS, HAND_LIMIT = _b.scalars(6)
+N_THREAT_SPACES, TURN_LIMIT = _b.scalars(2)
+# rules options and switches (0/1): landlord_immediate_pearl, ambassador_mode == "draw",
+# court_end == "bga", leviathan_end_trigger, last_round_extra_turn, powers_after_kill, expansion
+LANDLORD_PEARL, AMBASSADOR_DRAW, COURT_END_BGA, LEV_END_TRIGGER = _b.scalars(4)
+LAST_ROUND_EXTRA_TURN, POWERS_AFTER_KILL, LEVIATHAN_ON = _b.scalars(3)
 # per card
-ALLY_RACE = _b.block(MAX_ALLIES)
-ALLY_VALUE = _b.block(MAX_ALLIES)
-ALLY_EFFECT = _b.block(MAX_ALLIES)
-ALLY_EXPANSION = _b.block(MAX_ALLIES)
-LORD_COST = _b.block(MAX_LORDS)
-LORD_RACES = _b.block(MAX_LORDS)
-LORD_IP = _b.block(MAX_LORDS)
+ALLY_RACE, ALLY_VALUE, ALLY_EFFECT, ALLY_EXPANSION = _b.columns(
+    MAX_ALLIES, "n_allies", "ally_race", "ally_value", "ally_effect", "ally_expansion"
+)
+LORD_COST, LORD_RACES, LORD_IP = _b.columns(
+    MAX_LORDS, "n_lords", "lord_cost", "lord_races", "lord_ip"
+)
 LORD_KEYS = _b.block(MAX_LORDS)  # Keys as the rules count them (`lord_key_count`)
-LORD_GUILD = _b.block(MAX_LORDS)
-LORD_POWER = _b.block(MAX_LORDS)
-LOC_RULE = _b.block(MAX_LOCATIONS)
-LOC_BASE = _b.block(MAX_LOCATIONS)
-LOC_MULT = _b.block(MAX_LOCATIONS)
-LOC_ARG = _b.block(MAX_LOCATIONS)
+LORD_GUILD, LORD_POWER = _b.columns(MAX_LORDS, "n_lords", "lord_guild", "lord_power")
+LOC_RULE, LOC_BASE, LOC_MULT, LOC_ARG = _b.columns(
+    MAX_LOCATIONS, "n_locations", "location_rule", "location_base", "location_mult",
+    "location_arg",
+)  # fmt: skip
 THREAT_N_OPTIONS = _b.block(MAX_THREAT_SPACES)
 THREAT_OPTIONS = _b.block(MAX_THREAT_SPACES * MAX_THREAT_OPTIONS * 3)  # [space, option, kind]
 MONSTER_TOKEN_IP = _b.block(MAX_TOKENS)
-LEV_RACE = _b.block(MAX_LEVIATHANS)
-LEV_N_SPACES = _b.block(MAX_LEVIATHANS)
+LEV_RACE, LEV_N_SPACES = _b.columns(
+    MAX_LEVIATHANS, "n_leviathans", "leviathan_race", "leviathan_n_spaces"
+)
 LEV_RESISTANCE = _b.block(MAX_LEVIATHANS * MAX_SPACES)  # [leviathan, space]
 LEV_REWARD = _b.block(MAX_LEVIATHANS * MAX_SPACES)  # Monster tokens per Life space
-LEV_PENALTY = _b.block(MAX_LEVIATHANS)
-LEV_PENALTY_N = _b.block(MAX_LEVIATHANS)
+LEV_PENALTY, LEV_PENALTY_N = _b.columns(
+    MAX_LEVIATHANS, "n_leviathans", "leviathan_penalty", "leviathan_penalty_n"
+)
 ZONE_OF_SUM = _b.block(13)
-LEV_TOKEN_KIND = _b.block(MAX_LEV_TOKENS)
-LEV_TOKEN_AMOUNT = _b.block(MAX_LEV_TOKENS)
+LEV_TOKEN_KIND, LEV_TOKEN_AMOUNT = _b.columns(
+    MAX_LEV_TOKENS, "n_leviathan_tokens", "leviathan_token_kind", "leviathan_token_amount"
+)
 TABLE_END = _b.size
-del _b
 
 
 def pack(t) -> np.ndarray:
     """The int32 table vector of `CardTables` `t`."""
-    from sim.abyss.rules import lord_key_count
+    from sim.abyss.rules_base import lord_key_count
 
     check_capacity(t)
     spaces, options, _ = t.threat_options.shape
@@ -115,22 +99,8 @@ def pack(t) -> np.ndarray:
     n = t.n_allies
     if n and (int(t.ally_value.max()) > 15 or int(t.ally_value.min()) < 0):
         raise UserError("the fast path holds Ally values 0-15; the card data has others")
-    v[ALLY_RACE : ALLY_RACE + n] = t.ally_race
-    v[ALLY_VALUE : ALLY_VALUE + n] = t.ally_value
-    v[ALLY_EFFECT : ALLY_EFFECT + n] = t.ally_effect
-    v[ALLY_EXPANSION : ALLY_EXPANSION + n] = t.ally_expansion
-    n = t.n_lords
-    v[LORD_COST : LORD_COST + n] = t.lord_cost
-    v[LORD_RACES : LORD_RACES + n] = t.lord_races
-    v[LORD_IP : LORD_IP + n] = t.lord_ip
-    v[LORD_KEYS : LORD_KEYS + n] = [lord_key_count(t, lord) for lord in range(n)]
-    v[LORD_GUILD : LORD_GUILD + n] = t.lord_guild
-    v[LORD_POWER : LORD_POWER + n] = t.lord_power
-    n = t.n_locations
-    v[LOC_RULE : LOC_RULE + n] = t.location_rule
-    v[LOC_BASE : LOC_BASE + n] = t.location_base
-    v[LOC_MULT : LOC_MULT + n] = t.location_mult
-    v[LOC_ARG : LOC_ARG + n] = t.location_arg
+    _b.fill(v, t)
+    v[LORD_KEYS : LORD_KEYS + t.n_lords] = [lord_key_count(t, lord) for lord in range(t.n_lords)]
     v[THREAT_N_OPTIONS : THREAT_N_OPTIONS + spaces] = t.threat_n_options
     for space in range(spaces):
         for k in range(options):
@@ -143,16 +113,9 @@ def pack(t) -> np.ndarray:
         width = t.leviathan_resistance.shape[1]
         if width > MAX_SPACES:
             raise UserError(f"the fast path holds Leviathans of at most {MAX_SPACES} Life spaces")
-        v[LEV_RACE : LEV_RACE + n_lev] = t.leviathan_race
-        v[LEV_N_SPACES : LEV_N_SPACES + n_lev] = t.leviathan_n_spaces
         for i in range(n_lev):
             for sp in range(width):
                 v[LEV_RESISTANCE + i * MAX_SPACES + sp] = t.leviathan_resistance[i, sp]
                 v[LEV_REWARD + i * MAX_SPACES + sp] = t.leviathan_tokens[i, sp]
-        v[LEV_PENALTY : LEV_PENALTY + n_lev] = t.leviathan_penalty
-        v[LEV_PENALTY_N : LEV_PENALTY_N + n_lev] = t.leviathan_penalty_n
         v[ZONE_OF_SUM : ZONE_OF_SUM + 13] = t.border_zone_of_sum
-        n_tok = len(t.leviathan_token_kind)
-        v[LEV_TOKEN_KIND : LEV_TOKEN_KIND + n_tok] = t.leviathan_token_kind
-        v[LEV_TOKEN_AMOUNT : LEV_TOKEN_AMOUNT + n_tok] = t.leviathan_token_amount
     return v

@@ -6,7 +6,7 @@ floats in a pandas DataFrame; `fight_rows` keeps the exact Fractions (for tests)
 
 Specification: `shared/seeds/000_e41d5a114fc236c8.txt` ("How to Play Abyss: Leviathan"), sections
 "Continue your Exploration: Add a Leviathan" and "Fight a Leviathan"; the rules are those of the
-reference engine `sim.abyss.leviathan` (whose `life_points_removed` is reused).
+reference engine `sim.abyss.rules_leviathan` (whose `life_points_removed` is reused).
 
 What is NOT counted: Lord powers (the Altruist's extra token, the Taxidermist's Pearls, the
 Metamorph, ...), the Pearl a failed attack earns in the expected Pearls spent, and what the
@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from sim.abyss.cards import LeviathanToken, Penalty
-from sim.abyss.constants import AllyEffect, Race
-from sim.abyss.leviathan import life_points_removed
+from sim.abyss.constants import AllyEffect, LeviathanToken, Penalty, Race
+from sim.abyss.rules_leviathan import life_points_removed
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from sim.abyss.cards import CardTables
+    from sim.abyss.cards_tables import CardTables
 
 #: The kinds of Ally an attack can use, by their effect printed on the card.
 ALLY_KINDS = ("plain", "add_pearls", "two_dice")

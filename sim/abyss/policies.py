@@ -19,22 +19,31 @@ from sim.abyss import kcore as K
 from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
-from sim.abyss.constants import Power, Stream
-from sim.core.jit import njit
+from sim.abyss.constants import Stream
+from sim.abyss.policy_params import (
+    G_BUY_MIN,
+    G_COUNCIL_MIN,
+    G_FIGHT_P,
+    G_FIGHT_RISK,
+    G_FIGHT_THREAT,
+    G_PEARL_SHORTFALL,
+    G_TAKE_MIN,
+    G_TAKE_SLOT,
+    GREEDY,
+    H_EXPLORE_RISK,
+    H_GUILD,
+    H_GUILD_BONUS,
+    H_KEY_WEIGHT,
+    H_LOCATION_MIN,
+    H_PLOT_PEARLS,
+    H_RECRUIT_MIN,
+    HEURISTIC,
+)
+from sim.core.jit import njit, njit_ints
 from sim.core.rng import rand_below_in
+from sim.core.workspace import best_or_draw
 
-# strategy kinds (index into `KINDS` of strategies.abyss)
-RANDOM = 0
-GREEDY = 1
-HEURISTIC = 2
-
-# greedy parameter vector
-G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
-G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6
-G_FIGHT_RISK = 14  # after the heuristic's slots (see baseline.PARAM_SLOTS)
-N_PARAMS = W.N_PARAMS
-
-# decisions (sim.abyss.rules.Decision and sim.abyss.leviathan.LevDecision)
+# decisions (sim.abyss.rules_base.Decision and sim.abyss.rules_leviathan.LevDecision)
 D_PLOT, D_POWER, D_ACTION, D_BUY, D_TAKE_ALLY, D_FIGHT_MONSTER, D_THREAT_REWARD = range(7)
 D_COUNCIL_STACK, D_RECRUIT_LORD, D_PAY_ALLY, D_AFFILIATE, D_KEY_SOURCE = 7, 8, 9, 10, 11
 D_LOCATION_SOURCE, D_LOCATION_KEEP, D_DISCARD_ALLY, D_TARGET_OPPONENT = 12, 13, 14, 15
@@ -49,7 +58,6 @@ M_CONTINUE, M_FIGHT, M_IGNORE = 0, 1, 2
 DECLINE = -1  # also FINISH and KEY_TOKEN
 LOCATION_DRAW = 1000
 POLICY_STREAM = int(Stream.POLICY)
-P_SLAVER = int(Power.SLAVER)
 ADD_PEARLS = 1
 
 
@@ -89,45 +97,6 @@ def council_size(s, r):
 
 
 # ---------------------------------------------------------------------------- greedy
-@njit(cache=True, inline="always")
-def greedy_key(s, seat, decision, o):
-    # inlined: casts the arguments so that the body compiles once
-    return _greedy_key(s, np.int64(seat), np.int64(decision), np.int64(o))
-
-
-@njit(cache=True)
-def _greedy_key(s, seat, decision, o):
-    """The score greedy maximises for option `o` of `decision` (first best option wins)."""
-    if decision == D_THREAT_REWARD:
-        base = T.THREAT_OPTIONS + (s[S.PENDING_REWARD_SPACE] * T.MAX_THREAT_OPTIONS + o) * 3
-        return 2.0 * s[base] + 5.0 * s[base + 1] + 6.0 * s[base + 2]
-    if decision == D_COUNCIL_STACK or decision == D_COUNCIL_DISCARD:
-        return float(council_size(s, o))
-    if decision == D_RECRUIT_LORD or decision == D_COURT_LORD:
-        return -1.0 if o == DECLINE else float(s[T.LORD_IP + o])
-    if decision == D_AFFILIATE or decision == D_PAY_ALLY:
-        return float(s[T.ALLY_VALUE + o])
-    if decision == D_DISCARD_ALLY:
-        return -float(s[T.ALLY_VALUE + o])
-    if decision == D_KEY_SOURCE or decision == D_LOSE_LORD:
-        return -float(s[T.LORD_IP + o])
-    if decision == D_LOCATION_KEEP or decision == D_ILLUSIONIST_TAKE:
-        return float(K.location_formula(s, seat, o))
-    if decision == D_BLACK_SMOKERS:
-        return 0.0 if o == DECLINE else float(K.location_formula(s, seat, o))
-    if decision == D_TARGET_OPPONENT:
-        return float(s[K.pbase(o) + S.P_TOKENS])
-    if decision == D_ASSASSIN_TARGET:
-        return float(s[T.LORD_KEYS + o])
-    if decision == D_LEVIATHAN_TARGET:
-        lev, life = s[S.BORDER + o], s[S.LIFE + o]
-        reward = s[T.LEV_REWARD + lev * T.MAX_SPACES + life]
-        return float(zone_chance(s, seat, o) * (1 + reward))
-    if decision == D_BORDER_ZONE:
-        return -float(zone_weight(s, o))
-    return 0.0
-
-
 @njit(cache=True)
 def argmax(s, seat, decision, n):
     best, best_key = s[W.OPT], greedy_key(s, seat, decision, s[W.OPT])
@@ -169,7 +138,7 @@ def greedy(s, seat, decision, n):
     if decision == D_LOCATION_SOURCE:
         return location_source(s, seat, n, np.int64(8))
     if decision == D_POWER:
-        return P_SLAVER if has(s, n, P_SLAVER) and s[b + S.P_HAND] >= 8 else 0
+        return K.PW_SLAVER if has(s, n, K.PW_SLAVER) and s[b + S.P_HAND] >= 8 else 0
     if decision >= D_MONSTER_CHOICE:
         return greedy_leviathan(s, seat, decision, n)
     if decision == D_PLOT or decision == D_OWN_LORD or decision == D_ILLUSIONIST_GIVE:
@@ -201,30 +170,15 @@ def pay(s, seat, n):
 def location_source(s, seat, n, worth):
     """The best face-up Location if it is worth `worth` IP or more (or nothing can be drawn);
     else draw as many as allowed."""
-    best, best_score = -1, -(1 << 30)
-    last_draw = -1
     for i in range(n):
-        o = s[W.OPT + i]
-        if o >= LOCATION_DRAW:
-            last_draw = o
-        else:
-            score = K.location_formula(s, seat, o)
-            if best < 0 or score > best_score:
-                best, best_score = o, score
-    if best >= 0 and (last_draw < 0 or best_score >= worth):
-        return best
-    return last_draw
+        if s[W.OPT + i] < LOCATION_DRAW:
+            s[W.POLICY_ROW + i] = K.location_formula(s, seat, s[W.OPT + i])
+    return best_or_draw(s, W.OPT, n, W.POLICY_ROW, LOCATION_DRAW, worth)
 
 
 # --------------------------------------------------------------------------- Leviathan
-@njit(cache=True, inline="always")
+@njit_ints
 def ally_chance(s, seat, zone, ally):
-    # inlined: casts the arguments so that the body compiles once
-    return _ally_chance(s, np.int64(seat), np.int64(zone), np.int64(ally))
-
-
-@njit(cache=True)
-def _ally_chance(s, seat, zone, ally):
     """36 x P(attacking the Leviathan in `zone` with `ally` removes a Life Point)."""
     effect = s[T.ALLY_EFFECT + ally]
     pearls = s[K.pbase(seat) + S.P_PEARLS] if effect == ADD_PEARLS else 0
@@ -232,14 +186,8 @@ def _ally_chance(s, seat, zone, ally):
     return K.damage_chance_36(s, lev, life, K.value(s, ally), effect, pearls)
 
 
-@njit(cache=True, inline="always")
+@njit_ints
 def zone_chance(s, seat, zone):
-    # inlined: casts the arguments so that the body compiles once
-    return _zone_chance(s, np.int64(seat), np.int64(zone))
-
-
-@njit(cache=True)
-def _zone_chance(s, seat, zone):
     """36 x the best chance of damage against the Leviathan in `zone` (0: no eligible Ally)."""
     lev = s[S.BORDER + zone]
     if lev < 0:
@@ -258,14 +206,8 @@ def _zone_chance(s, seat, zone):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit_ints
 def best_chance(s, seat):
-    # inlined: casts the arguments so that the body compiles once
-    return _best_chance(s, np.int64(seat))
-
-
-@njit(cache=True)
-def _best_chance(s, seat):
     """36 x the best chance of damage against any Leviathan the player may attack now."""
     fz = s[S.FIGHT_ZONE]
     if fz >= 0 and s[S.BORDER + fz] >= 0:
@@ -284,6 +226,41 @@ def zone_weight(s, zone):
         if s[T.ZONE_OF_SUM + total] == zone:
             w += 6 - abs(total - 7)
     return w
+
+
+# greedy's scores weigh the Leviathan chances above (compiled when the module is imported,
+# `greedy_key` follows what it calls)
+@njit_ints
+def greedy_key(s, seat, decision, o):
+    """The score greedy maximises for option `o` of `decision` (first best option wins)."""
+    if decision == D_THREAT_REWARD:
+        base = T.THREAT_OPTIONS + (s[S.PENDING_REWARD_SPACE] * T.MAX_THREAT_OPTIONS + o) * 3
+        return 2.0 * s[base] + 5.0 * s[base + 1] + 6.0 * s[base + 2]
+    if decision == D_COUNCIL_STACK or decision == D_COUNCIL_DISCARD:
+        return float(council_size(s, o))
+    if decision == D_RECRUIT_LORD or decision == D_COURT_LORD:
+        return -1.0 if o == DECLINE else float(s[T.LORD_IP + o])
+    if decision == D_AFFILIATE or decision == D_PAY_ALLY:
+        return float(s[T.ALLY_VALUE + o])
+    if decision == D_DISCARD_ALLY:
+        return -float(s[T.ALLY_VALUE + o])
+    if decision == D_KEY_SOURCE or decision == D_LOSE_LORD:
+        return -float(s[T.LORD_IP + o])
+    if decision == D_LOCATION_KEEP or decision == D_ILLUSIONIST_TAKE:
+        return float(K.location_formula(s, seat, o))
+    if decision == D_BLACK_SMOKERS:
+        return 0.0 if o == DECLINE else float(K.location_formula(s, seat, o))
+    if decision == D_TARGET_OPPONENT:
+        return float(s[K.pbase(o) + S.P_TOKENS])
+    if decision == D_ASSASSIN_TARGET:
+        return float(s[T.LORD_KEYS + o])
+    if decision == D_LEVIATHAN_TARGET:
+        lev, life = s[S.BORDER + o], s[S.LIFE + o]
+        reward = s[T.LEV_REWARD + lev * T.MAX_SPACES + life]
+        return float(zone_chance(s, seat, o) * (1 + reward))
+    if decision == D_BORDER_ZONE:
+        return -float(zone_weight(s, o))
+    return 0.0
 
 
 @njit(cache=True)
@@ -328,22 +305,11 @@ def greedy_leviathan(s, seat, decision, n):
 
 
 # ------------------------------------------------------------------------- heuristic
-# The parametrised heuristic behind the named presets (strategies/abyss/presets.toml). Slots 0-6
-# are greedy's (same meaning); the rest steer which Lords it wants, when it recruits, plots,
-# requests support, takes Locations, and how much Leviathan risk it accepts when exploring.
-H_RECRUIT_MIN, H_KEY_WEIGHT, H_GUILD, H_GUILD_BONUS = 7, 8, 9, 10
-H_PLOT_PEARLS, H_EXPLORE_RISK, H_LOCATION_MIN = 11, 12, 13
-NO_GUILD = -1
+# The parametrised heuristic behind the named presets (`policy_params`: H_*).
 
 
-@njit(cache=True, inline="always")
+@njit_ints
 def lord_score(s, seat, lord):
-    # inlined: casts the arguments so that the body compiles once
-    return _lord_score(s, np.int64(seat), np.int64(lord))
-
-
-@njit(cache=True)
-def _lord_score(s, seat, lord):
     """What a Lord is worth to this heuristic, in IP: its IP, its Keys at `key_weight` IP each,
     and `guild_bonus` if it belongs to the favoured guild."""
     score = s[T.LORD_IP + lord] + param(s, seat, H_KEY_WEIGHT) * s[T.LORD_KEYS + lord]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import string
+
 from sim.abyss.constants import MONSTER, AllyEffect, Race
-from sim.abyss.rules import play_game
+from sim.abyss.rules import Game
 from sim.abyss.runner import check_expansions, rotated
 
 RACE_NAMES = {r.value: r.name.capitalize() for r in Race}
@@ -11,12 +13,60 @@ RACE_NAMES = {r.value: r.name.capitalize() for r in Race}
 EFFECT_TAGS = {AllyEffect.ADD_PEARLS: " [+Pearls]", AllyEffect.TWO_DICE: " [2 dice]"}
 
 
-class Narrator:
+#: Events told by a template: {field} is the event's value, {field:how} shows it by the
+#: Narrator's method `how` (a card, Lord, Location, seat ... by name).
+TEMPLATES = {
+    "turn_start": "\nTurn {turn}: {who:who}, {pearls} Pearls",
+    "plot": "  plots at Court (1 Pearl): {lord:lord} joins the Court",
+    "keys": "  +{n} Key(s) ({why})",
+    "reveal": "  explores: reveals {card:card} on space {slot}",
+    "buy": "    {who:who} buys {card:card} for {cost} Pearl(s)",
+    "take": "  takes {card:card}",
+    "keep_exploring": "  keeps exploring; Threat token moves to space {threat:number}",
+    "monster_token": "  draws a Monster token worth {ip} IP",
+    "end_exploration": "  exploration ends; to the Council: {to_council:cards}",
+    "reshuffle": "  the Exploration deck is empty: {n} discarded cards reshuffled",
+    "deck_exhausted": "  no Exploration card left to reveal",
+    "council": "  requests support: takes the {race:race} stack ({n} cards)",
+    "affiliate": "  affiliates {ally:card}",
+    "court_refill": "  Court refilled: {court:lords}",
+    "discard_ally": "    {who:who} discards {ally:card} ({why})",
+    "assassinate": "  the Assassin disables {lord:lord} of {victim:who}",
+    "hunt": "  the Hunter steals a Monster token from {victim:who}",
+    "oracle": "  the Oracle discards the {race:race} Council stack ({n} cards)",
+    "opportunist": "  the Opportunist replaces {discarded:lord} with {new:lord} in the Court",
+    "illusionist": "  the Illusionist exchanges {gave:location} for {took:location}",
+    "traitor": "  the Traitor discards {discarded:lord} and brings in {lord:lord}",
+    "schemer": "  the Schemer discards {discarded:lord} and brings in {lord:lord}",
+    "draw_locations": "  draws Locations: {drawn:cards_loc}",
+    "black_smokers": "  Black Smokers is swapped for {took:location}",
+    "extra_turn": "  {who:who} takes an extra turn (Invoker)",
+    "extra_turn_not_taken": "  {who:who} takes no extra turn: the end is triggered (Invoker)",
+    "end_triggered": "  ** the end of the game is triggered ({reason:words}) **",
+    "last_round": "  every other player now takes one last turn",
+    "no_action": "  has no legal action",
+    "turn_limit": "\nThe game reached the turn limit.",
+    # the Leviathan expansion
+    "kill": "  kills {leviathan:leviathan}",
+    "scourge": "  {who:who} takes the Scourge of the Abyss",
+    "leviathan_token": "  takes a Leviathan Monster token",
+    "monster_discarded": "  the Monster is discarded ({why:words})",
+    "rebel": "  the Rebel strikes {leviathan:leviathan}",
+    "breeder": "  the Breeder places {leviathan:leviathan} on zone {zone:number}",
+    "lose_lord": "  {who:who} loses {lord:lord}",
+    "leviathan_deck_empty_on_add": "  the Leviathan deck is empty: no Leviathan is added",
+}
+
+
+class Narrator(string.Formatter):
     """Turns events into sentences using the card names of the tables."""
 
     def __init__(self, tables, lineup: list[str]):
         self.t = tables
         self.lineup = lineup
+
+    def format_field(self, value, how: str) -> str:
+        return getattr(self, how)(value) if how else format(value)
 
     def card(self, ally: int) -> str:
         race = int(self.t.ally_race[ally])
@@ -31,163 +81,101 @@ class Narrator:
     def lord(self, lord: int) -> str:
         return self.t.lord_name[lord]
 
+    def lords(self, lords) -> str:
+        return ", ".join(self.lord(x) for x in lords)
+
     def location(self, loc: int) -> str:
         return self.t.location_name[loc]
+
+    def cards_loc(self, locs) -> str:
+        return ", ".join(self.location(x) for x in locs)
 
     def who(self, seat: int) -> str:
         return f"Seat {seat + 1} ({self.lineup[seat]})"  # seats as people count them
 
-    def line(self, e: dict) -> str | None:  # noqa: C901 - one branch per event kind
-        k, w = e["event"], e.get("who")
-        if k == "setup":
-            court = ", ".join(self.lord(x) for x in e["court"])
-            return f"Setup. Court: {court}. Face-up Location: {self.location(e['location'])}."
-        if k == "turn_start":
-            return f"\nTurn {e['turn']}: {self.who(w)}, {e['pearls']} Pearls"
-        if k == "plot":
-            return f"  plots at Court (1 Pearl): {self.lord(e['lord'])} joins the Court"
-        if k == "pearls":
-            sign = "+" if e["n"] > 0 else ""
-            target = "" if w == e["seat"] else f" {self.who(w)}"
-            return f"  {sign}{e['n']} Pearl(s){target} ({e['why'].replace('_', ' ')})"
-        if k == "keys":
-            return f"  +{e['n']} Key(s) ({e['why']})"
-        if k == "reveal":
-            return f"  explores: reveals {self.card(e['card'])} on space {e['slot']}"
-        if k == "buy":
-            return f"    {self.who(w)} buys {self.card(e['card'])} for {e['cost']} Pearl(s)"
-        if k == "take":
-            return f"  takes {self.card(e['card'])}"
-        if k == "keep_exploring":
-            return f"  keeps exploring; Threat token moves to space {e['threat'] + 1}"
-        if k == "fight_monster":
-            rewards = self.t.threat_options[e["space"], e["option"]]
-            parts = [
-                f"{n} {name}"
-                for n, name in zip(rewards, ("Pearl", "Monster token", "Key"), strict=True)
-                if n
-            ]
-            tamed = " (Tamer: one space lower)" if e["tamed"] else ""
-            return (
-                f"  fights the Monster: reward of space {e['space'] + 1}{tamed}: {', '.join(parts)}"
-            )
-        if k == "monster_token":
-            return f"  draws a Monster token worth {e['ip']} IP"
-        if k == "end_exploration":
-            return f"  exploration ends; to the Council: {self.cards(e['to_council'])}"
-        if k == "reshuffle":
-            return f"  the Exploration deck is empty: {e['n']} discarded cards reshuffled"
-        if k == "deck_exhausted":
-            return "  no Exploration card left to reveal"
-        if k == "council":
-            return f"  requests support: takes the {RACE_NAMES[e['race']]} stack ({e['n']} cards)"
-        if k == "recruit":
-            by = " with the Corruptor" if e.get("by") else ""
-            return (
-                f"  recruits {self.lord(e['lord'])}{by} (cost {e['cost']}): "
-                f"pays {self.cards(e['allies'])} + {e['pearls']} Pearl(s)"
-            )
-        if k == "affiliate":
-            return f"  affiliates {self.card(e['ally'])}"
-        if k == "court_refill":
-            return f"  Court refilled: {', '.join(self.lord(x) for x in e['court'])}"
-        if k == "discard_ally":
-            return f"    {self.who(w)} discards {self.card(e['ally'])} ({e['why']})"
-        if k == "assassinate":
-            return f"  the Assassin disables {self.lord(e['lord'])} of {self.who(e['victim'])}"
-        if k == "hunt":
-            return f"  the Hunter steals a Monster token from {self.who(e['victim'])}"
-        if k == "oracle":
-            return (
-                f"  the Oracle discards the {RACE_NAMES[e['race']]} Council stack ({e['n']} cards)"
-            )
-        if k == "opportunist":
-            return (
-                f"  the Opportunist replaces {self.lord(e['discarded'])} with "
-                f"{self.lord(e['new'])} in the Court"
-            )
-        if k == "illusionist":
-            gave, took = self.location(e["gave"]), self.location(e["took"])
-            return f"  the Illusionist exchanges {gave} for {took}"
-        if k in ("traitor", "schemer"):
-            return (
-                f"  the {k.capitalize()} discards {self.lord(e['discarded'])} and brings in "
-                f"{self.lord(e['lord'])}"
-            )
-        if k == "ambassador":
-            extra = f"; {self.cards_loc(e['revealed'])} become available" if e["revealed"] else ""
-            return f"  {self.lord(e['lord'])} takes {self.location(e['location'])}{extra}"
-        if k == "draw_locations":
-            return f"  draws Locations: {self.cards_loc(e['drawn'])}"
-        if k == "control_location":
-            under = ", ".join(self.lord(x) for x in e["lords"]) or "no Lord"
-            return f"  takes control of {self.location(e['location'])} (under it: {under})"
-        if k == "black_smokers":
-            return f"  Black Smokers is swapped for {self.location(e['took'])}"
-        if k == "extra_turn":
-            return f"  {self.who(w)} takes an extra turn (Invoker)"
-        if k == "extra_turn_not_taken":
-            return f"  {self.who(w)} takes no extra turn: the end is triggered (Invoker)"
-        if k == "end_triggered":
-            return f"  ** the end of the game is triggered ({e['reason'].replace('_', ' ')}) **"
-        if k == "last_round":
-            return "  every other player now takes one last turn"
-        if k == "no_action":
-            return "  has no legal action"
-        if k == "turn_limit":
-            return "\nThe game reached the turn limit."
-        return self.leviathan_line(e)
+    def race(self, race: int) -> str:
+        return RACE_NAMES[race]
+
+    def number(self, index: int) -> str:
+        """A 0-based space or zone as printed (from 1)."""
+        return str(index + 1)
+
+    def words(self, name: str) -> str:
+        return name.replace("_", " ")
 
     def leviathan(self, lev: int) -> str:
         race = int(self.t.leviathan_race[lev])
         kind = RACE_NAMES[race] if race >= 0 else "Crab-only"
         return f"Leviathan #{int(self.t.leviathan_number[lev])} ({kind})"
 
-    def leviathan_line(self, e: dict) -> str | None:
-        """Narration of the Leviathan expansion's events."""
-        k, w = e["event"], e.get("who")
-        if k == "leviathan_arrives":
-            d1, d2 = e["dice"]
-            where = f"zone {e['zone'] + 1} (dice {d1}+{d2})"
-            new = self.leviathan(e["leviathan"])
-            if e["resident"] >= 0:
-                return f"  {new} lands on {where}, occupied by {self.leviathan(e['resident'])}"
-            return f"  {new} lands on free {where} ({e['why'].replace('_', ' ')})"
-        if k == "leviathan_attack":
-            what = ("Wound(s)", "Pearls lost", "Allies discarded", "free Lord(s) discarded")[
-                e["penalty"]
-            ]
-            return f"  {self.leviathan(e['leviathan'])} attacks {self.who(w)}: {e['n']} {what}"
-        if k == "attack":
-            pearls = f" + {e['pearls_added']} Pearl(s)" if e["pearls_added"] else ""
-            result = f"removes {e['life_removed']} Life Point(s)" if e["life_removed"] else "fails"
-            return (
-                f"  attacks {self.leviathan(e['leviathan'])} with {self.card(e['ally'])}: "
-                f"die {e['die']}{pearls}, power {e['power']}, {result}"
-            )
-        if k == "kill":
-            return f"  kills {self.leviathan(e['leviathan'])}"
-        if k == "scourge":
-            return f"  {self.who(w)} takes the Scourge of the Abyss"
-        if k == "leviathan_token":
-            return "  takes a Leviathan Monster token"
-        if k == "reveal_token":
-            what = ("Pearl(s)", "Key(s)", "Council stack(s)")[e["token_kind"]]
-            return f"  reveals a Leviathan token: {e['amount']} {what}"
-        if k == "monster_discarded":
-            return f"  the Monster is discarded ({e['why'].replace('_', ' ')})"
-        if k == "rebel":
-            return f"  the Rebel strikes {self.leviathan(e['leviathan'])}"
-        if k == "breeder":
-            return f"  the Breeder places {self.leviathan(e['leviathan'])} on zone {e['zone'] + 1}"
-        if k == "lose_lord":
-            return f"  {self.who(w)} loses {self.lord(e['lord'])}"
-        if k == "leviathan_deck_empty_on_add":
-            return "  the Leviathan deck is empty: no Leviathan is added"
-        return None
+    def line(self, e: dict) -> str | None:
+        """The sentence of event `e` (None: an event the narration leaves out)."""
+        k = e["event"]
+        if k in TEMPLATES:
+            return self.format(TEMPLATES[k], **e)
+        told = getattr(self, "tell_" + k, None)
+        return told(e) if told is not None else None
 
-    def cards_loc(self, locs) -> str:
-        return ", ".join(self.location(x) for x in locs)
+    # ---- events with more to say than a template
+    def tell_setup(self, e: dict) -> str:
+        court, location = self.lords(e["court"]), self.location(e["location"])
+        return f"Setup. Court: {court}. Face-up Location: {location}."
+
+    def tell_pearls(self, e: dict) -> str:
+        w = e.get("who")
+        sign = "+" if e["n"] > 0 else ""
+        target = "" if w == e["seat"] else f" {self.who(w)}"
+        return f"  {sign}{e['n']} Pearl(s){target} ({self.words(e['why'])})"
+
+    def tell_fight_monster(self, e: dict) -> str:
+        rewards = self.t.threat_options[e["space"], e["option"]]
+        parts = [
+            f"{n} {name}"
+            for n, name in zip(rewards, ("Pearl", "Monster token", "Key"), strict=True)
+            if n
+        ]
+        tamed = " (Tamer: one space lower)" if e["tamed"] else ""
+        return f"  fights the Monster: reward of space {e['space'] + 1}{tamed}: {', '.join(parts)}"
+
+    def tell_recruit(self, e: dict) -> str:
+        by = " with the Corruptor" if e.get("by") else ""
+        return (
+            f"  recruits {self.lord(e['lord'])}{by} (cost {e['cost']}): "
+            f"pays {self.cards(e['allies'])} + {e['pearls']} Pearl(s)"
+        )
+
+    def tell_ambassador(self, e: dict) -> str:
+        extra = f"; {self.cards_loc(e['revealed'])} become available" if e["revealed"] else ""
+        return f"  {self.lord(e['lord'])} takes {self.location(e['location'])}{extra}"
+
+    def tell_control_location(self, e: dict) -> str:
+        under = self.lords(e["lords"]) or "no Lord"
+        return f"  takes control of {self.location(e['location'])} (under it: {under})"
+
+    def tell_leviathan_arrives(self, e: dict) -> str:
+        d1, d2 = e["dice"]
+        where = f"zone {e['zone'] + 1} (dice {d1}+{d2})"
+        new = self.leviathan(e["leviathan"])
+        if e["resident"] >= 0:
+            return f"  {new} lands on {where}, occupied by {self.leviathan(e['resident'])}"
+        return f"  {new} lands on free {where} ({self.words(e['why'])})"
+
+    def tell_leviathan_attack(self, e: dict) -> str:
+        what = ("Wound(s)", "Pearls lost", "Allies discarded", "free Lord(s) discarded")
+        lev, who = self.leviathan(e["leviathan"]), self.who(e.get("who"))
+        return f"  {lev} attacks {who}: {e['n']} {what[e['penalty']]}"
+
+    def tell_attack(self, e: dict) -> str:
+        pearls = f" + {e['pearls_added']} Pearl(s)" if e["pearls_added"] else ""
+        result = f"removes {e['life_removed']} Life Point(s)" if e["life_removed"] else "fails"
+        return (
+            f"  attacks {self.leviathan(e['leviathan'])} with {self.card(e['ally'])}: "
+            f"die {e['die']}{pearls}, power {e['power']}, {result}"
+        )
+
+    def tell_reveal_token(self, e: dict) -> str:
+        what = ("Pearl(s)", "Key(s)", "Council stack(s)")[e["token_kind"]]
+        return f"  reveals a Leviathan token: {e['amount']} {what}"
 
 
 def narrate_game(
@@ -204,7 +192,7 @@ def narrate_game(
     check_expansions(expansions)
     policies = rotated(strategies, game)
     lineup = [p.name for p in policies]
-    g = play_game(tables, policies, seed, game, record=True)
+    g = Game(tables, policies, seed, game, record=True).play()
     narrator = Narrator(tables, lineup)
     lines = [f"Game {game} of seed {seed}: {n_players} players, seats: {', '.join(lineup)}"]
     lines += [text for e in g.events if (text := narrator.line(e)) is not None]

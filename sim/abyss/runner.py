@@ -14,7 +14,8 @@ import time
 import numpy as np
 
 from sim.abyss.aggregate import N_ROUNDS, TRAJECTORY_EVERY, Aggregates
-from sim.abyss.rules import Game, game_row, play_game, seat_rows
+from sim.abyss.rules import Game
+from sim.abyss.rules_scoring import game_row, seat_rows
 from sim.abyss.state import NOT_PLAYED
 
 SUPPORTED_EXPANSIONS: tuple[str, ...] = ("leviathan",)
@@ -65,7 +66,7 @@ def run_simulation(
         policies = rotated(strategies, g_index, rotate)
         lineup = [p.name for p in policies]
         sampled = trajectories is not None and g_index % TRAJECTORY_EVERY == 0
-        game = play_game(tables, policies, seed, g_index, record=False, trajectory=sampled)
+        game = Game(tables, policies, seed, g_index, record=False, trajectory=sampled).play()
         if sampled:
             trajectories.append((lineup, trajectory_array(game)))
         seats.extend(seat_rows(game, lineup))
@@ -126,35 +127,21 @@ def run_games(
     Returns (seat rows, game rows, aggregates, timings); the rows are None without `per_game`.
     """
     check_expansions(expansions)
+    games = {"n_players": n_players, "n_games": n_games, "seed": seed, "strategies": strategies}
     if engine == "fast":
         from sim.abyss.fast import run_fast
 
         return run_fast(
-            tables,
-            n_players=n_players,
-            n_games=n_games,
-            seed=seed,
-            strategies=strategies,
-            threads=threads,
-            per_game=per_game,
-            progress=progress,
-            store=store,
+            tables, **games, threads=threads, per_game=per_game, progress=progress, store=store,
             chunk_size=chunk_size,
-        )
+        )  # fmt: skip
     from sim.core.schema import games_frame, seats_frame
 
     trajectories: list = []
-    seats, games, timings = run_simulation(
-        tables,
-        n_players=n_players,
-        n_games=n_games,
-        seed=seed,
-        strategies=strategies,
-        expansions=expansions,
-        progress=progress,
-        trajectories=trajectories,
+    seats, rows, timings = run_simulation(
+        tables, **games, expansions=expansions, progress=progress, trajectories=trajectories
     )
     names = [p.name for p in strategies]
-    agg = Aggregates.from_frames(seats_frame(seats), games_frame(games), names)
+    agg = Aggregates.from_frames(seats_frame(seats), games_frame(rows), names)
     add_trajectories(agg, trajectories)
-    return (seats, games, agg, timings) if per_game else (None, None, agg, timings)
+    return (seats, rows, agg, timings) if per_game else (None, None, agg, timings)

@@ -56,68 +56,71 @@ NOT_PLAYED = -(1 << 30)
 #: ... and out_game[RG_*]
 RG_TURNS, RG_END, RG_FIGHTS, RG_CONTINUES, RG_LEV_ATTACKS, RG_KILLS = range(6)
 N_GAME_FIELDS = 6
+#: The results' per-seat columns (docs/results-schema.md) read from out_seats[seat, R_*] ...
+SEAT_FIELDS = {
+    "score": R_SCORE,
+    "score_lords": R_LORDS,
+    "score_locations": R_LOCATIONS,
+    "score_allies": R_ALLIES,
+    "score_monsters": R_MONSTERS,
+    "score_wounds": R_WOUNDS_IP,
+    "score_scourge": R_SCOURGE,
+    "pearls": R_PEARLS,
+    "keys": R_KEYS,
+    "n_lords": R_N_LORDS,
+    "n_locations": R_N_LOCATIONS,
+    "n_affiliated": R_N_AFFILIATED,
+    "n_monster_tokens": R_N_TOKENS,
+    "leviathans_killed": R_KILLED,
+    "wounds": R_WOUNDS,
+    "rank": R_RANK,
+}
+#: ... and the per-game counts read from out_game[RG_*]
+GAME_FIELDS = {
+    "turns": RG_TURNS,
+    "n_fights": RG_FIGHTS,
+    "n_continues": RG_CONTINUES,
+    "n_leviathan_attacks": RG_LEV_ATTACKS,
+    "n_kills": RG_KILLS,
+}
 
 
 _b = Layout()
-# --- game scalars
-TURN = _b.scalar()
-ACTIVE = _b.scalar()
-END_REASON = _b.scalar()
-OVER = _b.scalar()
-EXTRA_TURN = _b.scalar()
-THREAT = _b.scalar()
-KEY_PILE = _b.scalar()
-N_PLAYERS = _b.scalar()
+# --- game scalars: the turn, the seat playing it, the end's reason, over, an extra turn due
+TURN, ACTIVE, END_REASON, OVER, EXTRA_TURN = _b.scalars(5)
+THREAT, KEY_PILE, N_PLAYERS = _b.scalars(3)
 LEVIATHAN = _b.scalar()  # 1 when the expansion is on
-PEARLS_FROM = _b.scalar()  # Treasury ledger
-PEARLS_TO = _b.scalar()
-N_FIGHTS = _b.scalar()
-N_CONTINUES = _b.scalar()
-N_LEV_ATTACKS = _b.scalar()
-N_KILLS = _b.scalar()
+PEARLS_FROM, PEARLS_TO = _b.scalars(2)  # Treasury ledger
+N_FIGHTS, N_CONTINUES, N_LEV_ATTACKS, N_KILLS = _b.scalars(4)
 NEXT_SEAT = _b.scalar()  # seat of the next turn (play loop)
 FINAL_ROUND = _b.scalar()  # 1 once the last round's seats are known
 SCOURGE = _b.scalar()  # seat holding the Scourge, -1
 # observations kept for policies
-PENDING_REWARD_SPACE = _b.scalar()
-PENDING_COST = _b.scalar()
-PENDING_ZONE = _b.scalar()
-PENDING_POWER = _b.scalar()
-FIGHT_ZONE = _b.scalar()
+PENDING_REWARD_SPACE, PENDING_COST, PENDING_ZONE, PENDING_POWER, FIGHT_ZONE = _b.scalars(5)
 # --- game stacks
 FINAL_TURNS = _b.stack(MAX_PLAYERS)
-EXP_DECK = _b.stack(MAX_ALLIES)
-EXP_DISCARD = _b.stack(MAX_ALLIES)
+EXP_DECK, EXP_DISCARD = _b.stacks(2, MAX_ALLIES)
 TRACK = _b.stack(MAX_TRACK)
 COUNCIL_STRIDE = 1 + MAX_ALLIES
 COUNCIL = _b.block(5 * COUNCIL_STRIDE)  # stack of race r at COUNCIL + r * COUNCIL_STRIDE
-LORD_DECK = _b.stack(MAX_LORDS)
-COURT = _b.stack(MAX_LORDS)
-LORD_DISCARD = _b.stack(MAX_LORDS)
-LOC_DECK = _b.stack(MAX_LOCATIONS)
-LOC_AVAILABLE = _b.stack(MAX_LOCATIONS)
+LORD_DECK, COURT, LORD_DISCARD = _b.stacks(3, MAX_LORDS)
+LOC_DECK, LOC_AVAILABLE = _b.stacks(2, MAX_LOCATIONS)
 MONSTER_TOKENS = _b.stack(MAX_TOKENS)
 PENDING_USED = _b.stack(MAX_ALLIES)  # Allies paid so far in the current recruitment
-LEV_DECK = _b.stack(MAX_LEVIATHANS)
-LEV_DISCARD = _b.stack(MAX_LEVIATHANS)
-LEV_TOKENS = _b.stack(MAX_LEV_TOKENS)
-LEV_TOKEN_DISCARD = _b.stack(MAX_LEV_TOKENS)
-BORDER = _b.block(MAX_ZONES)  # Leviathan id per zone, -1 free
-LIFE = _b.block(MAX_ZONES)  # Life token space per zone
-# --- per Lord / per Location
-LORD_UNDER = _b.block(MAX_LORDS)  # 1 if slid under a Location
-LORD_DISABLED = _b.block(MAX_LORDS)  # 1 if disabled by the Assassin
+LEV_DECK, LEV_DISCARD = _b.stacks(2, MAX_LEVIATHANS)
+LEV_TOKENS, LEV_TOKEN_DISCARD = _b.stacks(2, MAX_LEV_TOKENS)
+# per zone: the Leviathan there (-1 free) and its Life token's space
+BORDER, LIFE = _b.blocks(2, MAX_ZONES)
+# --- per Lord (1 if slid under a Location; 1 if disabled by the Assassin) / per Location
+LORD_UNDER, LORD_DISABLED = _b.blocks(2, MAX_LORDS)
 LOC_LORDS_STRIDE = 1 + MAX_UNDER
 LOC_LORDS = _b.block(MAX_LOCATIONS * LOC_LORDS_STRIDE)  # Lords under Location l, as a stack
 # --- players: fields at PLAYERS + seat * P_STRIDE + field
 _p = Layout()
-P_PEARLS = _p.scalar()
-P_KEYS = _p.scalar()
-P_WOUNDS = _p.scalar()
+P_PEARLS, P_KEYS, P_WOUNDS = _p.scalars(3)
 P_BOUGHT = _p.scalar()  # bought an Ally this turn
 P_USED_POWERS = _p.scalar()  # bit k: once-per-turn power k used this turn
-P_HAND = _p.stack(MAX_ALLIES)
-P_AFFILIATED = _p.stack(MAX_ALLIES)
+P_HAND, P_AFFILIATED = _p.stacks(2, MAX_ALLIES)
 P_LORDS = _p.stack(MAX_LORDS)
 P_LOCATIONS = _p.stack(MAX_LOCATIONS)
 P_TOKENS = _p.stack(MAX_TOKENS)
@@ -223,7 +226,7 @@ def encode(g) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _power_bits(powers) -> int:
-    from sim.abyss.rules import ONCE_PER_TURN
+    from sim.abyss.rules_base import ONCE_PER_TURN
 
     return sum(1 << k for k, power in enumerate(ONCE_PER_TURN) if power in powers)
 
@@ -231,16 +234,15 @@ def _power_bits(powers) -> int:
 def decode(s: np.ndarray, counters: np.ndarray, tables, policies, seed: int, game: int):
     """A reference `Game` in the state `s` (with RNG `counters`), ready to `play()` on."""
     from sim.abyss.constants import AbyssRng
-    from sim.abyss.rules import ONCE_PER_TURN, Game, Player
+    from sim.abyss.rules import Game
+    from sim.abyss.rules_base import ONCE_PER_TURN, Player
 
     g = Game.__new__(Game)
     n = int(s[N_PLAYERS])
-    g.t, g.rules, g.policies, g.n_players = tables, tables.rules, policies, n
-    g.leviathan = bool(s[LEVIATHAN])
-    g.seed, g.game_index = seed, game
-    g.rng = AbyssRng(seed, game)
+    g.start(tables, policies, seed, game, False, AbyssRng(seed, game))
+    g.n_players = n
     g.rng.counters[:] = counters
-    g.record, g.events, g.trace = False, [], []
+    g.rules, g.leviathan = tables.rules, bool(s[LEVIATHAN])
     g.turn, g.active = int(s[TURN]), int(s[ACTIVE])
     reason = END_REASONS[int(s[END_REASON])]
     g.end_reason = None if reason == "none" else reason

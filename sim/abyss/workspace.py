@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from sim.abyss.ktables import TABLE_END, pack
+from sim.abyss.policy_params import N_PARAMS
 from sim.abyss.state import MAX_PLAYERS, N_SEAT_FIELDS, NOT_PLAYED  # noqa: F401
 from sim.core.rng import N_STREAMS
 from sim.core.stack import Layout
+from sim.core.workspace import PerTables
 
 ROW_WIDTH = 512  # longest option list (Pearls added to an attack included)
-N_PARAMS = 16  # parameters of a strategy (int32; probabilities in thousandths)
 
 _w = Layout()
 _w.size = TABLE_END
@@ -69,23 +70,8 @@ def template(tables) -> np.ndarray:
     return w
 
 
-_TEMPLATES: dict[int, tuple[object, np.ndarray]] = {}
-
-
-def cached_template(tables) -> np.ndarray:
-    """`template(tables)`, built once per tables object. Do not write to it: copy it."""
-    hit = _TEMPLATES.get(id(tables))
-    if hit is None or hit[0] is not tables:
-        hit = (tables, template(tables))
-        _TEMPLATES[id(tables)] = hit
-    return hit[1]
-
-
-def with_trace(base: np.ndarray, trace_cap: int) -> np.ndarray:
-    """A copy of workspace `base` with room to record `trace_cap` decisions."""
-    w = np.zeros(WORKSPACE_BASE + 4 * trace_cap, dtype=np.int32)
-    w[:WORKSPACE_BASE] = base[:WORKSPACE_BASE]
-    return w
+#: `template(tables)`, built once per tables object. Do not write to it: copy it.
+cached_template = PerTables(template)
 
 
 def put_rng(w: np.ndarray, keys: np.ndarray, counters: np.ndarray) -> None:

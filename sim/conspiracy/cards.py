@@ -3,7 +3,7 @@
 The data ships as three TOML files in `sim/conspiracy/data/` (game, lords, locations) that game
 designers may edit. `load_cards` reads a directory of them, applies `--set` overrides to the raw
 data, validates everything and returns a `ConspiracyTables` of C-contiguous numpy arrays ready
-for the numba kernels. Every problem raises `CardDataError` (the class of `sim.abyss.cards`) with
+for the numba kernels. Every problem raises `CardDataError` (`sim.core.carddata`) with
 a one-line message "<file>: <entry>: <what is wrong>".
 
 Override keys (`--set key=value`, parsed by `parse_set_options`):
@@ -13,13 +13,11 @@ Override keys (`--set key=value`, parsed by `parse_set_options`):
   lord.<type>.<field>        a [[lord]] type of lords.toml, by its type number
   location.<slug>.<field>    a [[location]] of locations.toml, by its name's slug
 
-Only numpy and the standard library are imported (plus the shared helpers of sim.abyss.cards).
+Only numpy and the standard library are imported (plus the shared checks of sim.core.carddata).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
@@ -29,19 +27,21 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.carddata import (  # noqa: F401
-    CardDataError,
+from sim.core.carddata import (
     Checker,
-    _one_line,
     _show,
     _type_name,
-    parse_set_options,
+    apply_overrides,
+    count_of,
+    digest,
+    entry_label,
+    read_data_files,
     slugify,
-    suggest,
+    subtable,
 )
+from sim.core.carddata import int_array as _arr
 
 __all__ = [
-    "CardDataError",
     "ConspiracyTables",
     "KeyKind",
     "KeyRule",
@@ -53,7 +53,6 @@ __all__ = [
     "default_data_dir",
     "describe",
     "load_cards",
-    "parse_set_options",
 ]
 
 GAME_FILE = "game.toml"
@@ -221,17 +220,9 @@ class ConspiracyTables:
     digest: str  # sha256 hex of the canonical (post-override) data
     source: str  # the directory loaded
 
-    @property
-    def n_lords(self) -> int:
-        return int(self.lord_colour.shape[0])
-
-    @property
-    def n_locations(self) -> int:
-        return int(self.location_number.shape[0])
-
-    @property
-    def n_colours(self) -> int:
-        return len(self.colour_names)
+    n_lords = count_of("lord_colour")
+    n_locations = count_of("location_number")
+    n_colours = count_of("colour_names")
 
     def location_slug(self, i: int) -> str:
         """The `--set location.<slug>.<field>` name of location id `i`."""
@@ -272,11 +263,8 @@ def load_cards(
 ) -> ConspiracyTables:
     """Load, override and validate the card data of `data_dir` (default: the shipped data)."""
     directory = Path(data_dir) if data_dir is not None else default_data_dir()
-    if not directory.is_dir():
-        raise CardDataError(f"{directory}: (directory): not a directory")
-    paths = {name: directory / name for name in DATA_FILES}
-    raw = {name: _read_toml(path) for name, path in paths.items()}
-    overridden = _apply_overrides(raw, overrides or {})
+    paths, raw = read_data_files(directory, DATA_FILES)
+    overridden = apply_overrides(raw, overrides or {}, _override_targets, _KEYS_HINT, _convert)
 
     game, rules = _validate_game(_Checker(paths[GAME_FILE], overridden), raw[GAME_FILE])
     lords_check = _Checker(paths[LORDS_FILE], overridden)
@@ -303,22 +291,7 @@ def load_cards(
         "lords": lords,
         "locations": locations,
     }
-    blob = json.dumps(canonical, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-    digest = hashlib.sha256(blob.encode("ascii")).hexdigest()
-    return _build_tables(canonical, digest, str(directory.resolve()))
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CardDataError(f"{path}: (file): cannot read: {_one_line(str(exc))}") from None
-    try:
-        return tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise CardDataError(f"{path}: (file): not UTF-8 text: {_one_line(str(exc))}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise CardDataError(f"{path}: (file): invalid TOML: {_one_line(str(exc))}") from None
+    return _build_tables(canonical, digest(canonical), str(directory.resolve()))
 
 
 # --------------------------------------------------------------------------------------------
@@ -329,10 +302,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
 def _override_targets(raw: dict[str, Any]) -> dict[str, tuple[dict | None, str]]:
     """Every valid override key -> (raw table to modify or None if the file is broken, field)."""
     targets: dict[str, tuple[dict | None, str]] = {}
-
-    def table(doc: Any, name: str) -> dict | None:
-        value = doc.get(name) if isinstance(doc, dict) else None
-        return value if isinstance(value, dict) else None
+    table = subtable
 
     def entries(doc: Any, name: str) -> list[dict]:
         value = doc.get(name) if isinstance(doc, dict) else None
@@ -362,31 +332,10 @@ def _override_targets(raw: dict[str, Any]) -> dict[str, tuple[dict | None, str]]
     return targets
 
 
-def _apply_overrides(
-    raw: dict[str, Any], overrides: dict[str, object]
-) -> dict[tuple[int, str], str]:
-    """Apply overrides in place; returns {(id(raw table), field): override key} for messages."""
-    if not overrides:
-        return {}
-    targets = _override_targets(raw)
-    applied: dict[tuple[int, str], str] = {}
-    for key, value in overrides.items():
-        if key not in targets:
-            raise CardDataError(f"--set: {key!r}: unknown key; {_suggest(key, list(targets))}")
-        tbl, field = targets[key]
-        if isinstance(value, np.generic):  # numpy scalars from Python callers
-            value = value.item()
-        if field == "chamber_rows":
-            value = _parse_int_array(value)
-        if tbl is None:  # the file itself is broken: validation reports it
-            continue
-        tbl[field] = value
-        applied[(id(tbl), field)] = key
-    return applied
-
-
-def _parse_int_array(value: object) -> object:
+def _convert(field: str, value: object) -> object:
     """`parse_set_options` keeps "[4, 3, 2, 1]" as a string: read it as a TOML array."""
+    if field != "chamber_rows":
+        return value
     if isinstance(value, (list, tuple)):
         return list(value)
     if isinstance(value, str):
@@ -399,13 +348,10 @@ def _parse_int_array(value: object) -> object:
     return value
 
 
-def _suggest(key: str, candidates: list[str]) -> str:
-    return suggest(
-        key,
-        candidates,
-        "keys are game.<key>, rules.<key>, colour.<name>.<field>, lord.<type>.<field>, "
-        "location.<slug>.<field> (run `abyss-mc cards --game conspiracy` for the names)",
-    )
+_KEYS_HINT = (
+    "keys are game.<key>, rules.<key>, colour.<name>.<field>, lord.<type>.<field>, "
+    "location.<slug>.<field> (run `abyss-mc cards --game conspiracy` for the names)"
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -466,15 +412,7 @@ def _validate_rows(c: _Checker, tbl: dict[str, Any]) -> list[int]:
             key,
         )
     for i, item in enumerate(value):
-        if isinstance(item, bool) or not isinstance(item, int):
-            c.fail(
-                entry,
-                f"{key}[{i}]: expected an integer, got {_type_name(item)} {_show(item)}",
-                tbl,
-                key,
-            )
-        if not 1 <= item <= MAX_ROWS:
-            c.fail(entry, f"{key}[{i}]: must be in 1..{MAX_ROWS}, got {item}", tbl, key)
+        c.bounded(item, f"{key}[{i}]", entry, 1, MAX_ROWS, tbl, key)
     for i in range(1, len(value)):
         if value[i] != value[i - 1] - 1:
             c.fail(
@@ -487,18 +425,6 @@ def _validate_rows(c: _Checker, tbl: dict[str, Any]) -> list[int]:
     if value[-1] != 1:
         c.fail(entry, f"{key}: the last row must hold 1 card, got {value}", tbl, key)
     return list(value)
-
-
-def _entry_label(kind: str, index: int, tbl: dict[str, Any], number_key: str) -> str:
-    number, name, colour = tbl.get(number_key), tbl.get("name"), tbl.get("colour")
-    label = f"{kind} entry {index + 1}"
-    if isinstance(number, int) and not isinstance(number, bool):
-        label = f"{kind} #{number}"
-    if isinstance(name, str) and name.strip():
-        label += f" {name.strip()}"
-    elif isinstance(colour, str) and colour.strip():
-        label += f" ({colour.strip()})"
-    return label
 
 
 def _validate_lords(c: _Checker, doc: dict[str, Any]) -> tuple[list[dict], list[dict]]:
@@ -528,7 +454,7 @@ def _validate_lords(c: _Checker, doc: dict[str, Any]) -> tuple[list[dict], list[
     lords: list[dict[str, Any]] = []
     types: dict = {}
     for i, tbl in enumerate(c.entries(doc, "lord", (1, MAX_LORD_TYPES))):
-        label = _entry_label("lord type", i, tbl, "type")
+        label = entry_label("lord type", i, tbl, "type", "colour")
         c.keys(tbl, label, LORD_FIELDS)
         lord = {
             "type": c.integer(tbl, "type", label, 1, 99),
@@ -549,11 +475,9 @@ def _validate_locations(
     c.keys(doc, "(top level)", ("location",))
     colour_names = [col["name"] for col in colours]
     out = []
-    cards: dict = {}
-    names: dict = {}
-    slugs: dict = {}
+    seen: tuple[dict, dict, dict] = ({}, {}, {})
     for i, tbl in enumerate(c.entries(doc, "location", (1, MAX_LOCATIONS))):
-        label = _entry_label("location", i, tbl, "number")
+        label = entry_label("location", i, tbl, "number", "colour")
         c.keys(tbl, label, LOCATION_FIELDS, LOCATION_OPTIONAL)
         loc = {
             "number": c.integer(tbl, "number", label, 1, MAX_NUMBER),
@@ -601,13 +525,9 @@ def _validate_locations(
                 "colour",
             )
         loc["colour"] = colour
-        slug = slugify(loc["name"])
-        if not slug:
-            c.fail(label, "name: must contain a letter or digit", tbl, "name")
         what = f"number {loc['number']}" + (f" with colour {colour!r}" if colour else "")
-        c.unique(label, cards, (loc["number"], colour), what, tbl, "number")
-        c.unique(label, names, loc["name"].lower(), f"name {loc['name']!r}", tbl, "name")
-        c.unique(label, slugs, slug, f"--set name location.{slug}", tbl, "name")
+        number = (loc["number"], colour)
+        c.card_names(label, tbl, seen, number, loc["name"], "location", what, note=True)
         out.append(loc)
     return out
 
@@ -615,10 +535,6 @@ def _validate_locations(
 # --------------------------------------------------------------------------------------------
 # Arrays
 # --------------------------------------------------------------------------------------------
-
-
-def _arr(values: list[int], dtype: Any) -> np.ndarray:
-    return np.ascontiguousarray(np.array(values, dtype=dtype))
 
 
 def _build_tables(data: dict[str, Any], digest: str, source: str) -> ConspiracyTables:

@@ -12,8 +12,9 @@ import numpy as np
 from sim.conspiracy import kernel as KN
 from sim.conspiracy import state as S
 from sim.conspiracy.state import END_REASONS
-from sim.core.batch import run_chunks, set_threads
+from sim.core.batch import check_lineup, concat, rotated_seatings, run_chunks, set_threads, timings
 from sim.core.policy import lineup_arrays as core_lineup_arrays
+from sim.core.results import game_columns, seat_columns, win_shares
 
 #: Per-seat result columns and their kernel fields.
 SEAT_FIELDS = {
@@ -32,25 +33,10 @@ SEAT_FIELDS = {
     "rank": KN.R_RANK,
 }
 
-_TEMPLATES: dict[int, tuple[object, np.ndarray]] = {}
-
-
-def cached_template(tables) -> np.ndarray:
-    hit = _TEMPLATES.get(id(tables))
-    if hit is None or hit[0] is not tables:
-        hit = (tables, S.template(tables))
-        _TEMPLATES[id(tables)] = hit
-    return hit[1]
-
 
 def lineup_arrays(policies: list) -> tuple[np.ndarray, np.ndarray]:
     """Strategy kinds and parameter vectors of a line-up of policies (`sim.core.policy`)."""
     return core_lineup_arrays(policies, S.N_PARAMS)
-
-
-def rotated_seatings(games: np.ndarray, n_players: int) -> np.ndarray:
-    seats = np.arange(n_players, dtype=np.int64)
-    return (seats[None, :] + games[:, None]) % n_players
 
 
 def play_raw(tables, seed: int, games, seatings, strategies: list):
@@ -63,7 +49,7 @@ def play_raw(tables, seed: int, games, seatings, strategies: list):
     out_seats = np.zeros((n_tasks, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
     out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
     KN.play_tables(
-        cached_template(tables),
+        S.cached_template(tables),
         np.int64(seed),
         games,
         seatings,
@@ -78,29 +64,15 @@ def play_raw(tables, seed: int, games, seatings, strategies: list):
 def columns(out_seats, out_games, seatings, strategies, games, seed) -> tuple[dict, dict]:
     """Column dicts (results schema) of one chunk's seats and games, with `win` (the seat's share
     of first place)."""
-    from sim.core.results import win_shares
-
     n, n_players = seatings.shape
-    names = np.array([p.name for p in strategies], dtype=object)
-    seats = {
-        "game": np.repeat(games, n_players),
-        "seat": np.tile(np.arange(n_players), n),
-        "strategy": names[seatings.ravel()],
-    }
-    for column, index in SEAT_FIELDS.items():
-        seats[column] = out_seats[:, :, index].ravel()
-    seats["winner"] = seats["rank"] == 1
+    seats = seat_columns(out_seats, seatings, [p.name for p in strategies], games, SEAT_FIELDS)
     seats["win"] = win_shares(out_seats[:, :, KN.R_RANK]).ravel()
     seats["location_set"] = out_seats[:, :, KN.R_LOCATION_SET].astype(np.uint32).ravel()
-    reasons = np.array(END_REASONS, dtype=object)
-    game_cols = {
-        "game": games,
-        "n_players": np.full(n, n_players),
-        "turns": out_games[:, KN.RG_TURNS],
-        "end_reason": reasons[out_games[:, KN.RG_END]],
-        "trigger_seat": out_games[:, KN.RG_TRIGGER],
-        "seed": np.full(n, seed, dtype=np.int64),
-    }
+    game_cols = game_columns(
+        games, n_players, out_games[:, KN.RG_TURNS], out_games[:, KN.RG_END], END_REASONS
+    )
+    game_cols["trigger_seat"] = out_games[:, KN.RG_TRIGGER]
+    game_cols["seed"] = np.full(n, seed, dtype=np.int64)
     return seats, game_cols
 
 
@@ -127,8 +99,7 @@ def run_fast(
     are not played again (`sim.abyss.fast.run_fast`)."""
     from sim.core.results import load_columns, save_columns
 
-    if len(strategies) != n_players:
-        raise ValueError("one strategy per seat")
+    check_lineup(strategies, n_players)
     threads = set_threads(threads)
     seat_parts: list[dict] = []
     game_parts: list[dict] = []
@@ -151,12 +122,11 @@ def run_fast(
     elapsed = run_chunks(
         n_games, play, chunk_size=chunk_size, progress=progress, first_game=first_game
     )
-    timings = {
-        "games_per_second": (n_games - first_game) / elapsed if elapsed else 0.0,
-        "seconds": elapsed,
-        "threads": threads,
-    }
-    return _concat(seat_parts), _concat(game_parts), timings
+    return (
+        concat(seat_parts),
+        concat(game_parts),
+        timings(n_games - first_game, elapsed, threads=threads),
+    )
 
 
 def run_reference(tables, *, n_players: int, n_games: int, seed: int, strategies: list):
@@ -188,14 +158,7 @@ def run_reference(tables, *, n_players: int, n_games: int, seed: int, strategies
             row[KN.R_LOCATION_SET] = np.uint32(sum(1 << c for c in p.locations)).view(np.int32)
         out_games[g] = (game.turn, END_REASONS.index(game.end_reason), game.end_trigger)
     seats, game_cols = columns(out_seats, out_games, seatings, strategies, games, seed)
-    elapsed = time.perf_counter() - t0
-    return seats, game_cols, {"games_per_second": n_games / elapsed, "seconds": elapsed}
-
-
-def _concat(parts: list[dict]) -> dict:
-    if not parts:
-        return {}
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return seats, game_cols, timings(n_games, time.perf_counter() - t0)
 
 
 def play_chunk(first: int, n: int, tables, seed: int, strategies: list):
@@ -217,14 +180,10 @@ def run_distributed(
     chunk_size: int | None = None,
 ):  # fmt: skip
     """`run_fast` on a Dask cluster (`sim.core.dask_backend`): the same results."""
-    import time
+    from sim.core.dask_backend import map_timed
 
-    from sim.core.dask_backend import map_chunks
-
-    if len(strategies) != n_players:
-        raise ValueError("one strategy per seat")
-    t0 = time.perf_counter()
-    parts = map_chunks(client, play_chunk, n_games, chunk_size, tables, seed, list(strategies))
-    elapsed = time.perf_counter() - t0
-    timings = {"games_per_second": n_games / elapsed if elapsed else 0.0, "seconds": elapsed}
-    return _concat([p[0] for p in parts]), _concat([p[1] for p in parts]), timings
+    check_lineup(strategies, n_players)
+    parts, elapsed = map_timed(
+        client, play_chunk, n_games, chunk_size, tables, seed, list(strategies)
+    )
+    return concat([p[0] for p in parts]), concat([p[1] for p in parts]), timings(n_games, elapsed)

@@ -2,20 +2,19 @@
 (`sim.conspiracy.state`), compiled with numba, many games at a time on all cores.
 
 Every function mirrors the reference engine's method of the same name, in the same order of
-draws and list operations, so both engines play the very same games (tests/conspiracy/test_conspiracy_parity.py).
+draws and list operations, so both engines play the very same games
+(tests/conspiracy/test_conspiracy_parity.py).
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from sim.conspiracy import policies as P
 from sim.conspiracy import state as S
 from sim.conspiracy.cards import KeyKind, LocationPower, LocationScore, LordPower
 from sim.conspiracy.kcore import largest_group, pb, pile_of, swap_spots
 from sim.core.jit import borrow, njit, prange
-from sim.core.rng import N_STREAMS, rand_below_in, stream_keys_in
 from sim.core.stack import clear, index_of, pop, pop_at, push
+from sim.core.workspace import LANES, reset_game, seat_lineup, shuffle_in, traced
 
 ST_LORDS, ST_LOCATIONS = 0, 1  # sim.conspiracy.rules.Stream
 KEY_NONE, KEY_SILVER, KEY_GOLD = int(KeyKind.NONE), int(KeyKind.SILVER), int(KeyKind.GOLD)
@@ -34,7 +33,6 @@ LS_COLOUR_TOP, LS_COLOUR_COUNT = int(LocationScore.COLOUR_TOP), int(LocationScor
 LS_NO_KEY_NO_PEARL = int(LocationScore.NO_KEY_NO_PEARL)
 LS_GROUP_1 = int(LocationScore.GROUP_1IP)  # ..GROUP_4IP follow: group IP = kind - LS_GROUP_1 + 1
 PILE, NO_SWAP, LOCATION_DRAW = 10, -1, 1000
-LANES = 64
 
 #: Result fields: out_seats[seat, R_*] and out_game[RG_*].
 R_SCORE, R_LORDS, R_LOCATIONS, R_COALITION, R_PEARL_MASTER = range(5)
@@ -48,19 +46,10 @@ N_GAME_FIELDS = 3
 # ----------------------------------------------------------------------------- helpers
 @njit(cache=True)
 def ask(s, seat, decision, n):
-    """Ask the seat's policy among the n options at s[OPT:]; a single option is not asked."""
+    """The seat's policy decides among the n options at s[OPT:] (one option: no question)."""
     if n == 1:
         return s[S.OPT]
-    option = P.choose(s, seat, decision, n)
-    k = s[S.TRACE]
-    at = S.TRACE + 1 + 4 * k
-    if at + 4 <= s.shape[0]:
-        s[at] = seat
-        s[at + 1] = decision
-        s[at + 2] = option
-        s[at + 3] = n
-    s[S.TRACE] = k + 1
-    return option
+    return traced(s, S.TRACE, seat, decision, P.choose(s, seat, decision, n), n)
 
 
 @njit(cache=True)
@@ -78,12 +67,7 @@ def sorted_options(s, off, n):
 
 @njit(cache=True)
 def shuffle_stack(s, off, stream):
-    n = s[off]
-    for i in range(n - 1, 0, -1):
-        j = rand_below_in(s, S.RNG_KEYS, S.RNG_COUNTERS, np.int64(stream), np.int64(i + 1))
-        t = s[off + 1 + i]
-        s[off + 1 + i] = s[off + 1 + j]
-        s[off + 1 + j] = t
+    shuffle_in(s, off, S.RNG_KEYS, S.RNG_COUNTERS, stream)
 
 
 @njit(cache=True)
@@ -94,10 +78,7 @@ def discard(s, lord):
 # ----------------------------------------------------------------------------- setup and play
 @njit(cache=True)
 def new_game(s, seed, game, n_players):
-    s[: S.STATE_SIZE] = 0
-    s[S.RNG_COUNTERS : S.RNG_COUNTERS + 2 * N_STREAMS] = 0
-    s[S.TRACE] = 0
-    stream_keys_in(s, S.RNG_KEYS, seed, game, N_STREAMS)
+    reset_game(s, S.STATE_SIZE, S.RNG_KEYS, S.RNG_COUNTERS, S.TRACE, seed, game)
     s[S.N_PLAYERS] = n_players
     s[S.PEARL_MASTER] = -1
     s[S.RESTRICTION_OWNER] = -1
@@ -434,15 +415,6 @@ def score(s, out_seats):
 
 # ----------------------------------------------------------------------------- entry points
 @njit(cache=True)
-def seat_strategies(s, seating, lineup_kinds, lineup_params):
-    for seat in range(seating.shape[0]):
-        j = seating[seat]
-        s[S.POLICY_KIND + seat] = lineup_kinds[j]
-        for k in range(S.N_PARAMS):
-            s[S.POLICY_PARAMS + seat * S.N_PARAMS + k] = lineup_params[j, k]
-
-
-@njit(cache=True)
 def play_one(s, seed, game, n_players, out_seats, out_game):
     new_game(s, seed, game, n_players)
     play(s)
@@ -463,6 +435,7 @@ def play_tables(template, seed, games, seatings, lineup_kinds, lineup_params, ou
         owned = template.copy()
         s = borrow(owned)
         for i in range(lane, n_tasks, n_lanes):
-            seat_strategies(s, seatings[i], lineup_kinds, lineup_params)
+            seat_lineup(s, S.POLICY_KIND, S.POLICY_PARAMS, S.N_PARAMS, seatings[i],
+                        lineup_kinds, lineup_params)  # fmt: skip
             play_one(s, seed, games[i], n_players, out_seats[i], out_games[i])
         owned[0] = owned[0]  # keep the lane's workspace alive to here

@@ -18,6 +18,7 @@ from sim.conspiracy import state as S
 from sim.conspiracy.kcore import largest_group, pb, swap_spots
 from sim.core.jit import njit
 from sim.core.rng import rand_below_in
+from sim.core.workspace import best_or_draw
 
 RANDOM = 0
 HEURISTIC = 1
@@ -155,19 +156,11 @@ def location_worth(s, seat, location):
 
 @njit(cache=True)
 def location_source(s, seat, n):
-    best, best_value = -1, -(1 << 30)
-    last_draw = -1
+    """The best face-up Location if worth `location_min`, else draw as many as allowed."""
     for i in range(n):
-        o = s[S.OPT + i]
-        if o >= LOCATION_DRAW:
-            last_draw = o
-        else:
-            v = location_worth(s, seat, o)
-            if v > best_value:
-                best, best_value = o, v
-    if best >= 0 and (last_draw < 0 or best_value >= param(s, seat, H_LOCATION_MIN)):
-        return best
-    return last_draw
+        if s[S.OPT + i] < LOCATION_DRAW:
+            s[S.ROW3 + i] = location_worth(s, seat, s[S.OPT + i])
+    return best_or_draw(s, S.OPT, n, S.ROW3, LOCATION_DRAW, param(s, seat, H_LOCATION_MIN))
 
 
 @njit(cache=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Protocol
 
 from sim.conspiracy.cards import (
     ConspiracyTables,
@@ -23,7 +22,7 @@ from sim.conspiracy.cards import (
     LordPower,
     ZeroSwap,
 )
-from sim.core.rng import GameRng
+from sim.core.reference import ReferenceGame, ScoreBySource
 
 TURN_LIMIT = 400  # = sim.conspiracy.state.TURN_LIMIT
 
@@ -52,12 +51,6 @@ NO_SWAP = -1
 LOCATION_DRAW = 1000
 
 
-class Policy(Protocol):
-    name: str
-
-    def choose(self, game: Game, seat: int, decision: Decision, options: list[int]) -> int: ...
-
-
 @dataclass
 class Player:
     seat: int
@@ -74,43 +67,27 @@ class Player:
 
 
 @dataclass
-class Score:
+class Score(ScoreBySource):
+    """ "1. Your Lords ... 2. Your Locations ... 3. Your Lords Coalition ... 4. The Pearl
+    Master"."""
+
     lords: int = 0
     locations: int = 0
     coalition: int = 0
     pearl_master: int = 0
 
-    @property
-    def total(self) -> int:
-        return self.lords + self.locations + self.coalition + self.pearl_master
 
-
-class Game:
+class Game(ReferenceGame):
     """One game of Conspiracy for 2-4 players, played to the end by `play()`."""
 
-    def __init__(
-        self,
-        tables: ConspiracyTables,
-        policies: list[Policy],
-        seed: int,
-        game: int = 0,
-        record: bool = True,
-    ) -> None:
-        n = len(policies)
-        if not tables.min_players <= n <= tables.max_players:
-            raise ValueError(
-                f"this game is for {tables.min_players} to {tables.max_players} players, got {n}"
-            )
-        self.t = tables
-        self.policies = policies
-        self.n_players = n
-        self.seed, self.game_index = seed, game
-        self.rng = GameRng(seed, game)
-        self.record = record
-        self.events: list[dict] = []
-        self.trace: list[tuple[int, int, int, int]] = []
-        self.turn = 0
-        self.players = [Player(seat=s) for s in range(n)]
+    POLICY_STREAM = Stream.POLICY
+
+    @staticmethod
+    def seats_allowed(tables: ConspiracyTables) -> tuple[int, int]:
+        return tables.min_players, tables.max_players
+
+    def new_game(self) -> None:
+        self.players = [Player(seat=s) for s in range(self.n_players)]
         self.pearl_master = -1  # seat holding the Pearl Master token
         self.restriction = 0  # LocationPower of a "until your next turn" power in force
         self.restriction_owner = -1
@@ -137,22 +114,6 @@ class Game:
     def log(self, event: str, **data) -> None:
         if self.record:
             self.events.append({"event": event, "turn": self.turn, **data})
-
-    def choose(self, seat: int, decision: Decision, options: list[int]) -> int:
-        """Ask the seat's policy; a single legal option is taken without asking."""
-        if len(options) == 1:
-            return options[0]
-        option = self.policies[seat].choose(self, seat, decision, options)
-        if option not in options:
-            raise RuntimeError(
-                f"policy {self.policies[seat].name!r} chose {option} for {decision.name}, "
-                f"legal: {options}"
-            )
-        self.trace.append((seat, int(decision), int(option), len(options)))
-        return option
-
-    def policy_below(self, n: int) -> int:
-        return self.rng.below(Stream.POLICY, n)
 
     # ------------------------------------------------------------------ play
     def play(self) -> Game:

@@ -16,6 +16,7 @@ import numpy as np
 from sim.core.errors import UserError
 from sim.core.rng import N_STREAMS
 from sim.core.stack import Layout
+from sim.core.workspace import PerTables
 
 MAX_PLAYERS = 4
 MAX_LORDS = 64
@@ -30,8 +31,7 @@ END_NONE, END_CHAMBER, END_TURN_LIMIT = range(3)
 
 _b = Layout()
 # --- game scalars
-TURN = _b.scalar()
-N_PLAYERS = _b.scalar()
+TURN, N_PLAYERS = _b.scalars(2)
 PEARL_MASTER = _b.scalar()  # seat, -1
 RESTRICTION = _b.scalar()  # LocationPower in force "until your next turn", 0 none
 RESTRICTION_OWNER = _b.scalar()
@@ -41,46 +41,30 @@ END_REASON = _b.scalar()
 LORD_DECK = _b.stack(MAX_LORDS)  # top = last item
 PILE_STRIDE = 1 + MAX_LORDS
 PILES = _b.block(MAX_COLOURS * PILE_STRIDE)  # pile of colour c at PILES + c * PILE_STRIDE
-LOC_DECK = _b.stack(MAX_LOCATIONS)
-LOC_AVAILABLE = _b.stack(MAX_LOCATIONS)
+LOC_DECK, LOC_AVAILABLE = _b.stacks(2, MAX_LOCATIONS)
 # --- players: block of seat p at PLAYERS + p * PLAYER_STRIDE, offsets P_* inside it
 _p = Layout()
 P_CHAMBER = _p.stack(MAX_SPOTS)
-P_LOCATIONS = _p.stack(MAX_LOCATIONS)
-P_LOC_SPOTS = _p.stack(MAX_LOCATIONS)
+P_LOCATIONS, P_LOC_SPOTS = _p.stacks(2, MAX_LOCATIONS)
 P_KEYS = _p.stack(MAX_KEYS)
-P_PEARLS = _p.scalar()
-P_ANY_TWO = _p.scalar()
-P_WHOLE_DECK = _p.scalar()
-P_DRAWS = _p.scalar()  # counters for the report: deck recruitments, pile takes, Lords from piles
-P_PILE_TAKES = _p.scalar()
-P_PILE_LORDS = _p.scalar()
+# Pearls; the Location powers "2 keys of any type", "the whole deck"
+P_PEARLS, P_ANY_TWO, P_WHOLE_DECK = _p.scalars(3)
+# counters for the report: deck recruitments, pile takes, Lords from piles
+P_DRAWS, P_PILE_TAKES, P_PILE_LORDS = _p.scalars(3)
 PLAYER_STRIDE = _p.size
 PLAYERS = _b.block(MAX_PLAYERS * PLAYER_STRIDE)
 STATE_SIZE = _b.size
 
 # --- card tables (absolute offsets: they follow the state)
-T_N_LORDS = _b.scalar()
-T_N_LOCATIONS = _b.scalar()
-T_N_COLOURS = _b.scalar()
-T_N_SPOTS = _b.scalar()
-T_DRAW_MAX = _b.scalar()
-T_LOC_DRAW_MAX = _b.scalar()
-T_COALITION_IP = _b.scalar()
-T_PEARL_MASTER_IP = _b.scalar()
-T_KEY_RULE_BGA = _b.scalar()
-T_ZERO_SWAP_KEYLESS = _b.scalar()
-T_LORD_COLOUR = _b.block(MAX_LORDS)
-T_LORD_IP = _b.block(MAX_LORDS)
-T_LORD_KEY = _b.block(MAX_LORDS)
-T_LORD_PEARLS = _b.block(MAX_LORDS)
-T_LORD_POWER = _b.block(MAX_LORDS)
-T_LOC_IP = _b.block(MAX_LOCATIONS)
-T_LOC_PEARLS = _b.block(MAX_LOCATIONS)
-T_LOC_SCORE = _b.block(MAX_LOCATIONS)
-T_LOC_PER = _b.block(MAX_LOCATIONS)
-T_LOC_COLOUR = _b.block(MAX_LOCATIONS)
-T_LOC_POWER = _b.block(MAX_LOCATIONS)
+T_N_LORDS, T_N_LOCATIONS, T_N_COLOURS, T_N_SPOTS, T_DRAW_MAX, T_LOC_DRAW_MAX = _b.scalars(6)
+T_COALITION_IP, T_PEARL_MASTER_IP, T_KEY_RULE_BGA, T_ZERO_SWAP_KEYLESS = _b.scalars(4)
+T_LORD_COLOUR, T_LORD_IP, T_LORD_KEY, T_LORD_PEARLS, T_LORD_POWER = _b.columns(
+    MAX_LORDS, "n_lords", "lord_colour", "lord_ip", "lord_key", "lord_pearls", "lord_power"
+)
+T_LOC_IP, T_LOC_PEARLS, T_LOC_SCORE, T_LOC_PER, T_LOC_COLOUR, T_LOC_POWER = _b.columns(
+    MAX_LOCATIONS, "n_locations", "location_ip", "location_pearls", "location_score",
+    "location_per", "location_colour", "location_power",
+)  # fmt: skip
 T_LOC_IN_DECK = _b.block(MAX_LOCATIONS)  # 1: in the game (bonus Locations only with the option)
 T_ADJ = _b.block(MAX_SPOTS * MAX_ADJ)  # neighbours of each spot, -1 padded
 TABLE_END = _b.size
@@ -98,7 +82,6 @@ RNG_KEYS = _b.block(2 * N_STREAMS)
 RNG_COUNTERS = _b.block(2 * N_STREAMS)
 TRACE = _b.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
 WORKSPACE_BASE = _b.size
-del _b, _p
 
 
 def stacks() -> list[tuple[int, int]]:
@@ -148,23 +131,7 @@ def pack(t) -> np.ndarray:
     w[T_COALITION_IP], w[T_PEARL_MASTER_IP] = t.coalition_ip, t.pearl_master_ip
     w[T_KEY_RULE_BGA] = int(t.key_rule)
     w[T_ZERO_SWAP_KEYLESS] = int(t.zero_swap)
-    for off, arr in (
-        (T_LORD_COLOUR, t.lord_colour),
-        (T_LORD_IP, t.lord_ip),
-        (T_LORD_KEY, t.lord_key),
-        (T_LORD_PEARLS, t.lord_pearls),
-        (T_LORD_POWER, t.lord_power),
-    ):
-        w[off : off + n_lords] = arr
-    for off, arr in (
-        (T_LOC_IP, t.location_ip),
-        (T_LOC_PEARLS, t.location_pearls),
-        (T_LOC_SCORE, t.location_score),
-        (T_LOC_PER, t.location_per),
-        (T_LOC_COLOUR, t.location_colour),
-        (T_LOC_POWER, t.location_power),
-    ):
-        w[off : off + n_locations] = arr
+    _b.fill(w, t)
     for c in range(n_locations):
         w[T_LOC_IN_DECK + c] = int(bool(t.bonus_locations) or not bool(t.location_bonus[c]))
     adj = np.full((MAX_SPOTS, MAX_ADJ), -1, dtype=np.int32)
@@ -180,10 +147,8 @@ def template(t) -> np.ndarray:
     return w
 
 
-def with_trace(base: np.ndarray, trace_cap: int) -> np.ndarray:
-    w = np.zeros(WORKSPACE_BASE + 4 * trace_cap, dtype=np.int32)
-    w[:WORKSPACE_BASE] = base[:WORKSPACE_BASE]
-    return w
+#: `template(tables)`, built once per tables object. Do not write to it: copy it.
+cached_template = PerTables(template)
 
 
 def _put_stack(s: np.ndarray, off: int, items) -> None:

@@ -13,8 +13,12 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sim.core.errors import UserError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: The first chunk is small, to measure the speed; later chunks aim at this many seconds each.
 FIRST_CHUNK = 256
@@ -22,6 +26,36 @@ CHUNK_SECONDS = 1.0
 MAX_CHUNK = 1 << 20
 #: Show a progress bar only for runs expected to take longer than this.
 PROGRESS_AFTER_SECONDS = 2.0
+
+
+def check_lineup(strategies: list, n_players: int) -> None:
+    if len(strategies) != n_players:
+        raise ValueError("one strategy per seat")
+
+
+def rotated_seatings(games: np.ndarray, n_players: int, rotate: bool = True) -> np.ndarray:
+    """Line-up entry of every seat of every game: seat s of game g plays entry (s + g) mod n
+    when rotating (the rulebook's random first player, realised by rotation), else entry s."""
+    import numpy as np
+
+    seats = np.arange(n_players, dtype=np.int64)
+    if not rotate:
+        return np.broadcast_to(seats, (len(games), n_players)).copy()
+    return (seats[None, :] + games[:, None]) % n_players
+
+
+def timings(n_played: int, elapsed: float, **extra) -> dict:
+    """A run's speed: games per second, seconds, and what else the runner reports."""
+    return {"games_per_second": n_played / elapsed if elapsed else 0.0, "seconds": elapsed, **extra}
+
+
+def concat(parts: list[dict]) -> dict:
+    """The column dicts of consecutive chunks as one (empty: no chunk)."""
+    import numpy as np
+
+    if not parts:
+        return {}
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def set_threads(threads: int | None) -> int:

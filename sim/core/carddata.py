@@ -3,8 +3,11 @@ the entry and the problem, and the `--set` override that caused it."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,20 +21,15 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+#: TOML's names of Python types, bool before int (a bool is an int).
+_TOML_TYPES = ((bool, "boolean"), (int, "integer"), (float, "float"), (str, "string"),
+               (list, "array"), (dict, "table"))  # fmt: skip
+
+
 def _type_name(value: object) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "table"
-    return type(value).__name__
+    return next((name for kind, name in _TOML_TYPES if isinstance(value, kind)), None) or (
+        type(value).__name__
+    )
 
 
 def _show(value: object) -> str:
@@ -68,35 +66,34 @@ class Checker:
                 self.fail(entry, f"missing key {key!r}")
 
     def integer(self, tbl: dict[str, Any], key: str, entry: str, lo: int, hi: int) -> int:
-        value = tbl[key]
+        return self.bounded(tbl[key], key, entry, lo, hi, tbl, key)
+
+    def bounded(
+        self, value: Any, name: str, entry: str, lo: int, hi: int, tbl: Any = None, key=None
+    ) -> int:
+        """`value`, an integer in lo..hi; `name` is how messages call it (`key`, `key[i]`...)."""
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(
-                entry,
-                f"{key}: expected an integer, got {_type_name(value)} {_show(value)}",
-                tbl,
-                key,
-            )
+                entry, f"{name}: expected an integer, got {_type_name(value)} {_show(value)}",
+                tbl, key,
+            )  # fmt: skip
         if not lo <= value <= hi:
-            self.fail(entry, f"{key}: must be in {lo}..{hi}, got {value}", tbl, key)
+            self.fail(entry, f"{name}: must be in {lo}..{hi}, got {value}", tbl, key)
+        return value
+
+    def typed(self, tbl: dict[str, Any], key: str, entry: str, kind: type, expected: str) -> Any:
+        """tbl[key] if it is a `kind`; else "<key>: expected <expected>, got <what it is>"."""
+        value = tbl[key]
+        if not isinstance(value, kind):
+            got = f"{_type_name(value)} {_show(value)}"
+            self.fail(entry, f"{key}: expected {expected}, got {got}", tbl, key)
         return value
 
     def boolean(self, tbl: dict[str, Any], key: str, entry: str) -> bool:
-        value = tbl[key]
-        if not isinstance(value, bool):
-            self.fail(
-                entry,
-                f"{key}: expected true or false, got {_type_name(value)} {_show(value)}",
-                tbl,
-                key,
-            )
-        return value
+        return self.typed(tbl, key, entry, bool, "true or false")
 
     def string(self, tbl: dict[str, Any], key: str, entry: str, nonempty: bool = False) -> str:
-        value = tbl[key]
-        if not isinstance(value, str):
-            self.fail(
-                entry, f"{key}: expected a string, got {_type_name(value)} {_show(value)}", tbl, key
-            )
+        value = self.typed(tbl, key, entry, str, "a string")
         if nonempty and not value.strip():
             self.fail(entry, f"{key}: must not be empty", tbl, key)
         return value
@@ -116,26 +113,11 @@ class Checker:
     def int_list(
         self, tbl: dict[str, Any], key: str, entry: str, n: tuple[int, int], lo: int, hi: int
     ) -> list[int]:
-        value = tbl[key]
-        if not isinstance(value, list):
-            self.fail(
-                entry,
-                f"{key}: expected an array of integers, got {_type_name(value)} {_show(value)}",
-                tbl,
-                key,
-            )
+        value = self.typed(tbl, key, entry, list, "an array of integers")
         if not n[0] <= len(value) <= n[1]:
             self.fail(entry, f"{key}: must have {n[0]}..{n[1]} entries, got {len(value)}", tbl, key)
         for i, item in enumerate(value):
-            if isinstance(item, bool) or not isinstance(item, int):
-                self.fail(
-                    entry,
-                    f"{key}[{i}]: expected an integer, got {_type_name(item)} {_show(item)}",
-                    tbl,
-                    key,
-                )
-            if not lo <= item <= hi:
-                self.fail(entry, f"{key}[{i}]: must be in {lo}..{hi}, got {item}", tbl, key)
+            self.bounded(item, f"{key}[{i}]", entry, lo, hi, tbl, key)
         return list(value)
 
     def entries(self, doc: dict[str, Any], key: str, n: tuple[int, int]) -> list[dict]:
@@ -150,11 +132,132 @@ class Checker:
             self.table(item, f"{entry} entry {i + 1}")
         return value
 
-    def unique(self, label: str, seen: dict, key: Any, what: str, tbl: Any, field: str) -> None:
+    def unique(
+        self, label: str, seen: dict, key: Any, what: str, tbl: Any = None, field=None
+    ) -> None:
         """Fail if `key` was seen before (`seen` maps keys to the label that used them)."""
         if key in seen:
             self.fail(label, f"duplicate {what} (also used by {seen[key]})", tbl, field)
         seen[key] = label
+
+    def card_names(
+        self, label: str, tbl: Any, seen: tuple[dict, dict, dict], number: Any, name: str,
+        prefix: str, number_what: str | None = None, note: bool = False,
+    ) -> str:  # fmt: skip
+        """A card's `--set` slug: its name must give one, and its number, name and slug must be
+        unique (`seen`: the numbers, names and slugs met so far). `note`: duplicate messages
+        also name the `--set` override behind them."""
+        slug = slugify(name)
+        if not slug:
+            self.fail(label, "name: must contain a letter or digit", tbl, "name")
+        numbers, names, slugs = seen
+        where, number_field, name_field = (tbl, "number", "name") if note else (None, None, None)
+        what = number_what or f"number {number}"
+        self.unique(label, numbers, number, what, where, number_field)
+        self.unique(label, names, name.lower(), f"name {name!r}", where, name_field)
+        self.unique(label, slugs, slug, f"--set name {prefix}.{slug}", where, name_field)
+        return slug
+
+
+def count_of(field: str, doc: str | None = None) -> property:
+    """A property of a card table: how many cards of a kind (the rows of array `field`)."""
+    return property(lambda self: len(getattr(self, field)), doc=doc)
+
+
+def entry_label(
+    kind: str, index: int, tbl: dict[str, Any], number_key: str = "number", or_key=None
+) -> str:
+    """How messages name entry `index` of an array of tables: "lord #3 The Shaman", or
+    "lord entry 4" before its number is known; `or_key` names it when it has no name."""
+    number, name = tbl.get(number_key), tbl.get("name")
+    label = f"{kind} entry {index + 1}"
+    if isinstance(number, int) and not isinstance(number, bool):
+        label = f"{kind} #{number}"
+    other = tbl.get(or_key) if or_key else None
+    if isinstance(name, str) and name.strip():
+        label += f" {name.strip()}"
+    elif isinstance(other, str) and other.strip():
+        label += f" ({other.strip()})"
+    return label
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the files, applying --set overrides, the digest
+# --------------------------------------------------------------------------------------------
+
+
+def read_data_files(directory: Path, names) -> tuple[dict[str, Path], dict[str, Any]]:
+    """The path of each data file of `directory` and its parsed TOML."""
+    if not directory.is_dir():
+        raise CardDataError(f"{directory}: (directory): not a directory")
+    paths = {name: directory / name for name in names}
+    return paths, {name: read_toml(path) for name, path in paths.items()}
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CardDataError(f"{path}: (file): cannot read: {_one_line(str(exc))}") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise CardDataError(f"{path}: (file): not UTF-8 text: {_one_line(str(exc))}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CardDataError(f"{path}: (file): invalid TOML: {_one_line(str(exc))}") from None
+
+
+def subtable(doc: Any, name: str) -> dict | None:
+    """doc[name] if both are tables (an override target in a broken file is None)."""
+    value = doc.get(name) if isinstance(doc, dict) else None
+    return value if isinstance(value, dict) else None
+
+
+def apply_overrides(
+    raw: dict[str, Any],
+    overrides: dict[str, object],
+    targets_of: Callable[[dict[str, Any]], dict[str, tuple[dict | None, str]]],
+    hint: str,
+    convert: Callable[[str, object], object] | None = None,
+) -> dict[tuple[int, str], str]:
+    """Apply `--set` overrides to the raw files in place; returns {(id(raw table), field):
+    override key}, so that messages name the override behind a bad value.
+
+    `targets_of(raw)` maps every valid key to (the raw table to change, or None when its file is
+    broken, the field); an unknown key fails with suggestions, or `hint`. `convert(field, value)`
+    reads values the `--set` parser keeps as text."""
+    if not overrides:
+        return {}
+    import numpy as np
+
+    targets = targets_of(raw)
+    applied: dict[tuple[int, str], str] = {}
+    for key, value in overrides.items():
+        if key not in targets:
+            raise CardDataError(f"--set: {key!r}: unknown key; {suggest(key, list(targets), hint)}")
+        tbl, field = targets[key]
+        if isinstance(value, np.generic):  # numpy scalars from Python callers
+            value = value.item()
+        if convert is not None:
+            value = convert(field, value)
+        if tbl is None:  # the file itself is broken: validation reports it
+            continue
+        tbl[field] = value
+        applied[(id(tbl), field)] = key
+    return applied
+
+
+def digest(canonical: dict[str, Any]) -> str:
+    """SHA-256 (hex) of the canonical data: what a run's results are comparable by."""
+    blob = json.dumps(canonical, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("ascii")).hexdigest()
+
+
+def int_array(values: list, dtype: Any):
+    """A C-contiguous numpy array for the kernels (numpy is imported when data is loaded)."""
+    import numpy as np
+
+    return np.ascontiguousarray(np.array(values, dtype=dtype))
 
 
 def suggest(key: str, candidates: list[str], hint: str) -> str:

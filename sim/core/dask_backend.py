@@ -10,6 +10,7 @@ the loopback address (and closed at the end).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextlib import contextmanager
 
@@ -77,6 +78,13 @@ def map_chunks(c, task: Callable, n_games: int, chunk_size: int | None, *args, p
         if progress is not None:
             progress(done, n_games)
     return [results[i] for i in range(len(spans))]
+
+
+def map_timed(c, task: Callable, n_games: int, chunk_size: int | None, *args, progress=None):
+    """`map_chunks`, and the seconds it took."""
+    t0 = time.perf_counter()
+    parts = map_chunks(c, task, n_games, chunk_size, *args, progress=progress)
+    return parts, time.perf_counter() - t0
 
 
 def _big(obj) -> bool:

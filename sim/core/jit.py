@@ -52,6 +52,14 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(_cache_dir())
 
 
+def njit_ints(fn):
+    """`njit(cache=True)`, compiled once: for a workspace (a C-contiguous int32 array) and int64
+    arguments. Callers' other integers (int32 array items, literals, booleans) are converted at
+    the call, so the body is not compiled again for each mix of integer types (numba-notes, traps
+    2 and 3). It compiles (or loads from the cache) when its module is imported."""
+    return njit("(int32[::1]" + ", int64" * (fn.__code__.co_argcount - 1) + ")", cache=True)(fn)
+
+
 # --- arrays without reference counting --------------------------------------------------------
 from numba import carray, types  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402

@@ -19,6 +19,33 @@ def win_shares(ranks: np.ndarray) -> np.ndarray:
     return first / first.sum(axis=1, keepdims=True)
 
 
+def seat_columns(out_seats, seatings, names, games, fields: dict[str, int]) -> dict:
+    """A chunk's per-seat columns: game, seat, strategy (names[line-up entry]), the kernel's
+    fields (column -> index in out_seats[game, seat, :]) and winner."""
+    n, n_players = seatings.shape
+    names = np.array(names, dtype=object)
+    seats = {
+        "game": np.repeat(games, n_players),
+        "seat": np.tile(np.arange(n_players), n),
+        "strategy": names[seatings.ravel()],
+    }
+    for column, index in fields.items():
+        seats[column] = out_seats[:, :, index].ravel()
+    seats["winner"] = seats["rank"] == 1
+    return seats
+
+
+def game_columns(games, n_players: int, turns, end, end_reasons) -> dict:
+    """A chunk's first per-game columns: game, n_players, turns and end_reason (end: the index
+    of each game's reason in `end_reasons`)."""
+    return {
+        "game": games,
+        "n_players": np.full(len(games), n_players),
+        "turns": turns,
+        "end_reason": np.array(end_reasons, dtype=object)[end],
+    }
+
+
 def save_columns(path, seats: dict, game_cols: dict) -> None:
     """A chunk's per-game columns in one file (atomic). Text columns are stored as fixed-width
     unicode, so that loading never needs pickle (a crafted pickle can run code)."""

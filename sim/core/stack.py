@@ -11,10 +11,12 @@ from sim.core.jit import njit
 
 
 class Layout:
-    """Hands out consecutive offsets of a vector: scalars, stacks (length + items), blocks."""
+    """Hands out consecutive offsets of a vector: scalars, stacks (length + items), blocks, and
+    columns of the card tables (one entry per card, filled by `fill`)."""
 
-    def __init__(self) -> None:
-        self.size = 0
+    def __init__(self, start: int = 0) -> None:
+        self.size = start
+        self.filled: list[tuple[int, str, str]] = []  # (offset, count attribute, column)
 
     def scalar(self) -> int:
         return self.block(1)
@@ -25,6 +27,28 @@ class Layout:
     def block(self, n: int) -> int:
         self.size += n
         return self.size - n
+
+    def scalars(self, n: int) -> tuple[int, ...]:
+        return self.blocks(n, 1)
+
+    def stacks(self, n: int, cap: int) -> tuple[int, ...]:
+        return self.blocks(n, 1 + cap)
+
+    def blocks(self, n: int, size: int) -> tuple[int, ...]:
+        return tuple(self.block(size) for _ in range(n))
+
+    def columns(self, cap: int, count: str, *names: str) -> tuple[int, ...]:
+        """A block of `cap` entries per card-table column `names`; `fill` copies the first
+        tables.<count> entries of each."""
+        offsets = self.blocks(len(names), cap)
+        self.filled += [(off, count, name) for off, name in zip(offsets, names, strict=True)]
+        return offsets
+
+    def fill(self, v, tables) -> None:
+        """Copy the card-table columns of `tables` into their blocks of the vector `v`."""
+        for off, count, name in self.filled:
+            n = getattr(tables, count)
+            v[off : off + n] = getattr(tables, name)
 
 
 @njit(cache=True, inline="always")

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.abyss import kcore as K
-from sim.abyss import policies as P
+from sim.abyss import policy_params as P
 from sim.abyss import state as S
 from sim.abyss import workspace as W
+from sim.core.workspace import PerTables
 from strategies import compiled
 from strategies.compiled import probability
 from strategies.registry import param
@@ -29,18 +29,19 @@ GUILD_NAMES = ("none", "mage", "soldier", "farmer", "merchant", "politician", "a
 class CompiledPolicy(compiled.CompiledPolicy):
     """Base of the built-in strategies: `kind` and a parameter vector for the compiled code."""
 
-    policies = P
+    policies_module = "sim.abyss.policies"
     layout = W
     state = S
     #: a copy of the kernel's template per card tables: the template is shared
-    workspaces = compiled.TablesCache(lambda t: W.cached_template(t).copy())
+    workspaces = PerTables(lambda t: W.cached_template(t).copy())
     #: Parameter slots that do not follow field order: greedy's fields come first, then the
     #: heuristic's (P.G_*, P.H_*); greedy's later fields go after the heuristic's.
     PARAM_SLOTS = {"fight_risk": P.G_FIGHT_RISK}
 
     def workspace(self, game) -> np.ndarray:
         w = super().workspace(game)
-        K.refresh_all_powers(w)  # the kernel's cache of working powers, for the new state
+        # the kernel's cache of working powers, for the new state
+        compiled.compiled_module("sim.abyss.kcore").refresh_all_powers(w)
         return w
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sim.conspiracy import policies as P
 from sim.conspiracy import state as S
+from sim.core.workspace import PerTables
 from strategies import compiled
 from strategies.registry import Registry, param
 
@@ -20,10 +21,10 @@ from strategies.registry import Registry, param
 class CompiledPolicy(compiled.CompiledPolicy):
     """Base of the Conspiracy strategies: `sim.conspiracy.policies` on a state workspace."""
 
-    policies = P
+    policies_module = "sim.conspiracy.policies"
     layout = S
     state = S
-    workspaces = compiled.TablesCache(S.template)
+    workspaces = PerTables(S.template)
 
 
 @dataclass

@@ -15,17 +15,10 @@ import numpy as np
 import pytest
 from abyss_helpers import broken, copy_data
 
-from sim.abyss.cards import (
-    CardDataError,
-    CardTables,
-    RulesOptions,
-    default_data_dir,
-    describe,
-    load_cards,
-    parse_set_options,
-    slugify,
-)
+from sim.abyss.cards import default_data_dir, describe, load_cards
+from sim.abyss.cards_tables import CardTables, RulesOptions
 from sim.abyss.constants import MONSTER, AllyEffect, Guild, LocationRule, Power, Race
+from sim.core.carddata import CardDataError, parse_set_options, slugify
 
 
 @pytest.fixture(scope="module")

@@ -14,19 +14,10 @@ import numpy as np
 import pytest
 from abyss_helpers import broken, copy_data
 
-from sim.abyss.cards import (
-    KNOWN_EXPANSIONS,
-    CardDataError,
-    CardTables,
-    LeviathanToken,
-    Penalty,
-    RulesOptions,
-    default_data_dir,
-    describe,
-    load_cards,
-    parse_set_options,
-)
-from sim.abyss.constants import MONSTER, AllyEffect, Guild, Power, Race
+from sim.abyss.cards import KNOWN_EXPANSIONS, default_data_dir, describe, load_cards
+from sim.abyss.cards_tables import CardTables, RulesOptions
+from sim.abyss.constants import MONSTER, AllyEffect, Guild, LeviathanToken, Penalty, Power, Race
+from sim.core.carddata import CardDataError, parse_set_options
 
 LEV = ("leviathan",)
 LEV_FILE = "expansions/leviathan.toml"

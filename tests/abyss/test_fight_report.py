@@ -20,7 +20,8 @@ from reports import fight_rollouts as worth
 from reports import fight_rule
 from reports.render import Report
 from reports.rollout import Rollouts, learn_rule, one_step_rule, rule_sentence, save_rollouts
-from sim.abyss.cards import CardTables, load_cards
+from sim.abyss.cards import load_cards
+from sim.abyss.cards_tables import CardTables
 from sim.abyss.odds import fight_table
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -19,7 +19,7 @@ from reports import rollout as RO
 from sim.abyss.cards import load_cards
 from sim.abyss.fast import lineup_arrays
 from sim.abyss.fork import CONTINUE, FIGHT, Branch, Forker, pick_points, reference_fork
-from sim.abyss.policies import G_FIGHT_P, G_FIGHT_RISK
+from sim.abyss.policy_params import G_FIGHT_P, G_FIGHT_RISK
 from sim.core.batch import set_threads
 from strategies.abyss import REGISTRY
 

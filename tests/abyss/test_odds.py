@@ -19,8 +19,9 @@ from typer.testing import CliRunner
 
 from reports.cli import app
 from sim.abyss import odds
-from sim.abyss.cards import CardTables, load_cards
-from sim.abyss.leviathan import life_points_removed
+from sim.abyss.cards import load_cards
+from sim.abyss.cards_tables import CardTables
+from sim.abyss.rules_leviathan import life_points_removed
 
 runner = CliRunner()
 F = Fraction

@@ -21,10 +21,12 @@ from sim.abyss import workspace as W
 from sim.abyss.aggregate import N_ROUNDS, TRAJECTORY_EVERY
 from sim.abyss.cards import load_cards
 from sim.abyss.fast import lineup_arrays, run_fast
+from sim.abyss.kernel_scoring import score
 from sim.abyss.rules import Game
 from sim.abyss.runner import run_games, run_simulation, trajectory_array
 from sim.abyss.workspace import template
 from sim.core.schema import games_frame, seats_frame
+from sim.core.workspace import trace_of
 from strategies.abyss import REGISTRY
 
 PRESETS_A = ["lord_rusher", "key_hunter", "council_hoarder", "auction_buyer", "farmer"]
@@ -65,7 +67,7 @@ def compare(t, base, specs, seed, game) -> None:
     s = kernel_game(base, specs, seed, game)
     where = f"{specs} seed {seed} game {game}"
     ref_trace = [tuple(int(x) for x in row) for row in ref.trace]
-    fast_trace = KN.trace_of(s)
+    fast_trace = trace_of(s, W.TRACE)
     if fast_trace != ref_trace:
         i = next(
             (k for k, (a, b) in enumerate(zip(ref_trace, fast_trace, strict=False)) if a != b),
@@ -80,10 +82,10 @@ def compare(t, base, specs, seed, game) -> None:
     changed = np.nonzero(ref_state != fast_state)[0]
     assert not len(changed), f"{where}: final states differ at offsets {changed[:10]}"
     assert np.array_equal(ref_counters, fast_counters), where
-    out = np.zeros((len(specs), KN.N_SEAT_FIELDS), dtype=np.int32)
-    KN.score(s, out)
-    assert out[:, KN.R_SCORE].tolist() == [sc.total for sc in ref.scores], where
-    assert out[:, KN.R_RANK].tolist() == ref.ranks, where
+    out = np.zeros((len(specs), S.N_SEAT_FIELDS), dtype=np.int32)
+    score(s, out)
+    assert out[:, S.R_SCORE].tolist() == [sc.total for sc in ref.scores], where
+    assert out[:, S.R_RANK].tolist() == ref.ranks, where
 
 
 def cycled(lineup: list[str], n: int) -> list[str]:

@@ -31,14 +31,9 @@ from abyss_helpers import (
 
 from sim.abyss.audit import audit
 from sim.abyss.cards import load_cards
-from sim.abyss.rules import (
-    FINISH,
-    LOCATION_DRAW,
-    Action,
-    Decision,
-    Game,
-    payment_options,
-)
+from sim.abyss.rules import Game
+from sim.abyss.rules_base import FINISH, LOCATION_DRAW, Action, Decision
+from sim.abyss.rules_recruit import payment_options
 
 CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH = (
     Race.CRAB,

@@ -37,10 +37,20 @@ from abyss_helpers import (
 from scipy.stats import chisquare
 
 from sim.abyss.audit import audit
-from sim.abyss.cards import LeviathanToken, Penalty, load_cards
-from sim.abyss.constants import MONSTER, AbyssRng, AllyEffect, Power, Stream
-from sim.abyss.leviathan import LevDecision, MonsterChoice, life_points_removed
-from sim.abyss.rules import Decision, Game, seat_rows
+from sim.abyss.cards import load_cards
+from sim.abyss.constants import (
+    MONSTER,
+    AbyssRng,
+    AllyEffect,
+    LeviathanToken,
+    Penalty,
+    Power,
+    Stream,
+)
+from sim.abyss.rules import Game
+from sim.abyss.rules_base import Decision
+from sim.abyss.rules_leviathan import LevDecision, MonsterChoice, life_points_removed
+from sim.abyss.rules_scoring import seat_rows
 from sim.core.rng import GameRng
 
 CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH = (

@@ -44,10 +44,11 @@ from abyss_helpers import (
 
 from sim.abyss.audit import audit
 from sim.abyss.constants import Power
-from sim.abyss.leviathan import LevDecision as L
-from sim.abyss.leviathan import MonsterChoice
-from sim.abyss.rules import FINISH, Game
-from sim.abyss.rules import Decision as D
+from sim.abyss.rules import Game
+from sim.abyss.rules_base import FINISH
+from sim.abyss.rules_base import Decision as D
+from sim.abyss.rules_leviathan import LevDecision as L
+from sim.abyss.rules_leviathan import MonsterChoice
 
 J, C, S, SH, Q = Race.JELLYFISH, Race.CRAB, Race.SEAHORSE, Race.SHELLFISH, Race.SQUID
 

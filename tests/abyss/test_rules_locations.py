@@ -34,7 +34,9 @@ from abyss_helpers import (
 from sim.abyss.audit import audit
 from sim.abyss.cards import load_cards
 from sim.abyss.constants import N_RACES, Guild, LocationRule
-from sim.abyss.rules import DECLINE, Decision, Game, location_formula
+from sim.abyss.rules import Game
+from sim.abyss.rules_base import DECLINE, Decision
+from sim.abyss.rules_locations import location_formula
 from strategies.abyss import REGISTRY
 
 

@@ -46,15 +46,10 @@ from abyss_helpers import (
 from sim.abyss.audit import audit
 from sim.abyss.cards import load_cards
 from sim.abyss.constants import MONSTER, Power
-from sim.abyss.rules import (
-    DECLINE,
-    FINISH,
-    Action,
-    Game,
-    payment_feasible,
-    payment_options,
-)
-from sim.abyss.rules import Decision as D
+from sim.abyss.rules import Game
+from sim.abyss.rules_base import DECLINE, FINISH, Action
+from sim.abyss.rules_base import Decision as D
+from sim.abyss.rules_recruit import payment_feasible, payment_options
 
 J, C, S, SH, Q = Race.JELLYFISH, Race.CRAB, Race.SEAHORSE, Race.SHELLFISH, Race.SQUID
 

@@ -18,11 +18,13 @@ import pytest
 
 from reports.summary import wilson_interval
 from sim.abyss import kernel as KN
+from sim.abyss import workspace as W
 from sim.abyss.cards import load_cards
 from sim.abyss.constants import Guild
 from sim.abyss.fast import lineup_arrays, run_fast
-from sim.abyss.policies import G_FIGHT_RISK
+from sim.abyss.policy_params import G_FIGHT_RISK
 from sim.core.errors import UserError, is_user_error
+from sim.core.workspace import trace_of
 from strategies.abyss import BUILTIN_PRESETS, POLICIES, REGISTRY, StrategyError
 from strategies.abyss.baseline import (
     GUILD_NAMES,
@@ -44,7 +46,7 @@ PRESET_NAMES = (
 BUILTIN_TOML = tomllib.loads(BUILTIN_PRESETS.read_text())
 EXPANSIONS = {"leviathan": ("leviathan",), "base": ()}
 
-# decision codes of the kernel's trace (sim.abyss.rules.Decision, sim.abyss.leviathan)
+# decision codes of the kernel's trace (sim.abyss.rules_base.Decision, sim.abyss.rules_leviathan)
 D_ACTION, D_FIGHT_MONSTER, D_MONSTER_CHOICE = 2, 5, 30
 EXPLORE, REQUEST_SUPPORT, RECRUIT = 0, 1, 2
 FIGHT = 1
@@ -483,7 +485,7 @@ def decision_counts(expansion: str, lineup: list[str], n_games: int, seed: int =
     for game in range(n_games):
         KN.new_game(s, np.int64(seed), np.int64(game), np.int64(len(lineup)))
         KN.play(s)
-        for seat, decision, option, _ in KN.trace_of(s):
+        for seat, decision, option, _ in trace_of(s, W.TRACE):
             counts[lineup[seat]][decision, option] += 1
     return counts
 

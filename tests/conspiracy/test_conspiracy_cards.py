@@ -17,7 +17,6 @@ import pytest
 
 from sim.conspiracy.cards import (
     MAX_NEIGHBOURS,
-    CardDataError,
     ConspiracyTables,
     KeyKind,
     KeyRule,
@@ -29,8 +28,8 @@ from sim.conspiracy.cards import (
     default_data_dir,
     describe,
     load_cards,
-    parse_set_options,
 )
+from sim.core.carddata import CardDataError, parse_set_options
 
 COMPONENTS_MD = Path("/work/shared/reference/components.md")
 COLOURS = ("yellow", "red", "green", "blue", "purple")

@@ -12,6 +12,7 @@ from sim.conspiracy import state as S
 from sim.conspiracy.cards import load_cards
 from sim.conspiracy.rules import Game
 from sim.core.rng import N_STREAMS
+from sim.core.workspace import trace_of, with_trace
 from strategies.conspiracy import HeuristicPolicy, RandomPolicy
 
 TRACE_CAP = 4000
@@ -23,7 +24,7 @@ def policies(lineup):
 
 def kernel_game(t, lineup, seed, game):
     base = S.template(t)
-    s = S.with_trace(base, TRACE_CAP)
+    s = with_trace(base, S.WORKSPACE_BASE, TRACE_CAP)
     ps = policies(lineup)
     for seat, p in enumerate(ps):
         s[S.POLICY_KIND + seat] = p.kind
@@ -33,8 +34,7 @@ def kernel_game(t, lineup, seed, game):
     out_seats = np.zeros((len(lineup), KN.N_SEAT_FIELDS), dtype=np.int32)
     out_game = np.zeros(KN.N_GAME_FIELDS, dtype=np.int32)
     KN.play_one(s, np.int64(seed), np.int64(game), np.int64(len(lineup)), out_seats, out_game)
-    n = int(s[S.TRACE])
-    trace = [tuple(int(x) for x in s[S.TRACE + 1 + 4 * i : S.TRACE + 5 + 4 * i]) for i in range(n)]
+    trace = trace_of(s, S.TRACE)
     return s, out_seats, out_game, trace
 
 

@@ -8,15 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sim.abyss.cards import LeviathanToken, Penalty
-from sim.abyss.constants import AllyEffect, Power, Race, Stream
-
-if TYPE_CHECKING:
-    from sim.abyss.rules import Player
+from sim.abyss.constants import AllyEffect, LeviathanToken, Penalty, Power, Race, Stream
+from sim.abyss.rules_base import Decision, Player
 
 
 class LevDecision(IntEnum):
@@ -412,8 +408,6 @@ class LeviathanMixin:
             for _ in range(amount):
                 stacks = [r for r in range(len(self.council)) if self.council[r]]
                 if stacks:
-                    from sim.abyss.rules import Decision
-
                     self.take_council_stack(p, self.choose(p.seat, Decision.COUNCIL_STACK, stacks))
 
     # ------------------------------------------------------------ end of turn
@@ -447,8 +441,6 @@ class LeviathanMixin:
             # Shaman protects).
             targets = [q.seat for q in self.military_targets(p)]
             if targets:
-                from sim.abyss.rules import Decision
-
                 q = self.players[self.choose(p.seat, Decision.TARGET_OPPONENT, targets)]
                 self.add_leviathan(q, why="border_guard")
         elif power == Power.ARMS_DEALER:

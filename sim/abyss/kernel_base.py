@@ -1,0 +1,164 @@
+"""The small steps every phase of the fast path takes: asking a seat's policy (`choose`), drawing
+from a random stream, Pearls and Keys from and to the supply, discarding, the Council's stacks
+(the codes they compare are `kcore`'s).
+
+Each function mirrors the reference engine's helper of the same name (`sim.abyss.rules.Game`);
+the phase modules (`kernel_*.py`) reach them as `B.*`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.abyss import kcore as K
+from sim.abyss import policies as P
+from sim.abyss import state as S
+from sim.abyss import workspace as W
+from sim.core.jit import njit, njit_ints
+from sim.core.rng import rand_below_in
+from sim.core.workspace import shuffle_in, traced
+
+
+@njit(cache=True, inline="always")
+def draw(s, stream, n):
+    """A uniform integer in [0, n) from one of the game's random streams."""
+    return rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, np.int64(stream), np.int64(n))
+
+
+@njit(cache=True, inline="always")
+def die(s):
+    return 1 + draw(s, K.ST_DICE, 6)
+
+
+@njit_ints
+def choose(s, seat, decision, n):
+    """Ask the seat's policy among the n options at s[W.OPT:], and trace the decision; a single
+    option is not asked."""
+    if n == 1:
+        return s[W.OPT]
+    return traced(s, W.TRACE, seat, decision, P.choose(s, seat, decision, n), n)
+
+
+@njit(cache=True, inline="always")
+def choose_01(s, seat, decision):
+    s[W.OPT] = 0
+    s[W.OPT + 1] = 1
+    return choose(s, seat, decision, 2)
+
+
+@njit(cache=True)
+def options_from_stack(s, off):
+    """The options = the items of a stack; returns their number."""
+    n = s[off]
+    for i in range(n):
+        s[W.OPT + i] = s[off + 1 + i]
+    return n
+
+
+@njit_ints
+def shuffle_stack(s, off, stream):
+    """Fisher-Yates shuffle of a stack, from one of the game's random streams."""
+    shuffle_in(s, off, W.RNG_KEYS, W.RNG_COUNTERS, stream)
+
+
+@njit(cache=True, inline="always")
+def gain_pearls(s, seat, n):
+    if n > 0:
+        s[K.pbase(seat) + S.P_PEARLS] += n
+        s[S.PEARLS_FROM] += n
+
+
+@njit(cache=True, inline="always")
+def pay_treasury(s, seat, n):
+    b = K.pbase(seat)
+    n = min(n, s[b + S.P_PEARLS])
+    if n > 0:
+        s[b + S.P_PEARLS] -= n
+        s[S.PEARLS_TO] += n
+
+
+@njit(cache=True)
+def gain_keys(s, seat, n):
+    n = min(n, s[S.KEY_PILE])
+    if n > 0:
+        s[S.KEY_PILE] -= n
+        s[K.pbase(seat) + S.P_KEYS] += n
+
+
+@njit_ints
+def discard_ally_from_hand(s, seat, ally):
+    K.remove(s, K.pbase(seat) + S.P_HAND, ally)
+    K.push(s, S.EXP_DISCARD, ally)
+
+
+@njit_ints
+def choose_discard(s, seat):
+    n = K.distinct_allies(s, K.pbase(seat) + S.P_HAND, W.OPT, 0)
+    discard_ally_from_hand(s, seat, choose(s, seat, P.D_DISCARD_ALLY, n))
+
+
+@njit(cache=True)
+def trigger_end(s, reason):
+    if s[S.END_REASON] == S.END_NONE:
+        s[S.END_REASON] = reason
+
+
+@njit(cache=True, inline="always")
+def council_stack(r):
+    return S.COUNCIL + r * S.COUNCIL_STRIDE
+
+
+@njit(cache=True)
+def council_options(s):
+    """W.OPT = the races whose Council stack is not empty."""
+    n = 0
+    for r in range(5):
+        if s[council_stack(r)] > 0:
+            s[W.OPT + n] = r
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def take_council_stack(s, seat, race):
+    K.extend(s, K.pbase(seat) + S.P_HAND, council_stack(race))
+    K.clear(s, council_stack(race))
+
+
+@njit_ints
+def free_lords_options(s, seat, exclude):
+    """W.OPT = the seat's free Lords (not under a Location) other than `exclude`, in order."""
+    off = K.pbase(seat) + S.P_LORDS
+    n = 0
+    for i in range(s[off]):
+        lord = s[off + 1 + i]
+        if s[S.LORD_UNDER + lord] == 0 and lord != exclude:
+            s[W.OPT + n] = lord
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def military_targets(s, seat, out):
+    """s[out:out + n] = the opponents a Military power reaches (no working Shaman), clockwise."""
+    n = 0
+    for i in range(1, s[S.N_PLAYERS]):
+        q = K.opponent(s, seat, i)
+        if not K.protected(s, q):
+            s[out + n] = q
+            n += 1
+    return n
+
+
+@njit_ints
+def discard_lord(s, seat, lord):
+    K.remove(s, K.pbase(seat) + S.P_LORDS, lord)
+    s[S.LORD_DISABLED + lord] = 0
+    K.push(s, S.LORD_DISCARD, lord)
+    K.refresh_powers(s, seat)
+
+
+@njit(cache=True)
+def draw_monster_token(s, seat):
+    if s[S.MONSTER_TOKENS] > 0:
+        K.push(s, K.pbase(seat) + S.P_TOKENS, K.pop(s, S.MONSTER_TOKENS))

@@ -1,0 +1,22 @@
+"""The compiled policies' strategy kinds and parameter slots (`sim.abyss.policies`), as plain
+integers: the strategies (`strategies.abyss`) describe and check themselves without compiling the
+policies, which compile when `sim.abyss.policies` is imported."""
+
+from __future__ import annotations
+
+# strategy kinds (index into `KINDS` of strategies.abyss)
+RANDOM = 0
+GREEDY = 1
+HEURISTIC = 2
+
+N_PARAMS = 16  # parameters of a strategy (int32; probabilities in thousandths)
+# greedy parameter vector
+G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
+G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6
+G_FIGHT_RISK = 14  # after the heuristic's slots (see baseline.PARAM_SLOTS)
+# The parametrised heuristic behind the named presets (strategies/abyss/presets.toml). Slots 0-6
+# are greedy's (same meaning); the rest steer which Lords it wants, when it recruits, plots,
+# requests support, takes Locations, and how much Leviathan risk it accepts when exploring.
+H_RECRUIT_MIN, H_KEY_WEIGHT, H_GUILD, H_GUILD_BONUS = 7, 8, 9, 10
+H_PLOT_PEARLS, H_EXPLORE_RISK, H_LOCATION_MIN = 11, 12, 13
+NO_GUILD = -1
