@@ -481,9 +481,10 @@ def rollout(
     with create_run_dir(out_dir) as staging:
         tables = c.game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
         from reports.rollout import rollout_text, run_rollouts, save_rollouts
+        from reports.games.abyss import ROLLOUT_COMPILE_SECONDS
         from sim.core.firstrun import first_compile
 
-        with first_compile("fight-or-explore rollouts", 90):
+        with first_compile("fight-or-explore rollouts", ROLLOUT_COMPILE_SECONDS):
             found = run_rollouts(
                 tables,
                 n_players=players,

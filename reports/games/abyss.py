@@ -26,6 +26,10 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
     return balance_report(run_dir, out)
 
 
+#: The rollouts' first compile on a 2-core machine (README), to tell the user.
+ROLLOUT_COMPILE_SECONDS = 30
+
+
 def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
                       expansions: tuple[str, ...], fight_points: int,
                       run_dir: Path) -> dict:  # fmt: skip
@@ -38,14 +42,17 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
         from reports.balance import FIGHT_DIR
         from reports.rollout import run_rollouts, save_rollouts
 
+        from sim.core.firstrun import first_compile
+
         n = 4 if 4 in counts else counts[0]
         lineup = [s for s in names if s.split(":")[0] != "random"] or names
         lineup = [lineup[i % len(lineup)] for i in range(max(n, len(lineup)))]
-        found = run_rollouts(
-            tables, n_players=n, strategies=lineup, seed=seed, n_points=fight_points,
-            replicates=16, rule_points=fight_points, rule_replicates=4,
-            progress=sys.stderr.isatty(),
-        )  # fmt: skip
+        with first_compile("fight-or-explore rollouts", ROLLOUT_COMPILE_SECONDS):
+            found = run_rollouts(
+                tables, n_players=n, strategies=lineup, seed=seed, n_points=fight_points,
+                replicates=16, rule_points=fight_points, rule_replicates=4,
+                progress=sys.stderr.isatty(),
+            )  # fmt: skip
         (run_dir / FIGHT_DIR).mkdir()
         save_rollouts(found, run_dir / FIGHT_DIR)
     return {"fight_points": fight_points}
