@@ -480,8 +480,8 @@ def rollout(
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
     with create_run_dir(out_dir) as staging:
         tables = c.game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
-        from reports.rollout import rollout_text, run_rollouts, save_rollouts
         from reports.games.abyss import ROLLOUT_COMPILE_SECONDS
+        from reports.rollout import rollout_text, run_rollouts, save_rollouts
         from sim.core.firstrun import first_compile
 
         with first_compile("fight-or-explore rollouts", ROLLOUT_COMPILE_SECONDS):

@@ -41,7 +41,6 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
     if fight_points:
         from reports.balance import FIGHT_DIR
         from reports.rollout import run_rollouts, save_rollouts
-
         from sim.core.firstrun import first_compile
 
         n = 4 if 4 in counts else counts[0]
