@@ -222,3 +222,20 @@ def test_fast_engine_bad_input_is_one_line(args: list[str], needle: str, tmp_pat
     result = runner.invoke(app, ["simulate", "--games", "2", *args, "--out", str(out)])
     assert needle in _one_line_error(result)
     assert not out.exists()
+
+
+def test_replay_of_a_run_directory_takes_every_option_from_its_manifest(tmp_path: Path) -> None:
+    """Issue 19: "`abyss-mc replay RUN_DIR --game N` replays a game of a run, taking every option
+    from its manifest" -- the same narration as repeating the run's options; an index past the
+    run's games is refused."""
+    run = tmp_path / "run"
+    args = ["--seed", "9", "--players", "3", "--strategies", "greedy,key_hunter",
+            "--expansions", "leviathan", "--set", "leviathan_game.hand_limit=8"]  # fmt: skip
+    made = runner.invoke(app, ["simulate", "--games", "12", *args, "--out", str(run)])
+    assert made.exit_code == 0, made.output
+    by_dir = runner.invoke(app, ["replay", str(run), "--game", "5"])
+    assert by_dir.exit_code == 0, by_dir.output
+    repeated = runner.invoke(app, ["replay", "--game", "5", *args])
+    assert by_dir.stdout == repeated.stdout and "Seat 1 (" in by_dir.stdout
+    past = runner.invoke(app, ["replay", str(run), "--game", "12"])
+    assert past.exit_code == 2 and "below the run's 12 games" in past.stderr
