@@ -208,14 +208,14 @@ def run_conspiracy_bench(
 ) -> BenchResult:
     """Conspiracy's engines on the same games, and Abyss's fast path (greedy, Leviathan, same
     player count up to 4) in the same run, for the ratio the issue asks about."""
-    from sim.conspiracy.fast import run_fast, run_reference
+    from sim.conspiracy.play import run_games
     from sim.core.jit import numba
     from strategies.conspiracy import REGISTRY
 
     same = {
         "n_players": players,
         "seed": seed,
-        "strategies": REGISTRY.make_policies(lineup, players),
+        "policies": REGISTRY.make_policies(lineup, players),
     }
     result = BenchResult(
         {
@@ -227,13 +227,15 @@ def run_conspiracy_bench(
             "abyss_games": abyss_games,
         }
     )
-    run_fast(tables, n_games=8, **same)  # compile
+    run_games(tables, engine="fast", n_games=8, **same)  # compile
     progress(f"Conspiracy reference engine: {reference_games} games ...")
-    ref_rate = run_reference(tables, n_games=reference_games, **same)[2]["games_per_second"]
+    ref = run_games(tables, engine="reference", n_games=reference_games, **same)
+    ref_rate = ref.timings["games_per_second"]
     result.add("Conspiracy reference engine", ref_rate, f"{ref_rate:,.1f} games/s")
 
     def play(threads: int) -> float:
-        return run_fast(tables, n_games=fast_games, threads=threads, **same)[2]["games_per_second"]
+        played = run_games(tables, engine="fast", n_games=fast_games, threads=threads, **same)
+        return played.timings["games_per_second"]
 
     rates = add_fast_rates(result, "Conspiracy ", ref_rate, play, fast_games, progress)
     if abyss_games:

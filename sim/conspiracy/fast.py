@@ -12,7 +12,7 @@ import numpy as np
 from sim.conspiracy import kernel as KN
 from sim.conspiracy import state as S
 from sim.conspiracy.state import END_REASONS
-from sim.core.batch import check_lineup, concat, rotated_seatings, run_chunks, set_threads, timings
+from sim.core.batch import check_lineup, concat, rotated_seatings, set_threads, timings
 from sim.core.policy import lineup_arrays as core_lineup_arrays
 from sim.core.results import game_columns, seat_columns, win_shares
 
@@ -82,53 +82,6 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     return columns(out_seats, out_games, np.asarray(seatings), strategies, np.asarray(games), seed)
 
 
-def run_fast(
-    tables,
-    *,
-    n_players: int,
-    n_games: int,
-    seed: int,
-    strategies: list,
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: bool = False,
-    store=None,
-):
-    """Games 0 .. n_games - 1 of `seed` on the fast path: (seat columns, game columns, timings).
-    With a `store` (`sim.core.chunks.ChunkStore`) each finished chunk is kept and stored chunks
-    are not played again (`sim.abyss.fast.run_fast`)."""
-    from sim.core.results import load_columns, save_columns
-
-    check_lineup(strategies, n_players)
-    threads = set_threads(threads)
-    seat_parts: list[dict] = []
-    game_parts: list[dict] = []
-    first_game = 0
-    if store is not None:
-        seat_parts, game_parts = load_columns(store)
-        first_game = store.end()
-
-    def play(first: int, n: int) -> None:
-        games = np.arange(first, first + n, dtype=np.int64)
-        seatings = rotated_seatings(games, n_players)
-        seats, game_cols = run_tables(
-            tables, seed=seed, games=games, seatings=seatings, strategies=strategies
-        )
-        seat_parts.append(seats)
-        game_parts.append(game_cols)
-        if store is not None:
-            store.save(first, n, {"columns.npz": lambda path: save_columns(path, seats, game_cols)})
-
-    elapsed = run_chunks(
-        n_games, play, chunk_size=chunk_size, progress=progress, first_game=first_game
-    )
-    return (
-        concat(seat_parts),
-        concat(game_parts),
-        timings(n_games - first_game, elapsed, threads=threads),
-    )
-
-
 def run_reference(tables, *, n_players: int, n_games: int, seed: int, strategies: list):
     """The same games on the reference engine (slow; for checks and small runs)."""
     import time
@@ -163,7 +116,7 @@ def run_reference(tables, *, n_players: int, n_games: int, seed: int, strategies
 
 def play_chunk(first: int, n: int, tables, seed: int, strategies: list):
     """One chunk of a run on one thread (the distributed backend's task): (seat columns, game
-    columns) of games first .. first + n - 1, seated as `run_fast` seats them."""
+    columns) of games first .. first + n - 1, seated as `play.run_games` seats them."""
     set_threads(1)
     games = np.arange(first, first + n, dtype=np.int64)
     return run_tables(
@@ -179,7 +132,7 @@ def run_distributed(
     client, tables, *, n_players: int, n_games: int, seed: int, strategies: list,
     chunk_size: int | None = None,
 ):  # fmt: skip
-    """`run_fast` on a Dask cluster (`sim.core.dask_backend`): the same results."""
+    """`play.run_games` on a Dask cluster (`sim.core.dask_backend`): the same results."""
     from sim.core.dask_backend import map_timed
 
     check_lineup(strategies, n_players)

@@ -36,11 +36,47 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
         )
     else:
         with first_compile("conspiracy", COMPILE_SECONDS):
-            seats, games, timings = fast.run_fast(
-                tables, n_players=n_players, n_games=n_games, seed=seed, strategies=policies,
-                threads=threads, progress=progress, store=store, chunk_size=chunk_size,
-            )  # fmt: skip
+            seats, games, timings = _fast_games(tables, n_players, n_games, seed, policies,
+                                                threads, progress, store, chunk_size)  # fmt: skip
     return Played(pd.DataFrame(seats), pd.DataFrame(games), None, dict(timings))
+
+
+def _fast_games(tables, n_players, n_games, seed, policies, threads, progress, store, chunk_size):
+    """Games 0 .. n_games - 1 of `seed` on the fast path, in chunks: (seat columns, game
+    columns, timings). With a `store` (`sim.core.chunks.ChunkStore`) each finished chunk is kept
+    and stored chunks are not played again."""
+    import numpy as np
+
+    from sim.conspiracy.fast import run_tables as play_tables
+    from sim.core.batch import (
+        check_lineup,
+        concat,
+        rotated_seatings,
+        run_chunks,
+        set_threads,
+        timings,
+    )
+    from sim.core.results import load_columns, save_columns
+
+    check_lineup(policies, n_players)
+    threads = set_threads(threads)
+    seat_parts, game_parts = load_columns(store) if store is not None else ([], [])
+    first_game = store.end() if store is not None else 0
+
+    def play(first: int, n: int) -> None:
+        games = np.arange(first, first + n, dtype=np.int64)
+        seats, game_cols = play_tables(tables, seed=seed, games=games,
+                                       seatings=rotated_seatings(games, n_players),
+                                       strategies=policies)  # fmt: skip
+        seat_parts.append(seats)
+        game_parts.append(game_cols)
+        if store is not None:
+            store.save(first, n, {"columns.npz": lambda path: save_columns(path, seats, game_cols)})
+
+    elapsed = run_chunks(n_games, play, chunk_size=chunk_size, progress=progress,
+                         first_game=first_game)  # fmt: skip
+    return concat(seat_parts), concat(game_parts), timings(n_games - first_game, elapsed,
+                                                           threads=threads)  # fmt: skip
 
 
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):

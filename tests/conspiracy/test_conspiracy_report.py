@@ -1,6 +1,6 @@
 """The Conspiracy balance report (reports/conspiracy_*.py) on small real runs written into
-tmp directories: a simulate-like run (run_fast) and a CRN tournament of two player counts
-(reports.tournament's design played with sim.conspiracy.fast.run_tables)."""
+tmp directories: a simulate-like run (`sim.conspiracy.play.run_games`) and a CRN tournament of
+two player counts (reports.tournament's design played with sim.conspiracy.fast.run_tables)."""
 
 from __future__ import annotations
 
@@ -55,12 +55,13 @@ def tables():
 
 @pytest.fixture(scope="module")
 def sim_run(tmp_path_factory, tables) -> Path:
-    from sim.conspiracy.fast import run_fast
+    from sim.conspiracy.play import run_games
     from strategies.conspiracy import REGISTRY
 
-    seats, games, _ = run_fast(
-        tables, n_players=4, n_games=N_GAMES, seed=3, strategies=REGISTRY.make_policies(LINEUP, 4)
-    )
+    policies = REGISTRY.make_policies(LINEUP, 4)
+    played = run_games(tables, engine="fast", n_players=4, n_games=N_GAMES, seed=3,
+                       policies=policies)  # fmt: skip
+    seats, games = played.seats, played.games
     config = {"command": "simulate", "strategies": LINEUP, "seed": 3, "n_players": 4}
     return _write_run(tmp_path_factory.mktemp("sim") / "run", seats, games, config, tables.digest)
 

@@ -7,7 +7,7 @@ import pytest
 
 from reports.summary import wilson_interval
 from sim.conspiracy.cards import load_cards
-from sim.conspiracy.fast import run_fast
+from sim.conspiracy.play import run_games
 from strategies.conspiracy import REGISTRY
 
 PRESETS = ["coalition_builder", "key_hunter", "pearl_master", "high_ip", "pile_raider"]
@@ -26,8 +26,7 @@ def test_five_distinct_presets_are_built_in() -> None:
 @pytest.mark.parametrize("name", PRESETS)
 def test_every_preset_beats_random(tables, name) -> None:
     lineup = REGISTRY.make_policies([name, "random"], 2)
-    seats, _, _ = run_fast(tables, n_players=2, n_games=400, seed=5, strategies=lineup)
-    df = pd.DataFrame(seats)
+    df = run_games(tables, engine="fast", n_players=2, n_games=400, seed=5, policies=lineup).seats
     mine = df[df["strategy"] == name]
     lo, _ = wilson_interval(float(mine["win"].sum()), len(mine))
     assert lo > 0.5, f"{name} wins {mine['win'].mean():.1%} against random"
@@ -36,10 +35,8 @@ def test_every_preset_beats_random(tables, name) -> None:
 @pytest.fixture(scope="module")
 def mixed(tables):
     first, last = REGISTRY.make_policies(PRESETS[:4], 4), REGISTRY.make_policies(PRESETS[1:], 4)
-    seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=6, strategies=first)
-    a = pd.DataFrame(seats)
-    seats, _, _ = run_fast(tables, n_players=4, n_games=3000, seed=7, strategies=last)
-    b = pd.DataFrame(seats)
+    a = run_games(tables, engine="fast", n_players=4, n_games=3000, seed=6, policies=first).seats
+    b = run_games(tables, engine="fast", n_players=4, n_games=3000, seed=7, policies=last).seats
     return pd.concat([a, b]).groupby("strategy").mean(numeric_only=True)
 
 
