@@ -120,9 +120,12 @@ def mixed_lineup(spec, n_players: int) -> str:
 
 
 def schema_entry(spec) -> dict:
-    """The manifest's ``schema_version``, for a game whose play module declares one."""
-    version = getattr(spec.play(), "SCHEMA_VERSION", None)
-    return {"schema_version": version} if version is not None else {}
+    """The manifest's ``schema_version``, for a game that declares its result columns."""
+    if spec.results_module is None:
+        return {}
+    from importlib import import_module
+
+    return {"schema_version": import_module(spec.results_module).SCHEMA_VERSION}
 
 
 def game_lineup(spec, text: str | None, n_players: int) -> tuple[list[str], list]:

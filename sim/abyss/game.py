@@ -9,6 +9,7 @@ SPEC = GameSpec(
     expansions=("leviathan",),
     play_module="sim.abyss.play",
     report_module="reports.games.abyss",
+    results_module="sim.abyss.schema",
     default_strategies="greedy,random",
     default_tournament="greedy,lord_rusher,key_hunter,council_hoarder,auction_buyer,"
     "pearl_economist,leviathan_hunter,cautious_explorer,farmer,random",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from sim.core.firstrun import first_compile
 from sim.core.game import Played
-from sim.core.schema import SCHEMA_VERSION  # noqa: F401  (the manifest records it)
 
 #: The fast path's first compile on a 2-core machine (docs/benchmarks.md), to tell the user.
 COMPILE_SECONDS = 55
@@ -21,7 +20,7 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
               client=None) -> Played:  # fmt: skip
     """The games of one line-up (`sim.abyss.runner.run_games`; on Dask `fast.run_distributed`):
     typed result frames, the aggregates and the timings."""
-    from sim.core.schema import games_frame, seats_frame
+    from sim.abyss.schema import games_frame, seats_frame
 
     if client is not None:
         from sim.abyss.fast import run_distributed
@@ -53,7 +52,7 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list):
 
 def tournament_frames(seats, games):
     """A tournament's frames in the results schema (typed columns)."""
-    from sim.core.schema import tournament_frames as typed
+    from sim.abyss.schema import tournament_frames as typed
 
     return typed(seats, games)
 

@@ -135,7 +135,7 @@ def run_games(
             tables, **games, threads=threads, per_game=per_game, progress=progress, store=store,
             chunk_size=chunk_size,
         )  # fmt: skip
-    from sim.core.schema import games_frame, seats_frame
+    from sim.abyss.schema import games_frame, seats_frame
 
     trajectories: list = []
     seats, rows, timings = run_simulation(

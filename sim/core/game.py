@@ -12,6 +12,10 @@ A spec names its modules instead of importing them, so that looking a game up co
 - `report_module`, what the reports add (a module of `reports`, named, never imported here):
   ``summary(played, n_players) -> str``, ``write_report(run_dir, out) -> paths`` and, optionally,
   ``tournament_extras(...)``. Without one, the generic summary and report of `reports` serve.
+- `results_module`, the result columns as data: ``SEAT_COLUMNS`` and ``GAME_COLUMNS`` (name ->
+  (dtype, meaning)) and ``SCHEMA_VERSION``. Without one, a game's results follow the common
+  convention (docs/architecture.md): ``game``, ``seat``, ``strategy``, ``score``, ``rank`` and
+  the score's sources as ``score_*``.
 - `analysis_module`: a game whose runs are not games of a line-up (the Wilds' crystal episodes)
   names the module that runs and reports its analysis instead (``simulate``, ``write_report``,
   ``replay``, ``bench``).
@@ -64,6 +68,7 @@ class GameSpec:
     strategies_module: str | None = None  # default: strategies.<name>
     report_module: str | None = None  # summary, write_report[, tournament_extras]
     analysis_module: str | None = None  # a game whose runs are not games of a line-up
+    results_module: str | None = None  # SEAT_COLUMNS, GAME_COLUMNS, SCHEMA_VERSION
     engines: tuple[str, ...] = ("fast", "reference")  # the first is the default
     default_strategies: str = ""  # simulate's line-up
     default_tournament: str = ""  # the tournament's strategies
@@ -85,6 +90,13 @@ class GameSpec:
     def report(self):
         """The report module (the game's own, else the generic one of `reports`)."""
         return import_module(self.report_module or "reports.generic")
+
+    def result_columns(self) -> tuple[dict, dict] | None:
+        """(seat columns, game columns), name -> (dtype, meaning), when the game declares them."""
+        if self.results_module is None:
+            return None
+        module = import_module(self.results_module)
+        return module.SEAT_COLUMNS, module.GAME_COLUMNS
 
     def analysis(self):
         return import_module(self.analysis_module) if self.analysis_module else None

@@ -24,8 +24,8 @@ from sim.abyss.fast import lineup_arrays, run_fast
 from sim.abyss.kernel_scoring import score
 from sim.abyss.rules import Game
 from sim.abyss.runner import run_games, run_simulation, trajectory_array
+from sim.abyss.schema import games_frame, seats_frame
 from sim.abyss.workspace import template
-from sim.core.schema import games_frame, seats_frame
 from sim.core.workspace import trace_of
 from strategies.abyss import REGISTRY
 

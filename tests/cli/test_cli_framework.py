@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from reports.cli import app
 from reports.summary import summarize, wilson_interval
-from sim.core.schema import GAME_COLUMNS, SCHEMA_VERSION, SEAT_COLUMNS, games_frame, seats_frame
+from sim.abyss.schema import GAME_COLUMNS, SCHEMA_VERSION, SEAT_COLUMNS, games_frame, seats_frame
 
 HEAVY_MODULES = ("numpy", "pandas", "numba", "scipy", "matplotlib", "pyarrow")
 
@@ -153,7 +153,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
         tables_, *, engine, per_game=True, threads=None, store=None, chunk_size=None, **kwargs
     ):
         from sim.abyss.aggregate import Aggregates
-        from sim.core.schema import games_frame, seats_frame
+        from sim.abyss.schema import games_frame, seats_frame
 
         seats, games, timings = run_simulation(tables_, **kwargs)
         names = [getattr(p, "name", p) for p in kwargs["strategies"]]

@@ -200,3 +200,13 @@ def test_strategies_command_shows_one_strategy_in_full() -> None:
     result = runner.invoke(app, ["strategies", "--game", "conspiracy", "greedy"])
     lines = result.output.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1 and "unknown strategy 'greedy'" in lines[0]
+
+
+def test_a_game_declares_its_result_columns_or_follows_the_convention(tiny) -> None:
+    """The spec gives a game's result columns (Abyss: `sim.abyss.schema`, with their meanings);
+    a game without a results module follows the common convention (the tiny game)."""
+    seats, game_columns = games.get("abyss").result_columns()
+    assert {"game", "seat", "strategy", "score", "rank", "score_lords"} <= set(seats)
+    assert all(isinstance(meaning, str) and meaning for _, meaning in seats.values())
+    assert "turns" in game_columns
+    assert tiny.result_columns() is None

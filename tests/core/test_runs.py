@@ -1,4 +1,4 @@
-"""Run directories (sim/core/runs.py) and the results schema (sim/core/schema.py)."""
+"""Run directories (sim/core/runs.py) and the results schema (sim/abyss/schema.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sim.abyss.schema import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
+    games_frame,
+    schema_markdown,
+    seats_frame,
+)
 from sim.core.errors import UserError, is_user_error
 from sim.core.runs import (
     RunDirError,
@@ -18,13 +25,6 @@ from sim.core.runs import (
     default_run_dir,
     write_manifest,
     write_parquet,
-)
-from sim.core.schema import (
-    GAME_COLUMNS,
-    SEAT_COLUMNS,
-    games_frame,
-    schema_markdown,
-    seats_frame,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -255,5 +255,5 @@ def test_frames_reject_bad_values() -> None:
 def test_results_schema_doc_is_current() -> None:
     doc = (REPO / "docs" / "results-schema.md").read_text()
     assert doc == schema_markdown(), (
-        "docs/results-schema.md is stale: python -m sim.core.schema > docs/results-schema.md"
+        "docs/results-schema.md is stale: python -m sim.abyss.schema > docs/results-schema.md"
     )

@@ -5,7 +5,7 @@
 
 Both are long-form: aggregate with ``groupby``. `docs/results-schema.md` is generated from the
 dicts below by `schema_markdown` (a test checks that the committed file is current); change the
-schema here, then regenerate it with ``python -m sim.core.schema > docs/results-schema.md``.
+schema here, then regenerate it with ``python -m sim.abyss.schema > docs/results-schema.md``.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def schema_markdown() -> str:
     lines = [
         "# Results schema",
         "",
-        "<!-- Generated from sim/core/schema.py by `python -m sim.core.schema`; edit the schema "
+        "<!-- Generated from sim/abyss/schema.py by `python -m sim.abyss.schema`; edit the schema "
         "there, not this file. -->",
         "",
         f"Schema version {SCHEMA_VERSION}. Every `abyss-mc simulate` run writes a new directory "
@@ -202,7 +202,7 @@ def _typed_frame(rows: Any, columns: Mapping[str, tuple[Any, str]], table: str) 
     unknown = [str(c) for c in df.columns if c not in columns]
     if unknown:
         raise ValueError(
-            f"{table} table: unknown columns {', '.join(unknown)} (add them to sim/core/schema.py)"
+            f"{table} table: unknown columns {', '.join(unknown)} (add them to sim/abyss/schema.py)"
         )
     out = {name: _cast(df[name], dtype, f"{table}.{name}") for name, (dtype, _) in columns.items()}
     return pd.DataFrame(out).reset_index(drop=True)
