@@ -22,15 +22,9 @@ def simulate(*, games: int, seed: int, cards, set_, out, backend: str = "local",
              scheduler=None, threads=None, chunk_size=None) -> str:  # fmt: skip
     """Episodes of every strike setting and warp-deck variant: the long-form table, a summary and
     the report, into a new run directory; on Dask the same results. Returns what to print."""
-    from reports.commands.common import data_options
+    from reports.commands.common import data_options, write_run_manifest
     from reports.wilds import build_report, distributed_runner, effort, run_analysis
-    from sim.core.runs import (
-        atomic_write_text,
-        create_run_dir,
-        default_run_dir,
-        write_manifest,
-        write_parquet,
-    )
+    from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_parquet
 
     if games < 2:
         raise UserError(f"--games must be at least 2; got {games}")
@@ -61,12 +55,11 @@ def simulate(*, games: int, seed: int, cards, set_, out, backend: str = "local",
         atomic_write_text(staging.dir / "summary.txt", text)
         command = " ".join(["abyss-mc", *sys.argv[1:]])
         build_report(frame, tables, command).write(staging.dir / "report")
-        write_manifest(
-            staging.dir,
-            command=["abyss-mc", *sys.argv[1:]],
-            seed=seed,
-            config={"game": "wilds", "command": "simulate", "n_games": games, "seed": seed,
-                    **data_options(cards, set_, None, out_dir)},
+        write_run_manifest(
+            staging,
+            seed,
+            {"game": "wilds", "command": "simulate", "n_games": games, "seed": seed,
+             **data_options(cards, set_, None, out_dir)},
             card_digest=tables.digest,
             timings={"total": time.perf_counter() - t_start},
         )  # fmt: skip

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from sim.core.firstrun import first_compile
 from sim.core.game import Played
 
@@ -32,7 +34,8 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
     else:
         from sim.abyss.runner import run_games as run
 
-        with first_compile("abyss", COMPILE_SECONDS) if engine == "fast" else _nothing():
+        announce = first_compile("abyss", COMPILE_SECONDS) if engine == "fast" else nullcontext()
+        with announce:
             seats, games, agg, timings = run(
                 tables, engine=engine, n_players=n_players, n_games=n_games, seed=seed,
                 strategies=policies, expansions=expansions, threads=threads, per_game=per_game,
@@ -63,9 +66,3 @@ def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
 
     return narrate_game(tables, seed=seed, game=game, n_players=n_players, strategies=policies,
                         expansions=expansions)  # fmt: skip
-
-
-def _nothing():
-    import contextlib
-
-    return contextlib.nullcontext()

@@ -10,6 +10,7 @@ choice.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
@@ -33,7 +34,7 @@ class ScoreBySource:
         return sum(getattr(self, f.name) for f in fields(self))
 
 
-class ReferenceGame:
+class ReferenceGame(ABC):
     """Base of a reference engine's `Game`: `Game(tables, policies, seed, game)` is game `game`
     of `seed` (a pure function of them) for the seats' policies, set up by the game's `new_game`.
     `RNG`: its random streams' class; `POLICY_STREAM`: the policies' stream (tie-breaks, the
@@ -53,13 +54,13 @@ class ReferenceGame:
         self.new_game(**options)
 
     @staticmethod
+    @abstractmethod
     def seats_allowed(tables) -> tuple[int, int]:
         """The fewest and the most players of a game with these cards."""
-        raise NotImplementedError
 
+    @abstractmethod
     def new_game(self) -> None:
         """The state before turn 1: cards dealt, counters at zero."""
-        raise NotImplementedError
 
     def start(self, tables, policies: list[Policy], seed: int, game: int, record: bool, rng):
         """The game's identity (`seed`, game index), its cards, seats, random streams, event log
