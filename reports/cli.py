@@ -1,6 +1,6 @@
 """The ``abyss-mc`` command line: the typer application, each command from its own module in
 `reports.commands` (``cards``, ``strategies``, ``simulate``, ``tournament``, ``sweep``, ``plan``,
-``report``, ``replay``, ``bench``, ``ev``).
+``report``, ``replay``, ``bench``, ``ev``, ``tune``).
 
 Start-up must stay instant (``abyss-mc --help``): the command modules import only typer and the
 standard library at the top.
@@ -25,6 +25,7 @@ from reports.commands import (
     strategies,
     sweep,
     tournament,
+    tune,
 )
 from reports.commands.common import interrupt_note
 
@@ -95,6 +96,7 @@ app.command("strategies")(strategies.strategies_)
 app.command()(simulate.simulate)
 app.command()(tournament.tournament)
 app.command()(sweep.sweep)
+app.command()(tune.tune)
 app.command()(plan.plan)
 app.command("report")(report.report_)
 app.command()(replay.replay)

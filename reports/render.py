@@ -206,7 +206,7 @@ class Section:
     def figure(self, fig: Figure, name: str, caption: str = "") -> Section:
         """Add a figure: render `fig` to PNG now (Agg) and close it. `name` becomes the file
         ``figures/<safe_name(name)>.png``, made unique within the report."""
-        png = _render_png(fig)
+        png = render_png(fig)
         name = _unique(safe_name(name), self._report._figure_names)
         self._report._figure_names.add(name)
         number = 1 + sum(isinstance(b, _Figure) for s in self._report.sections for b in s.blocks)
@@ -431,7 +431,7 @@ def _is_missing(value: Any) -> bool:
 # --- figures -----------------------------------------------------------------------------------
 
 
-def _render_png(fig: Figure) -> bytes:
+def render_png(fig: Figure) -> bytes:
     buf = io.BytesIO()
     try:
         # savefig renders PNG with Agg whatever canvas (GUI or none) the figure has

@@ -196,7 +196,7 @@ def adjust_pvalues(pvalues: Sequence[float] | np.ndarray, method: str = "holm") 
     return out
 
 
-def _paired_test(d: np.ndarray, conf: float) -> tuple[float, float, float, float]:
+def paired_test(d: np.ndarray, conf: float) -> tuple[float, float, float, float]:
     """Mean, t interval and two-sided one-sample t-test p-value (H0: mean 0) of differences."""
     mean, lo, hi = _t_interval(d, conf)
     if len(d) < 2:
@@ -230,7 +230,7 @@ def pairwise(
     _check_columns(df, ("block", "strategy", metric))
     rows = []
     for (a, b), d in block_differences(df, metric).items():
-        mean, lo, hi, p = _paired_test(d, conf)
+        mean, lo, hi, p = paired_test(d, conf)
         rows.append({"a": a, "b": b, "n_blocks": len(d), "diff": mean, "lo": lo, "hi": hi, "p": p})
     columns = ["a", "b", "n_blocks", "diff", "lo", "hi", "p", "p_adj", "significant"]
     if not rows:

@@ -43,7 +43,10 @@ class Param:
     changes (written to follow "Raising it: ", including what its extreme values do; for a choice,
     what the choice changes). The allowed values are either `choices` (names) or the closed range
     `low`..`high`, of ints or, when `low` is a float, of floats on a grid of `step`; `unit` names
-    what the numbers count. The default is the field's default (see `param`).
+    what the numbers count. The default is the field's default (see `param`). `search` narrows
+    what a tuner searches (`abyss-mc tune`) where the allowed range is wider than the values
+    that play differently (e.g. a stack size "above any stack's size: never"): (low, high)
+    inside low..high.
     """
 
     meaning: str
@@ -53,11 +56,16 @@ class Param:
     unit: str = ""
     choices: tuple[str, ...] = ()
     step: float | None = None
+    search: tuple | None = None
 
     def __post_init__(self) -> None:
         numeric = self.low is not None and self.high is not None and self.low <= self.high
         if not self.meaning or not self.effect or numeric == bool(self.choices):
             raise TypeError(f"a Param needs meaning, effect, and low..high or choices: {self}")
+        if self.search is not None and not (
+            numeric and self.low <= self.search[0] < self.search[1] <= self.high
+        ):
+            raise TypeError(f"a Param's search range must lie inside low..high: {self}")
 
     @property
     def kind(self) -> str:
@@ -105,6 +113,12 @@ class Param:
             return ("choice", self.choices)
         return (self.kind, self.low, self.high)
 
+    def search_space(self) -> tuple:
+        """What a tuner searches: `space()` narrowed to `search`, if set."""
+        if self.search is None:
+            return self.space()
+        return (self.kind, *self.search)
+
     def range_text(self) -> str:
         """The allowed values in words, e.g. "int 0..10 (an Ally's value, 1-9)"."""
         if self.kind == "choice":
@@ -112,6 +126,8 @@ class Param:
         number = "{:g}" if self.kind == "float" else "{}"
         text = f"{self.kind} {number.format(self.low)}..{number.format(self.high)}"
         notes = [n for n in (self.unit, self.step and f"in steps of {self.step:g}") if n]
+        if self.search is not None:
+            notes.append("tune searches " + "..".join(number.format(v) for v in self.search))
         return text + (f" ({', '.join(notes)})" if notes else "")
 
 
@@ -125,10 +141,11 @@ def param(
     unit: str = "",
     choices: tuple[str, ...] = (),
     step: float | None = None,
+    search: tuple | None = None,
 ) -> Any:
     """A policy dataclass field with its documentation, e.g.
     `buy_min: int = param(4, "Buy an Ally ...", "buys fewer ...", low=0, high=10, unit="...")`."""
-    doc = Param(meaning, effect, low, high, unit, tuple(choices), step)
+    doc = Param(meaning, effect, low, high, unit, tuple(choices), step, search)
     doc.check("default", default)
     return dataclasses.field(default=default, metadata={PARAM: doc})
 
@@ -175,10 +192,23 @@ class Preset:
 class Registry:
     """The policies and presets of one game."""
 
-    def __init__(self, policies: dict[str, type], builtin_presets: Path | None) -> None:
+    def __init__(self, policies: dict[str, type], builtin_presets) -> None:
+        """`builtin_presets`: the game's preset file, or several (the hand-written presets, then
+        the tuned ones of `abyss-mc tune`), or None."""
         self.policies = policies
-        self.builtin = builtin_presets
+        if builtin_presets is None:
+            builtin_presets = ()
+        elif isinstance(builtin_presets, str | Path):
+            builtin_presets = (builtin_presets,)
+        self.builtin = tuple(Path(p) for p in builtin_presets)
         self._presets: dict[str, Preset] | None = None
+
+    def builtin_presets(self) -> dict[str, Preset]:
+        """The presets shipped with the game (every built-in file, in order)."""
+        out: dict[str, Preset] = {}
+        for path in self.builtin:
+            out.update(self.read_presets(path))
+        return out
 
     def read_presets(self, path: Path | str) -> dict[str, Preset]:
         """The presets of a TOML file, validated: each table names a `policy` and sets only
@@ -227,12 +257,12 @@ class Registry:
     def presets(self) -> dict[str, Preset]:
         """The presets in use: the built-in ones, then the user's (which win on a name clash)."""
         if self._presets is None:
-            self._presets = self.read_presets(self.builtin) if self.builtin else {}
+            self._presets = self.builtin_presets()
         return self._presets
 
     def use_presets(self, path: Path | str | None) -> None:
         """Add (or, with None, drop) a user's preset file."""
-        self._presets = self.read_presets(self.builtin) if self.builtin else {}
+        self._presets = self.builtin_presets()
         if path is not None:
             self._presets.update(self.read_presets(path))
 
@@ -262,6 +292,10 @@ class Registry:
         builds a valid policy, e.g. `make_policy("greedy:buy_min=7:fight_p=0.25")`. The defaults
         are `defaults(policy)`; a preset's values `presets()[name].params` over them."""
         return {name: doc.space() for name, doc in self.parameters(policy).items()}
+
+    def search_space(self, policy: str) -> dict[str, tuple]:
+        """`parameter_space` narrowed to each parameter's `search` range: what `tune` searches."""
+        return {name: doc.search_space() for name, doc in self.parameters(policy).items()}
 
     def defaults(self, policy: str) -> dict[str, Any]:
         """The default value of each parameter of a policy (by its name)."""
@@ -318,7 +352,7 @@ class Registry:
         changed = [k for k, v in values.items() if v != default[k]]
         if preset is None:
             origin = f"the {policy_name} policy"
-        elif self.builtin is not None and preset.source == str(self.builtin):
+        elif preset.source in map(str, self.builtin):
             origin = f"a built-in preset of {policy_name}"
         else:
             origin = f"a preset of {policy_name} from {preset.source}"

@@ -2,7 +2,8 @@
 
 Libraries must not write outside the project or the test's temporary directories: matplotlib gets
 a non-interactive backend and a throw-away config directory. NUMBA_CACHE_DIR is deliberately left
-alone (numba's on-disk cache is what keeps warm test runs fast).
+alone (numba's on-disk cache is what keeps warm test runs fast), and fast runs compile in the
+foreground.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+# Fast runs compile in the foreground: no detached background compiles while the suite runs (the
+# cold start on the reference engine has its own tests, tests/cli/test_cold_start.py).
+os.environ["ABYSS_MC_COLD_START"] = "compile"
 _MPL_CONFIG_DIR = None
 if "MPLCONFIGDIR" not in os.environ:
     _MPL_CONFIG_DIR = tempfile.mkdtemp(prefix="abyss-mc-mplconfig-")

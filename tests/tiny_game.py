@@ -3,7 +3,8 @@ ones (tests/cli/test_games.py): the proof that a new game needs no change to any
 
 High card: each player is dealt `hand` cards from a shuffled deck of numbered cards and keeps
 one; the highest kept card wins (ties share the win). `best` keeps its highest card, `random`
-a random one. Card data, rules, play API and strategies, all here.
+a random one, and `aim` its highest with a chance that peaks at known parameter values (the
+planted optimum of the tuner's tests). Card data, rules, play API and strategies, all here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pandas as pd
 from sim.core.carddata import CardDataError
 from sim.core.game import GameSpec, Played
 from sim.core.results import win_shares
-from strategies.registry import Registry
+from strategies.registry import Registry, check_parameters, param
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,27 @@ class Random:
     name: str = "random"
 
 
-REGISTRY = Registry({"best": Best, "random": Random}, None)
+@dataclass(frozen=True)
+class Aim:
+    """Keeps its highest card with the chance `keep_chance`, else a random one."""
+
+    name: str = "aim"
+    knob: int = param(0, "A dial; the chance peaks at 13.", "nearer 13 keeps the best card more.",
+                      low=0, high=40, search=(0, 20))  # fmt: skip
+    lean: float = param(0.0, "A lean; the chance peaks at 0.7.", "nearer 0.7 keeps it more.",
+                        low=0.0, high=1.0, step=0.001)  # fmt: skip
+    style: str = param("dull", "A style; sharp is best.", "sharp keeps the best card more.",
+                       choices=("dull", "sharp", "odd"))  # fmt: skip
+
+    def __post_init__(self) -> None:
+        check_parameters(self)
+
+    def keep_chance(self) -> float:
+        sharp = 1.0 if self.style == "sharp" else 0.6
+        return (1 - abs(self.knob - 13) / 20) * (1 - abs(self.lean - 0.7)) * sharp
+
+
+REGISTRY = Registry({"best": Best, "random": Random, "aim": Aim}, None)
 
 
 def rotation(games, n_players: int):
@@ -70,7 +91,10 @@ def run_tables(tables, *, seed, games, seatings, strategies):
         rng = np.random.default_rng([seed, int(g)])
         hands = rng.permutation(tables.deck)[: n * tables.hand].reshape(n, tables.hand)
         for s in range(n):
-            best = isinstance(strategies[seatings[i, s]], Best)
+            policy = strategies[seatings[i, s]]
+            best = isinstance(policy, Best)
+            if isinstance(policy, Aim):
+                best = rng.random() < policy.keep_chance()
             kept[i, s] = hands[s].max() if best else rng.choice(hands[s])
     ranks = 1 + (kept[:, None, :] > kept[:, :, None]).sum(axis=2)
     seats = {

@@ -15,6 +15,7 @@ import functools
 import hashlib
 import itertools
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -126,6 +127,31 @@ def schema_entry(spec) -> dict:
     from importlib import import_module
 
     return {"schema_version": import_module(spec.results_module).SCHEMA_VERSION}
+
+
+def cold_start_engine(spec, n_players: int, n_games: int) -> str:
+    """The engine a local run that asked for the fast path by default plays on: "reference"
+    when the fast path is not compiled yet and these games finish sooner on the reference engine
+    (the same games, byte for byte) than the compile takes; the fast path then compiles in the
+    background for later runs (`reports.warmup`). Otherwise "fast" (compiled in the foreground
+    and announced, if need be)."""
+    from sim.core.firstrun import cold_start_allowed, compile_in_background, is_compiled
+
+    play = spec.play()
+    per_seat_game = getattr(play, "REFERENCE_SECONDS", None)
+    if per_seat_game is None or "reference" not in spec.engines or not cold_start_allowed():
+        return "fast"
+    if is_compiled(spec.name):
+        return "fast"
+    estimate = n_games * n_players * per_seat_game
+    if estimate > play.COMPILE_SECONDS:
+        return "fast"
+    compile_in_background(spec.name)
+    print(f"the {spec.name} fast path is not compiled yet: these {n_games} games play on the "
+          f"reference engine (the same games, about {max(1, round(estimate))} s) while it "
+          f"compiles in the background (about {play.COMPILE_SECONDS} s, once); later runs start "
+          "at once", file=sys.stderr, flush=True)  # fmt: skip
+    return "reference"
 
 
 def game_lineup(spec, text: str | None, n_players: int) -> tuple[list[str], list]:

@@ -24,14 +24,16 @@ def simulate(
     set_: c.SetOption = None,
     expansions: c.ExpansionsOption = None,
     engine: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--engine",
             metavar="fast|reference",
-            help="fast: the compiled kernel on all threads (default); reference: the readable "
-            "engine (same games, much slower).",
+            help="fast: the compiled kernel on all threads; reference: the readable engine "
+            "(same games, much slower). Default: fast, except on the very first run, before the "
+            "fast path is compiled: a run that finishes sooner on the reference engine than the "
+            "compile takes plays there while the fast path compiles in the background.",
         ),
-    ] = "fast",
+    ] = None,
     threads: c.ThreadsOption = None,
     per_game: Annotated[
         bool,
@@ -77,7 +79,7 @@ def simulate(
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
     c.check_backend(backend, scheduler)
-    if backend == "dask" and (engine != "fast" or resume is not None):
+    if backend == "dask" and (engine not in (None, "fast") or resume is not None):
         raise UserError("--backend dask runs the fast engine and cannot --resume")
     plan = None
     if resume is not None:
@@ -90,7 +92,7 @@ def simulate(
     spec = c.game_spec(game)
     c.check_seed(seed)
     if spec.analysis_module is not None:
-        if engine != "fast" or resume is not None:
+        if engine not in (None, "fast") or resume is not None:
             raise UserError(
                 f"{spec.title} runs play the fast path in one go (no --engine reference, no "
                 f"--resume); `abyss-mc bench --game {spec.name}` compares the engines"
@@ -124,7 +126,8 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
     t_start = time.perf_counter()
     spec.strategies().use_presets(presets)
     exp = c.game_expansions(spec, expansions)
-    spec.check_engine(engine)
+    if engine is not None:
+        spec.check_engine(engine)
     if games < 1:
         raise UserError(f"--games must be at least 1; got {games}")
     if chunk_size is not None and chunk_size < 1:
@@ -134,6 +137,9 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
     t_cards = time.perf_counter() - t0
     spec.check_players(tables, players, exp)
     lineup, policies = c.game_lineup(spec, strategies, players)
+    if engine is None:  # not asked for: the fast path, or the reference engine while it compiles
+        local_start = backend == "local" and resume is None
+        engine = c.cold_start_engine(spec, players, games) if local_start else "fast"
     if resume is not None:
         out_dir, staging = resume, resume_run_dir(resume)
     else:

@@ -9,6 +9,10 @@ from sim.core.game import Played
 
 #: The fast path's first compile on a 2-core machine (docs/benchmarks.md), to tell the user.
 COMPILE_SECONDS = 55
+#: The reference engine's seconds per seat and game on one core (4 players: 23 s for 1,000
+#: games, 5 with Leviathan: 27 ms a game), for a first run's choice of engine while the fast path
+#: compiles (`reports.commands.common.cold_start_engine`).
+REFERENCE_SECONDS = 0.006
 
 
 def player_counts(tables, expansions: tuple[str, ...]) -> tuple[int, ...]:

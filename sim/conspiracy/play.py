@@ -8,6 +8,9 @@ from sim.core.game import Played
 
 #: The fast path's first compile on a 2-core machine (docs/benchmarks.md), to tell the user.
 COMPILE_SECONDS = 35
+#: The reference engine's seconds per seat and game on one core (2 players: 1 s for 300 games),
+#: for a first run's choice of engine while the fast path compiles.
+REFERENCE_SECONDS = 0.002
 
 
 def player_counts(tables, expansions: tuple[str, ...] = ()) -> tuple[int, ...]:

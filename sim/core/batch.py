@@ -104,7 +104,7 @@ def run_chunks(
                 per_game = (time.perf_counter() - t0) / n
                 size = int(min(MAX_CHUNK, max(FIRST_CHUNK, CHUNK_SECONDS / max(per_game, 1e-9))))
             if progress and bar is None and (n_games - done) / rate > PROGRESS_AFTER_SECONDS:
-                bar = _ProgressBar(n_games, label)
+                bar = ProgressBar(n_games, label)
             if bar is not None:
                 bar.update(done, rate)
             if stop is True:
@@ -115,7 +115,7 @@ def run_chunks(
     return time.perf_counter() - start
 
 
-class _ProgressBar:
+class ProgressBar:
     """A one-line progress bar on stderr: done/total, games/s and the time left."""
 
     def __init__(self, total: int, label: str) -> None:

@@ -20,9 +20,9 @@ PIPED_EVERY = 10.0
 
 
 def _marker(label: str) -> Path:
-    from sim.core.jit import numba
+    from sim.core.jit import cache_dir
 
-    return Path(numba.config.CACHE_DIR) / f"{label}.compiled"
+    return Path(cache_dir()) / f"{label}.compiled"
 
 
 def is_compiled(label: str) -> bool:
@@ -67,3 +67,58 @@ def first_compile(label: str, seconds: int, stream=None):
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(f"{time.perf_counter() - t0:.1f}\n")
     print(f"compiled in {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
+
+
+# --- the cold start: a small first run plays on the reference engine --------------------------
+#: ABYSS_MC_COLD_START=compile makes every fast run compile in the foreground (the tests do).
+COLD_START_ENV = "ABYSS_MC_COLD_START"
+
+
+def cold_start_allowed() -> bool:
+    import os
+
+    return os.environ.get(COLD_START_ENV, "reference") != "compile"
+
+
+@contextlib.contextmanager
+def compile_lock(label: str):
+    """Yields True when this process may compile `label` in the background: no other process
+    holds the lock (a non-blocking `flock` on a file in the cache directory; held until the
+    block ends, released by the kernel if the process dies). Without `fcntl` (Windows) it
+    always yields True: a second compile only duplicates work, numba's cache writes are atomic."""
+    try:
+        import fcntl
+    except ImportError:
+        yield True
+        return
+    path = _marker(label).with_suffix(".compiling")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        yield True
+
+
+def compile_in_background(game: str) -> None:
+    """Start `python -m reports.warmup GAME` detached from this process (its own session, no
+    output), so it goes on compiling after the command that started it has ended."""
+    import os
+    import subprocess
+
+    from sim.core.jit import cache_dir
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir())
+    env[COLD_START_ENV] = "compile"
+    detach = (
+        {"start_new_session": True}
+        if os.name == "posix"
+        else {"creationflags": subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP}
+    )
+    subprocess.Popen(
+        [sys.executable, "-m", "reports.warmup", game],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env, close_fds=True, **detach,
+    )  # fmt: skip

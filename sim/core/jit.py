@@ -48,8 +48,15 @@ def _cache_dir() -> Path:
 if not _OPT_CHOSEN_BY_USER:  # also when numba was imported before this module
     numba.config.OPT = numba.config._process_opt_level("1")
 
+def cache_dir() -> str:
+    """The directory of numba's cache: the user's NUMBA_CACHE_DIR, else the one for these
+    sources (not `numba.config.CACHE_DIR`, which numba resets to "" when it reloads its
+    configuration after a NUMBA_ variable changed, as tests do)."""
+    return os.environ.get("NUMBA_CACHE_DIR") or str(_cache_dir())
+
+
 if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = str(_cache_dir())
+    numba.config.CACHE_DIR = cache_dir()
 
 
 def njit_ints(fn):

@@ -2,8 +2,9 @@
 
 A strategy spec is `name` or `name:param=value:param=value`, e.g. `greedy:buy_min=3` or
 `leviathan_hunter:fight_p=0.6`. A name is a policy (`random`, `greedy`, `heuristic`) or a preset:
-a policy with some parameters changed, from `presets.toml` next to this file or from a user's
-preset file (`use_presets`, the CLI's `--presets FILE`).
+a policy with some parameters changed, from `presets.toml` next to this file (written by hand),
+`tuned.toml` (made by `abyss-mc tune`, docs/tuning.md) or a user's preset file (`use_presets`, the
+CLI's `--presets FILE`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from strategies.abyss.baseline import GreedyPolicy, HeuristicPolicy, RandomPolic
 from strategies.registry import Preset, Registry, StrategyError, _fields  # noqa: F401
 
 BUILTIN_PRESETS = Path(__file__).with_name("presets.toml")
+TUNED_PRESETS = Path(__file__).with_name("tuned.toml")
 
 
 POLICIES: dict[str, type] = {
@@ -21,4 +23,4 @@ POLICIES: dict[str, type] = {
     "greedy": GreedyPolicy,
     "heuristic": HeuristicPolicy,
 }
-REGISTRY = Registry(POLICIES, BUILTIN_PRESETS)
+REGISTRY = Registry(POLICIES, (BUILTIN_PRESETS, TUNED_PRESETS))

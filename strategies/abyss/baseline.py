@@ -119,6 +119,7 @@ class GreedyPolicy(CompiledPolicy):
         "there; above any stack's size (at most one race's Allies, 13 in the base game): never.",
         low=0,
         high=99,
+        search=(0, 14),
         unit="Allies",
     )
     pearl_shortfall: int = param(
@@ -129,6 +130,7 @@ class GreedyPolicy(CompiledPolicy):
         "has any; from a Lord's cost up (at most 40): Pearls as soon as the rules allow.",
         low=0,
         high=40,
+        search=(0, 15),
         unit="points of a Lord's cost",
     )
     fight_p: float = probability(
@@ -172,6 +174,7 @@ class HeuristicPolicy(GreedyPolicy):
         "recruits less often, waiting for valuable Lords; 0: recruits at every chance.",
         low=0,
         high=99,
+        search=(0, 20),
         unit=WORTH,
     )
     key_weight: int = param(
@@ -181,6 +184,7 @@ class HeuristicPolicy(GreedyPolicy):
         "prefers Lords with Keys, and recruits them sooner; 0: ignores Keys.",
         low=0,
         high=99,
+        search=(0, 10),
         unit="IP per Key",
     )
     guild: str = param(
@@ -196,6 +200,7 @@ class HeuristicPolicy(GreedyPolicy):
         "preference even with a guild.",
         low=0,
         high=99,
+        search=(0, 10),
         unit=WORTH,
     )
     plot_pearls: int = param(
@@ -206,6 +211,7 @@ class HeuristicPolicy(GreedyPolicy):
         "practice.",
         low=0,
         high=99,
+        search=(0, 30),
         unit="Pearls",
     )
     explore_risk: float = probability(
@@ -224,6 +230,7 @@ class HeuristicPolicy(GreedyPolicy):
         "worth less than 0.",
         low=0,
         high=99,
+        search=(0, 20),
         unit="IP",
     )
     kind = P.HEURISTIC

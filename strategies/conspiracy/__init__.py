@@ -56,6 +56,7 @@ class HeuristicPolicy(CompiledPolicy):
         "prefers the most influential Lord of each colour; 0: ignores IP.",
         low=0,
         high=999,
+        search=(0, 100),
         unit=PER.format("IP"),
     )
     coalition_weight: int = param(
@@ -65,6 +66,7 @@ class HeuristicPolicy(CompiledPolicy):
         "grows same-colour coalitions over other gains; 0: ignores neighbours.",
         low=0,
         high=999,
+        search=(0, 100),
         unit=PER.format("neighbour"),
     )
     key_weight: int = param(
@@ -73,6 +75,7 @@ class HeuristicPolicy(CompiledPolicy):
         "prefers Lords with Keys; 0: ignores Keys.",
         low=0,
         high=999,
+        search=(0, 100),
         unit=PER.format("Key"),
     )
     pearl_weight: int = param(
@@ -82,6 +85,7 @@ class HeuristicPolicy(CompiledPolicy):
         "prefers Lords (and Locations) with Pearls; 0: ignores Pearls.",
         low=0,
         high=999,
+        search=(0, 100),
         unit=PER.format("Pearl"),
     )
     pile_min: int = param(
@@ -93,6 +97,7 @@ class HeuristicPolicy(CompiledPolicy):
         "ever.",
         low=0,
         high=999,
+        search=(0, 200),
         unit="worth, x10",
     )
     draw: int = param(
@@ -114,6 +119,7 @@ class HeuristicPolicy(CompiledPolicy):
         "is one.",
         low=0,
         high=99,
+        search=(0, 20),
         unit="IP",
     )
     master_weight: int = param(
@@ -123,10 +129,12 @@ class HeuristicPolicy(CompiledPolicy):
         "chases the Pearl Master; 0: ignores it.",
         low=0,
         high=999,
+        search=(0, 100),
         unit="x10",
     )
     kind = P.HEURISTIC
 
 
 POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
-REGISTRY = Registry(POLICIES, Path(__file__).with_name("presets.toml"))
+#: The hand-written presets, then the tuned ones (`abyss-mc tune`, docs/tuning.md).
+REGISTRY = Registry(POLICIES, [Path(__file__).with_name(f) for f in ("presets.toml", "tuned.toml")])

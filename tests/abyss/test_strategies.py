@@ -186,7 +186,7 @@ def test_strategy_in_full_explains_every_parameter_with_its_value() -> None:
     assert "a built-in preset of heuristic, changing fight_p, recruit_min, key_weight" in text
     for name in fields(HeuristicPolicy()):
         assert any(line.startswith(f"  {name} = ") for line in lines), name
-    assert "  key_weight = 5: int 0..99 (IP per Key); default 1" in lines
+    assert "  key_weight = 5: int 0..99 (IP per Key, tune searches 0..10); default 1" in lines
     assert "  fight_p = 0.25: float 0..1 (probability, in steps of 0.001); default 0.5" in lines
     assert "  guild = none: one of none, mage, soldier, farmer, merchant, politician, " in text
     assert max(map(len, lines)) <= 100

@@ -137,3 +137,13 @@ def test_options_that_cannot_take_effect_are_refused(tmp_path, args, message) ->
     lines = result.output.strip().splitlines()
     assert lines[-1].startswith("error: ") and message in lines[-1], lines
     assert not out.exists()
+
+
+def test_dask_tune_gives_the_local_results(tmp_path, cluster) -> None:
+    """Issue 20: "a tune's evaluations spread over Dask workers with identical results"."""
+    args = ["tune", "--strategy", "leviathan_hunter", "--against", "greedy", "--players", "3",
+            "--games", "3000", "--candidates", "6", "--reeval-games", "600",
+            "--heldout-games", "600", "--seed", "4"]  # fmt: skip
+    local, remote = local_and_dask(tmp_path, cluster, args)
+    for name in ("trace.parquet", "tuned.toml", "summary.txt"):
+        assert (local / name).read_bytes() == (remote / name).read_bytes(), name

@@ -45,7 +45,7 @@ def test_progress_bar_only_for_long_runs(monkeypatch, capsys):
         def close(self):
             pass
 
-    monkeypatch.setattr(batch, "_ProgressBar", Bar)
+    monkeypatch.setattr(batch, "ProgressBar", Bar)
     batch.run_chunks(2000, lambda first, n: time.sleep(0.005), chunk_size=100, progress=True)
     assert shown == [2000]
     shown.clear()

@@ -9,13 +9,12 @@ import time
 
 import pytest
 
-from sim.core import firstrun
-from sim.core.jit import numba
+from sim.core import firstrun, jit
 
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(jit, "cache_dir", lambda: str(tmp_path / "cache"))
     monkeypatch.setattr(firstrun, "PIPED_EVERY", 0.05)
     return tmp_path / "cache"
 

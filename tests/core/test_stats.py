@@ -178,7 +178,7 @@ def _coverage(n_sims, seed, **kwargs):
         means = stats.block_means(df, "win")
         d = stats.block_differences(df)[("A", "B")]
         assert np.allclose(d, means["A"] - means["B"])
-        row = stats._paired_test(d, 0.95)
+        row = stats.paired_test(d, 0.95)
         hits[3] += row[1] <= probs[0] - probs[1] <= row[2]
     return hits / n_sims
 

@@ -1,0 +1,291 @@
+"""`abyss-mc tune`: the parameters of a strategy that win most against a field of opponents.
+
+The problem. A strategy (a preset or a policy) of `n` players is played against a *field* of
+`n - 1` opponents (by default the strongest built-in strategies at that player count, found by
+a short screening tournament). A *candidate* is the strategy with some of its parameters
+changed; its value is its win rate (share of the win, ties split) against the field.
+
+How a candidate is judged, so that differences between candidates are not luck of the deal:
+- Common random numbers. A *block* is one deal (game index of a seed): the candidate and the
+  field play it in every rotation of the seats (the candidate in every seat once), seated in a
+  cyclic order that changes with the block (`reports.tournament.block_seatings`). Every
+  candidate plays the same blocks, so two candidates differ only by their own decisions.
+- The search. A well-kept optimiser for noisy black-box functions (optuna; its sampler chosen by
+  measurement, docs/decisions.md) proposes candidates in batches; the first candidate is the
+  starting strategy itself. The batches are asked and told in a fixed order, each with a
+  sampler seeded from the run's seed and the batch, so the search is a pure function of its
+  options: the same on any backend, and a resumed search replays the stored evaluations to the
+  very same candidates.
+- The winner's curse. The best candidates of a noisy search are, on average, luckier than they
+  are good. The finalists (the best few, and the starting strategy) are therefore played again
+  on fresh deals (another seed), and the best of that re-evaluation is chosen.
+- The held-out check. The chosen candidate and the starting strategy play a third seed's deals,
+  never seen by the search or the re-evaluation (at least 20,000 games each by default), paired
+  by block: the difference of their win rates has a t interval over blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.core.errors import UserError
+
+SAMPLERS = ("tpe", "cmaes", "random")
+#: The sampler chosen by measurement (docs/decisions.md, "Tuning: optuna's TPE").
+DEFAULT_SAMPLER = "tpe"
+#: Streams of the run's seed: the re-evaluation, the held-out check, the screening tournament
+#: and the samplers get deals and draws of their own.
+REEVAL, HELDOUT, SCREEN, SAMPLER = 1, 2, 3, 4
+#: Games per call into the fast path (a chunk of blocks), to keep memory flat.
+CHUNK_GAMES = 40_000
+
+
+def derived_seed(seed: int, stream: int, index: int = 0) -> int:
+    """A seed of its own for `stream` (and `index`) of the run's `seed`, below 2**63."""
+    state = np.random.SeedSequence([seed, stream, index]).generate_state(2, np.uint32)
+    return int((int(state[0]) << 31) ^ int(state[1]))
+
+
+@dataclass
+class Problem:
+    """What is tuned: `start` (a strategy spec) at `n_players` against `opponents` (the field:
+    one spec per other seat), over the parameters of `space` (name -> ("int"|"float", low, high) or
+    ("choice", names)); `values` are the starting strategy's values of every parameter."""
+
+    game: str
+    tables: object
+    n_players: int
+    start: str
+    policy: str
+    values: dict
+    space: dict
+    opponents: list[str]
+    seed: int
+    registry: object = field(repr=False, default=None)
+
+    def spec(self, params: dict) -> str:
+        """The strategy spec of a candidate: the start with `params` changed (the start itself
+        for its own values, `start_params`)."""
+        if params == self.start_params():
+            return self.start
+        changed = ":".join(f"{k}={_text(v)}" for k, v in params.items())
+        return f"{self.start}:{changed}"
+
+    def start_params(self) -> dict:
+        """The starting values of the searched parameters, brought into the search ranges (a
+        value beyond a `search` range acts as its nearest end, e.g. never plotting)."""
+        out = {}
+        for name, space in self.space.items():
+            value = self.values[name]
+            if space[0] != "choice":
+                value = min(max(value, space[1]), space[2])
+            out[name] = value
+        return out
+
+
+def _text(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+# --- playing candidates against the field ---------------------------------------------------
+def seating_plan(n_players: int, seed: int, first_block: int, n_blocks: int):
+    """Deals and seatings of blocks first_block .. +n_blocks: every rotation of (candidate,
+    field...) on the block's deal, in the block's cyclic order. Seat value 0 is the candidate,
+    j >= 1 the field's j-th strategy. Returns (games, seatings) with n_players tables a block."""
+    from reports.tournament import block_games, make_design
+
+    design = make_design([f"s{i}" for i in range(n_players)], n_players, "balanced", seed)
+    _, _, games, seatings = block_games(design, first_block, n_blocks, "block")
+    return games, seatings
+
+
+def evaluate(problem: Problem, specs: list[str], *, seed: int, first_block: int = 0,
+             n_blocks: int, client=None) -> np.ndarray:  # fmt: skip
+    """Each candidate's win share per block (rows: `specs`, columns: blocks), every candidate
+    on the same deals of `seed`. On a Dask `client` the blocks are played in chunks on the
+    cluster: the same numbers."""
+    per_call = max(1, CHUNK_GAMES // (problem.n_players * max(1, len(specs))))
+    args = (problem.game, problem.tables, problem.n_players, specs, problem.opponents, seed,
+            first_block)  # fmt: skip
+    if client is not None:
+        from sim.core.dask_backend import map_chunks
+
+        parts = map_chunks(client, _evaluate_chunk, n_blocks, per_call, *args)
+    else:
+        parts = [
+            _evaluate_chunk(first, min(per_call, n_blocks - first), *args)
+            for first in range(0, n_blocks, per_call)
+        ]
+    return np.concatenate(parts, axis=1)
+
+
+def _evaluate_chunk(first, n, game, tables, n_players, specs, field_specs, seed, first_block):
+    """Blocks first_block + first .. + n of every candidate: (candidates, n) win shares. A pure
+    function of its arguments (also a Dask task)."""
+    from sim import games as registry
+
+    spec = registry.get(game)
+    make = spec.strategies().make_policy
+    q = len(specs)
+    policies = [make(s) for s in specs] + [make(s) for s in field_specs]
+    games, seat = seating_plan(n_players, seed, first_block + first, n)
+    seat_of = np.where(seat == 0, 0, q + seat - 1)
+    all_games = np.tile(games, q)
+    all_seatings = np.concatenate([np.where(seat == 0, c, seat_of) for c in range(q)])
+    seats, _, _ = spec.play().run_tables(
+        tables, seed=seed, games=all_games, seatings=all_seatings, strategies=policies
+    )
+    win = np.asarray(seats["win"], dtype=np.float64).reshape(q, n, n_players, n_players)
+    mine = (seat == 0).reshape(n, n_players, n_players)
+    return (win * mine).sum(axis=(2, 3)) / n_players
+
+
+# --- the search -------------------------------------------------------------------------------
+@dataclass
+class Search:
+    """The search's budget: `candidates` in batches of `batch`, each on `blocks` blocks."""
+
+    sampler: str = DEFAULT_SAMPLER
+    candidates: int = 96
+    batch: int = 8
+    blocks: int = 750
+
+    def __post_init__(self) -> None:
+        if self.sampler not in SAMPLERS:
+            raise UserError(f"--sampler must be one of {', '.join(SAMPLERS)}; got {self.sampler!r}")
+        if self.candidates < 2 or self.batch < 1 or self.blocks < 2:
+            raise UserError("a search needs at least 2 candidates of at least 2 blocks each")
+
+    @property
+    def n_batches(self) -> int:
+        return -(-self.candidates // self.batch)
+
+
+def make_sampler(name: str, seed: int):
+    import optuna
+
+    seed32 = seed % 2**32
+    if name == "tpe":
+        return optuna.samplers.TPESampler(seed=seed32, multivariate=True, n_startup_trials=16)
+    if name == "cmaes":
+        return optuna.samplers.CmaEsSampler(
+            seed=seed32, n_startup_trials=8, warn_independent_sampling=False
+        )
+    return optuna.samplers.RandomSampler(seed=seed32)
+
+
+def distributions(space: dict) -> dict:
+    from optuna.distributions import (
+        CategoricalDistribution,
+        FloatDistribution,
+        IntDistribution,
+    )
+
+    out = {}
+    for name, s in space.items():
+        if s[0] == "choice":
+            out[name] = CategoricalDistribution(list(s[1]))
+        elif s[0] == "int":
+            out[name] = IntDistribution(int(s[1]), int(s[2]))
+        else:
+            out[name] = FloatDistribution(float(s[1]), float(s[2]), step=0.001)
+    return out
+
+
+def run_search(problem: Problem, search: Search, *, stored: dict | None = None, on_batch=None,
+               client=None) -> list[dict]:  # fmt: skip
+    """The search's candidates in order, each a dict: candidate, batch, params, spec, win_rate.
+    `stored` maps a batch to its candidates' recorded win rates (a resumed run): those batches
+    are not played again, and their candidates must be the ones asked again (else the stored
+    search came from other options). `on_batch(batch, rows)` is called after each new batch."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    dist = distributions(problem.space)
+    study = optuna.create_study(direction="maximize", sampler=make_sampler(search.sampler, 0))
+    study.enqueue_trial(problem.start_params())
+    rows: list[dict] = []
+    for b in range(search.n_batches):
+        study.sampler = make_sampler(search.sampler, derived_seed(problem.seed, SAMPLER, b))
+        n = min(search.batch, search.candidates - b * search.batch)
+        trials = [study.ask(dist) for _ in range(n)]
+        params = [_rounded(t.params, problem.space) for t in trials]
+        specs = [problem.spec(p) for p in params]
+        if stored is not None and b in stored:
+            recorded = stored[b]
+            if [r["spec"] for r in recorded] != specs:
+                raise UserError("the stored search does not match this one (other options or "
+                                "another optuna version); start a new run")  # fmt: skip
+            values = [r["win_rate"] for r in recorded]
+            new = False
+        else:
+            values = evaluate(problem, specs, seed=problem.seed, n_blocks=search.blocks,
+                              client=client).mean(axis=1).tolist()  # fmt: skip
+            new = True
+        batch_rows = [
+            {"candidate": b * search.batch + i, "batch": b, "params": p, "spec": s,
+             "win_rate": float(v), "games": search.blocks * problem.n_players}
+            for i, (p, s, v) in enumerate(zip(params, specs, values, strict=True))
+        ]  # fmt: skip
+        for t, v in zip(trials, values, strict=True):
+            study.tell(t, v)
+        rows += batch_rows
+        if new and on_batch is not None:
+            on_batch(b, batch_rows)
+    return rows
+
+
+def _rounded(params: dict, space: dict) -> dict:
+    """Params in the space's own order, floats on the policies' 0.001 grid."""
+    out = {}
+    for name, s in space.items():
+        value = params[name]
+        out[name] = round(float(value), 3) if s[0] == "float" else value
+    return out
+
+
+def finalists(rows: list[dict], k: int) -> list[dict]:
+    """The `k` best distinct candidates of the search, and the start (candidate 0) if it is not
+    among them."""
+    best: dict[str, dict] = {}
+    for row in sorted(rows, key=lambda r: (-r["win_rate"], r["candidate"])):
+        best.setdefault(row["spec"], row)
+    chosen = list(best.values())[:k]
+    if all(r["candidate"] != 0 for r in chosen):
+        chosen.append(rows[0])
+    return chosen
+
+
+# --- the verdict ------------------------------------------------------------------------------
+@dataclass
+class HeldOut:
+    """The chosen candidate against the start on the held-out deals, paired by block."""
+
+    games: int  # games of each
+    tuned: float
+    start: float
+    diff: float
+    lo: float
+    hi: float
+    p: float
+    per_block: np.ndarray = field(repr=False, default=None)
+
+    @property
+    def verdict(self) -> str:
+        if self.lo > 0:
+            return "better"
+        if self.hi < 0:
+            return "worse"
+        return "cannot tell"
+
+
+def held_out(shares: np.ndarray, n_players: int, conf: float = 0.95) -> HeldOut:
+    """`shares`: rows tuned, start; columns held-out blocks."""
+    from reports.stats import paired_test
+
+    d = shares[0] - shares[1]
+    mean, lo, hi, p = paired_test(d, conf)
+    return HeldOut(shares.shape[1] * n_players, float(shares[0].mean()), float(shares[1].mean()),
+                   mean, lo, hi, p, d)  # fmt: skip
