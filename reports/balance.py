@@ -346,27 +346,42 @@ def build_report(run: RunData):
         "win)."
     )
     intro.paragraph("Command: `" + " ".join(run.manifest.get("command") or []) + "`")
+    rule = _fight_section(report, run)  # the headline analysis, near the top
     if len(run.parts) > 1:
         _seats_by_count(report, run)
     for part in run.parts:
         _part_sections(report, part)
-    _fight_section(report, run)
+    _add_verdicts(report, run, rule)
     return report
+
+
+def _add_verdicts(report, run: RunData, rule: dict | None) -> None:
+    from reports.verdicts import CARD_NOTE, add_verdicts, fight_verdict, run_verdicts
+
+    verdicts = run_verdicts(run)
+    if rule is not None:
+        verdicts.append(fight_verdict(rule))
+    add_verdicts(report, verdicts, [CARD_NOTE])
 
 
 #: Subdirectory of a tournament run holding its fight-or-explore rollouts (`--fight-points`).
 FIGHT_DIR = "fight_or_explore"
 
 
-def _fight_section(report, run: RunData) -> None:
-    """With the Leviathan expansion: "Fight or explore?", with the run's rollouts if any."""
+def _fight_section(report, run: RunData) -> dict | None:
+    """With the Leviathan expansion: "Fight or explore?", with the run's rollouts if any; the
+    learnt rule (`reports.fight_rule.recommended_rule`) or None."""
     if "leviathan" not in (run.config.get("expansions") or []):
-        return
+        return None
     from reports.fight_report import add_fight_section
+    from reports.fight_rule import recommended_rule
     from reports.rollout import is_rollout_run, load_rollouts
 
     sub = run.dir / FIGHT_DIR
-    add_fight_section(report, run.tables(), load_rollouts(sub) if is_rollout_run(sub) else None)
+    rollouts = load_rollouts(sub) if is_rollout_run(sub) else None
+    rule = recommended_rule(rollouts) if rollouts is not None and rollouts.n_points else None
+    add_fight_section(report, run.tables(), rollouts, rule=rule)
+    return rule
 
 
 def _seats_by_count(report, run: RunData) -> None:

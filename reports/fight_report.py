@@ -39,15 +39,16 @@ def add_fight_section(
     rollouts: Rollouts | None = None,
     *,
     title: str = "Fight or explore?",
+    rule: dict | None = None,
 ) -> Section:
     """Append the fight-or-explore section to `report` (exact odds; with `rollouts`, the
-    estimated value of fighting and the learnt rule) and return it."""
+    estimated value of fighting and the learnt rule, `rule` if the caller has it) and return
+    it."""
     from sim.abyss.odds import fight_table
 
     sec = report.section(title)
-    rule = None
     if rollouts is not None and rollouts.n_points:
-        rule = recommended_rule(rollouts)
+        rule = rule or recommended_rule(rollouts)
         _rule_headline(sec, rule, rollouts.meta)
     else:
         rollouts = None
@@ -71,7 +72,13 @@ def _ci_text(gain: tuple[float, float, float], scale: float, unit: str) -> str:
 
 
 def _rule_headline(sec: Section, rule: dict, meta: dict) -> None:
-    sec.paragraph(f"**{rule['sentence']}**")
+    if rule["gain_win"][1] > 0:  # a finding only when its out-of-sample gain is significant
+        sec.paragraph(f"**{rule['sentence']}**")
+    else:
+        sec.paragraph(
+            f"The data cannot tell a better rule than the strategies' own. The best candidate: "
+            f"{rule['sentence'][0].lower()}{rule['sentence'][1:]}"
+        )
     gains = _ci_text(rule["gain_win"], 100, "percentage points in win probability")
     if rule["gain_ip"] is not None:
         gains += " and " + _ci_text(rule["gain_ip"], 1, "IP")

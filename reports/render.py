@@ -85,13 +85,20 @@ class Report:
         self.sections: list[Section] = []
         self._figure_names: set[str] = set()
 
-    def section(self, title: str, text: str = "") -> Section:
-        """Add a section; `text` (optional) becomes its first paragraphs."""
+    def section(self, title: str, text: str = "", *, lead: bool = False) -> Section:
+        """Add a section; `text` (optional) becomes its first paragraphs. A `lead` section (the
+        verdicts) comes first, before the table of contents, whenever it is added."""
         sec = Section(self, str(title), len(self.sections) + 1)
-        self.sections.append(sec)
+        sec.lead = lead
+        at = sum(s.lead for s in self.sections) if lead else len(self.sections)
+        self.sections.insert(at, sec)
         if text:
             sec.paragraph(text)
         return sec
+
+    def _parts(self) -> tuple[list[Section], list[Section]]:
+        """(lead sections, the others: the contents)."""
+        return [s for s in self.sections if s.lead], [s for s in self.sections if not s.lead]
 
     def write(self, out_dir: Path | str, *, generated: _dt.datetime | None = None) -> dict:
         """Write ``figures/NAME.png``, ``report.md`` and, last, ``report.html`` into `out_dir`
@@ -138,13 +145,14 @@ class Report:
         if self.subtitle:
             out.append(f'<p class="subtitle">{_h(self.subtitle)}</p>')
         out.append("</header>")
-        if self.sections:
-            out += ['<nav class="toc" aria-label="Contents">', "<h2>Contents</h2>", "<ol>"]
-            out += [f'<li><a href="#{s.anchor}">{_h(s.title)}</a></li>' for s in self.sections]
-            out += ["</ol>", "</nav>"]
+        lead, rest = self._parts()
         out.append("<main>")
-        for sec in self.sections:
-            out.append(sec._html())
+        out += [sec._html() for sec in lead]
+        if rest:
+            out += ['<nav class="toc" aria-label="Contents">', "<h2>Contents</h2>", "<ol>"]
+            out += [f'<li><a href="#{s.anchor}">{_h(s.title)}</a></li>' for s in rest]
+            out += ["</ol>", "</nav>"]
+        out += [sec._html() for sec in rest]
         out.append("</main>")
         out.append(f"<footer>Generated {_h(_stamp(generated))} by abyss-mc</footer>")
         out += ["</body>", "</html>", ""]
@@ -159,15 +167,19 @@ class Report:
         out = [f"# {_md_line(self.title)}", ""]
         if self.subtitle:
             out += [f"*{_md_line(self.subtitle)}*", ""]
-        if self.sections:
+        lead, rest = self._parts()
+        for sec in lead:
+            slugs.slug(sec.title)
+            out.append(sec._markdown())
+        if rest:
             out += ["## Contents", ""]
             slugs.slug("Contents")
             out += [
                 f"{i}. [{_md_line(s.title)}](#{slugs.slug(s.title)})"
-                for i, s in enumerate(self.sections, 1)
+                for i, s in enumerate(rest, 1)
             ]
             out.append("")
-        for sec in self.sections:
+        for sec in rest:
             out.append(sec._markdown())
         out += ["---", "", f"*Generated {_md_line(_stamp(generated))} by abyss-mc*", ""]
         return "\n".join(out)
@@ -181,6 +193,7 @@ class Section:
         self.title = title
         self.anchor = f"s{number}" + (f"-{_slug_ascii(title)}" if _slug_ascii(title) else "")
         self.blocks: list[_Block] = []
+        self.lead = False
 
     def paragraph(self, text: str) -> Section:
         """Add text: one paragraph per blank-line-separated block."""

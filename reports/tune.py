@@ -148,9 +148,9 @@ class Search:
     """The search's budget: `candidates` in batches of `batch`, each on `blocks` blocks."""
 
     sampler: str = DEFAULT_SAMPLER
-    candidates: int = 96
+    candidates: int = 384
     batch: int = 8
-    blocks: int = 750
+    blocks: int = 780
 
     def __post_init__(self) -> None:
         if self.sampler not in SAMPLERS:

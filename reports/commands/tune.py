@@ -38,10 +38,10 @@ def tune(
         typer.Option("--games", metavar="BUDGET",
                      help="Games the search plays in all (the candidates share them equally; "
                      "every candidate plays the same deals)."),
-    ] = 300_000,  # fmt: skip
+    ] = 1_200_000,  # fmt: skip
     candidates: Annotated[
         int, typer.Option("--candidates", help="Parameter sets the optimiser tries.")
-    ] = 96,
+    ] = 384,
     params: Annotated[
         str | None,
         typer.Option("--params", metavar="p1,p2,...",

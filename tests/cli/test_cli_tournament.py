@@ -31,8 +31,12 @@ def invoke(*args: str):
 
 
 def ok(result) -> str:
+    """The output of a successful command, without the first compile's announcement (on stderr,
+    mixed in here; only on a cold cache)."""
     assert result.exit_code == 0, result.output
-    return result.output
+    notes = ("compiling the ", "  still compiling", "compiled in ")
+    return "".join(line for line in result.output.splitlines(keepends=True)
+                   if not line.startswith(notes))  # fmt: skip
 
 
 def one_line_error(result) -> str:

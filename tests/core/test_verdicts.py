@@ -1,0 +1,89 @@
+"""The report's `Verdicts` (issue 22): "A claim is shown as a finding only when its test is
+significant; otherwise the report says that the data cannot tell." Planted effects must be found,
+null data must give "cannot tell"."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from reports.render import Report
+from reports.verdicts import (
+    Verdict,
+    add_verdicts,
+    best_strategy_blocks,
+    best_strategy_rates,
+    fight_verdict,
+    seat_table_blocks,
+    seat_verdict,
+)
+
+
+def _tournament(p_first_seat: float, strength: dict[str, float], blocks=2000, n=4, seed=0):
+    """Long-form seats of a tournament: one table per block, strategies rotated over the seats;
+    the winner drawn with weights = seat weight x strategy strength."""
+    rng = np.random.default_rng(seed)
+    names = list(strength)
+    rows = []
+    for b in range(blocks):
+        order = [names[(b + s) % len(names)] for s in range(n)]
+        w = np.array([strength[x] for x in order]) * np.r_[p_first_seat, np.ones(n - 1)]
+        winner = rng.choice(n, p=w / w.sum())
+        for s in range(n):
+            rows.append({"block": b, "table": 0, "seat": s, "strategy": order[s],
+                         "win": float(s == winner), "ip": 0, "rank": 1 if s == winner else 2})
+    return pd.DataFrame(rows)
+
+
+EVEN = {"a": 1.0, "b": 1.0, "c": 1.0, "d": 1.0}
+
+
+def test_a_planted_first_seat_advantage_is_found() -> None:
+    df = _tournament(2.0, EVEN)
+    v = seat_verdict(seat_table_blocks(df.rename(columns={"ip": "score"}), 4), 4)
+    assert v.finding and "seat 1 has an advantage" in v.sentence
+
+
+def test_fair_seats_cannot_be_told_apart() -> None:
+    df = _tournament(1.0, EVEN, seed=3)
+    v = seat_verdict(seat_table_blocks(df.rename(columns={"ip": "score"}), 4), 4)
+    assert not v.finding and "cannot tell a seat advantage" in v.sentence
+
+
+def test_a_planted_strong_strategy_is_the_best() -> None:
+    v = best_strategy_blocks(_tournament(1.0, {"a": 1.0, "b": 1.0, "strong": 2.0, "d": 1.0}), 4)
+    assert v.finding and v.sentence.startswith("At 4 players, `strong` wins most")
+
+
+def test_equal_strategies_give_no_best() -> None:
+    v = best_strategy_blocks(_tournament(1.0, EVEN, seed=5), 4)
+    assert not v.finding and "cannot tell the best strategy" in v.sentence
+
+
+def test_a_simulation_needs_separate_intervals() -> None:
+    rates = pd.DataFrame({"win rate": [0.30, 0.20], "win lo": [0.28, 0.18],
+                          "win hi": [0.32, 0.22]}, index=["a", "b"])  # fmt: skip
+    assert best_strategy_rates(rates, 2).finding
+    rates.loc["b", "win hi"] = 0.29
+    assert not best_strategy_rates(rates, 2).finding
+
+
+def test_the_fight_rule_is_a_finding_only_when_its_gain_is_significant() -> None:
+    rule = {"sentence": "Fight when the risk reaches 1/6.", "gain_win": (0.02, 0.01, 0.03)}
+    assert fight_verdict(rule).finding
+    rule["gain_win"] = (0.005, -0.004, 0.014)
+    v = fight_verdict(rule)
+    assert not v.finding and v.sentence.startswith("The data cannot tell")
+
+
+def test_verdicts_come_first_then_the_contents() -> None:
+    report = Report("A report")
+    report.section("About this run", "text")
+    report.section("Seats", "text")
+    add_verdicts(report, [Verdict("x", 4, True, "Found."), Verdict("y", 4, False, "No.")], [])
+    md = report.to_markdown()
+    assert md.index("## Verdicts") < md.index("## Contents") < md.index("## About this run")
+    assert "**Cannot tell.** No." in md
+    html = report.to_html()
+    assert html.index(">Verdicts<") < html.index(">Contents<")
+    assert ">Verdicts</a>" not in html  # not in the contents: it is already on top
