@@ -140,3 +140,24 @@ def test_bad_tune_options_are_one_line(args, message, tmp_path) -> None:
     assert result.exit_code == 2, result.output
     assert message in result.output and len(result.output.strip().splitlines()) == 1
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "game, strategy, players, expansions",
+    [("abyss", "leviathan_hunter", "5", "leviathan"), ("abyss", "key_hunter", "2", ""),
+     ("conspiracy", "pile_raider", "3", "")],
+)  # fmt: skip
+def test_every_game_and_player_count_tunes(game, strategy, players, expansions, tmp_path) -> None:
+    """"Works for Abyss (with and without Leviathan, 2-5 players) and Conspiracy" (a tiny
+    budget: the default field is screened, every stage runs, the preset file loads)."""
+    out = tmp_path / "run"
+    result = _tune(["tune", "--game", game, "--strategy", strategy, "--players", players,
+                    "--expansions", expansions, "--games", "4000", "--candidates", "4",
+                    "--reeval-games", "400", "--heldout-games", "400"], out)  # fmt: skip
+    assert f"at {players} players against" in result.output
+    manifest = json.loads((out / "manifest.json").read_text())["config"]
+    assert len(manifest["opponents"]) == int(players) - 1
+    assert manifest["expansions"] == ([expansions] if expansions else [])
+    check = runner.invoke(app, ["strategies", "--game", game, "--presets",
+                                str(out / "tuned.toml"), f"{strategy}_tuned"])  # fmt: skip
+    assert check.exit_code == 0, check.output
