@@ -71,3 +71,12 @@ def bench(tables, *, players: int, lineup: list[str], games: int, reference_game
         reference_games=reference_games, memory_games=memory_games, seed=seed, starts=starts,
         progress=progress,
     )  # fmt: skip
+
+
+def restrictions(tables) -> list[tuple[str, str, str]]:
+    """Restricted play (`abyss-mc restrict`): every Lord and every Location, each as (kind, card
+    name, the strategy parameters that forbid it)."""
+    lords = [("lord", name, f"forbid_lord={i}") for i, name in enumerate(tables.lord_name)]
+    places = [("location", name, f"forbid_location={i}")
+              for i, name in enumerate(tables.location_name)]  # fmt: skip
+    return lords + places
