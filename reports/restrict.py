@@ -76,7 +76,8 @@ def chart_png(df: pd.DataFrame, strategy: str, n_players: int) -> bytes:
     ordered = df.sort_values("value")
     fig = figure(figsize=(7.5, max(3.0, 0.18 * len(ordered) + 1.2)))
     ax = fig.add_subplot()
-    colours = ordered["kind"].map({"lord": "#1f4e79", "location": "#c0792b"}).fillna("#777777")
+    colours = ordered["kind"].map({"lord": "#1f4e79", "location": "#c0792b", "rule": "#2e7d32"})
+    colours = colours.fillna("#777777")
     y = np.arange(len(ordered))
     ax.barh(y, ordered["value"] * 100, color=colours)
     ax.errorbar(ordered["value"] * 100, y, xerr=error_bars(ordered["value"] * 100,

@@ -74,9 +74,11 @@ def bench(tables, *, players: int, lineup: list[str], games: int, reference_game
 
 
 def restrictions(tables) -> list[tuple[str, str, str]]:
-    """Restricted play (`abyss-mc restrict`): every Lord and every Location, each as (kind, card
-    name, the strategy parameters that forbid it)."""
+    """Restricted play (`abyss-mc restrict`): every Lord and every Location, and with Leviathan
+    the rules question "no Leviathan fights", each as (kind, name, the strategy parameters that
+    forbid it)."""
     lords = [("lord", name, f"forbid_lord={i}") for i, name in enumerate(tables.lord_name)]
     places = [("location", name, f"forbid_location={i}")
               for i, name in enumerate(tables.location_name)]  # fmt: skip
-    return lords + places
+    rules = [("rule", "no Leviathan fights", "forbid_fight=1")]
+    return lords + places + (rules if "leviathan" in tables.expansions else [])

@@ -26,6 +26,7 @@ from sim.abyss.policy_params import (
     G_FIGHT_P,
     G_FIGHT_RISK,
     G_FIGHT_THREAT,
+    G_FORBID_FIGHT,
     G_FORBID_LOCATION,
     G_FORBID_LORD,
     G_PEARL_SHORTFALL,
@@ -79,12 +80,19 @@ def choose(s, seat, decision, n):
 def restricted(s, seat, decision, n):
     """Restricted play (Jaffe & Popovic 2012; `abyss-mc restrict`): the options at s[OPT:]
     without the seat's forbidden Lord (recruited, or taken from the Court by the Opportunist,
-    Traitor or Corruptor) or Location (face up or drawn); returns their number.
+    Traitor or Corruptor) or Location (face up or drawn), or without fighting Leviathans;
+    returns their number.
     Recruiting is dropped from the actions when the forbidden Lord is the only affordable one.
     When every option is forbidden (a single one: the rules force it), nothing changes."""
     lord, location = param(s, seat, G_FORBID_LORD), param(s, seat, G_FORBID_LOCATION)
-    if lord < 0 and location < 0:
+    no_fight = param(s, seat, G_FORBID_FIGHT)
+    if lord < 0 and location < 0 and no_fight == 0:
         return n
+    if no_fight != 0:  # never fight a Leviathan: past a Monster, nor again, nor by a power
+        if decision == D_MONSTER_CHOICE:
+            return without(s, n, M_FIGHT)
+        if decision == D_ATTACK_AGAIN or decision == D_USE_POWER or decision == D_FIGHT_ANOTHER:
+            return without(s, n, 1)
     if decision == D_ACTION and lord >= 0:
         k = K.affordable_lords(s, seat, W.POLICY_ROW)
         if k == 1 and s[W.POLICY_ROW] == lord:

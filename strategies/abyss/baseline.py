@@ -40,6 +40,7 @@ class CompiledPolicy(compiled.CompiledPolicy):
         "fight_risk": P.G_FIGHT_RISK,
         "forbid_lord": P.G_FORBID_LORD,
         "forbid_location": P.G_FORBID_LOCATION,
+        "forbid_fight": P.G_FORBID_FIGHT,
     }
 
     def workspace(self, game) -> np.ndarray:
@@ -176,6 +177,17 @@ class GreedyPolicy(CompiledPolicy):
         low=-1,
         high=99,
         unit="Location index",
+        tune=False,
+    )
+    forbid_fight: int = param(
+        0,
+        "Restricted play, a rules question (`abyss-mc restrict`): 1: never fight a Leviathan "
+        "(past a revealed Monster, attack again, the Sorcerer's and the Intrepid's fights) "
+        "when continuing or stopping is allowed. 0: off.",
+        "1 plays as if the Leviathans could not be fought.",
+        low=0,
+        high=1,
+        unit="0 or 1",
         tune=False,
     )
     kind = P.GREEDY

@@ -121,3 +121,20 @@ def test_bad_restrict_options_are_one_line(args, message, tmp_path) -> None:
     assert result.exit_code == 2, result.output
     assert message in result.output and len(result.output.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_the_rules_question_no_leviathan_fights_is_a_row_and_fights_stop(tmp_path) -> None:
+    """"The same machinery answers rules questions: 'forbid fighting Leviathans'"."""
+    spec = games.get("abyss")
+    tables = spec.load_cards(None, [], ("leviathan",))
+    policies = spec.strategies().make_policies(["leviathan_hunter:forbid_fight=1",
+                                                "leviathan_hunter"], 2)  # fmt: skip
+    seats = spec.play().run_games(tables, engine="fast", n_players=2, n_games=300, seed=2,
+                                  policies=policies).seats  # fmt: skip
+    mine = seats["strategy"].astype(str).str.contains("forbid").to_numpy()
+    monsters = seats["score_monsters"].to_numpy()
+    assert monsters[~mine].mean() > 2 * max(monsters[mine].mean(), 0.1)
+    df, _ = _run(["restrict", "--strategy", "leviathan_hunter", "--players", "2", "--blocks",
+                  "60"], tmp_path / "run")  # fmt: skip
+    rule = df[df["kind"] == "rule"]
+    assert list(rule["card"]) == ["no Leviathan fights"]
