@@ -1,6 +1,6 @@
 """The ``abyss-mc`` command line: the typer application, each command from its own module in
 `reports.commands` (``cards``, ``strategies``, ``simulate``, ``tournament``, ``sweep``, ``plan``,
-``report``, ``replay``, ``bench``, ``ev``, ``tune``).
+``report``, ``replay``, ``bench``, ``ev``, ``tune``, ``restrict``).
 
 Start-up must stay instant (``abyss-mc --help``): the command modules import only typer and the
 standard library at the top.
@@ -21,6 +21,7 @@ from reports.commands import (
     plan,
     replay,
     report,
+    restrict,
     simulate,
     strategies,
     sweep,
@@ -97,6 +98,7 @@ app.command()(simulate.simulate)
 app.command()(tournament.tournament)
 app.command()(sweep.sweep)
 app.command()(tune.tune)
+app.command()(restrict.restrict)
 app.command()(plan.plan)
 app.command("report")(report.report_)
 app.command()(replay.replay)

@@ -46,7 +46,7 @@ class Param:
     what the numbers count. The default is the field's default (see `param`). `search` narrows
     what a tuner searches (`abyss-mc tune`) where the allowed range is wider than the values
     that play differently (e.g. a stack size "above any stack's size: never"): (low, high)
-    inside low..high.
+    inside low..high; `tune=False` keeps a parameter out of the search (restricted play's).
     """
 
     meaning: str
@@ -57,6 +57,7 @@ class Param:
     choices: tuple[str, ...] = ()
     step: float | None = None
     search: tuple | None = None
+    tune: bool = True
 
     def __post_init__(self) -> None:
         numeric = self.low is not None and self.high is not None and self.low <= self.high
@@ -128,6 +129,8 @@ class Param:
         notes = [n for n in (self.unit, self.step and f"in steps of {self.step:g}") if n]
         if self.search is not None:
             notes.append("tune searches " + "..".join(number.format(v) for v in self.search))
+        if not self.tune:
+            notes.append("not tuned")
         return text + (f" ({', '.join(notes)})" if notes else "")
 
 
@@ -142,10 +145,11 @@ def param(
     choices: tuple[str, ...] = (),
     step: float | None = None,
     search: tuple | None = None,
+    tune: bool = True,
 ) -> Any:
     """A policy dataclass field with its documentation, e.g.
     `buy_min: int = param(4, "Buy an Ally ...", "buys fewer ...", low=0, high=10, unit="...")`."""
-    doc = Param(meaning, effect, low, high, unit, tuple(choices), step, search)
+    doc = Param(meaning, effect, low, high, unit, tuple(choices), step, search, tune)
     doc.check("default", default)
     return dataclasses.field(default=default, metadata={PARAM: doc})
 
@@ -294,8 +298,10 @@ class Registry:
         return {name: doc.space() for name, doc in self.parameters(policy).items()}
 
     def search_space(self, policy: str) -> dict[str, tuple]:
-        """`parameter_space` narrowed to each parameter's `search` range: what `tune` searches."""
-        return {name: doc.search_space() for name, doc in self.parameters(policy).items()}
+        """`parameter_space` narrowed to each parameter's `search` range, without the parameters
+        kept out of tuning (`Param.tune`): what `tune` searches."""
+        return {name: doc.search_space() for name, doc in self.parameters(policy).items()
+                if doc.tune}  # fmt: skip
 
     def defaults(self, policy: str) -> dict[str, Any]:
         """The default value of each parameter of a policy (by its name)."""

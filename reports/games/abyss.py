@@ -71,3 +71,14 @@ def bench(tables, *, players: int, lineup: list[str], games: int, reference_game
         reference_games=reference_games, memory_games=memory_games, seed=seed, starts=starts,
         progress=progress,
     )  # fmt: skip
+
+
+def restrictions(tables) -> list[tuple[str, str, str]]:
+    """Restricted play (`abyss-mc restrict`): every Lord and every Location, and with Leviathan
+    the rules question "no Leviathan fights", each as (kind, name, the strategy parameters that
+    forbid it)."""
+    lords = [("lord", name, f"forbid_lord={i}") for i, name in enumerate(tables.lord_name)]
+    places = [("location", name, f"forbid_location={i}")
+              for i, name in enumerate(tables.location_name)]  # fmt: skip
+    rules = [("rule", "no Leviathan fights", "forbid_fight=1")]
+    return lords + places + (rules if "leviathan" in tables.expansions else [])

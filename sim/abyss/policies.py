@@ -26,6 +26,9 @@ from sim.abyss.policy_params import (
     G_FIGHT_P,
     G_FIGHT_RISK,
     G_FIGHT_THREAT,
+    G_FORBID_FIGHT,
+    G_FORBID_LOCATION,
+    G_FORBID_LORD,
     G_PEARL_SHORTFALL,
     G_TAKE_MIN,
     G_TAKE_SLOT,
@@ -66,10 +69,55 @@ def choose(s, seat, decision, n):
     """The option the strategy of `seat` picks among the n options at s[OPT:]."""
     kind = s[W.POLICY_KIND + seat]
     if kind == GREEDY:
-        return greedy(s, seat, decision, n)
+        return greedy(s, seat, decision, restricted(s, seat, decision, n))
     if kind == HEURISTIC:
-        return heuristic(s, seat, decision, n)
+        return heuristic(s, seat, decision, restricted(s, seat, decision, n))
     return s[W.OPT + rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
+
+
+# ------------------------------------------------------------------ restricted play
+@njit(cache=True)
+def restricted(s, seat, decision, n):
+    """Restricted play (Jaffe & Popovic 2012; `abyss-mc restrict`): the options at s[OPT:]
+    without the seat's forbidden Lord (recruited, or taken from the Court by the Opportunist,
+    Traitor or Corruptor) or Location (face up or drawn), or without fighting Leviathans;
+    returns their number.
+    Recruiting is dropped from the actions when the forbidden Lord is the only affordable one.
+    When every option is forbidden (a single one: the rules force it), nothing changes."""
+    lord, location = param(s, seat, G_FORBID_LORD), param(s, seat, G_FORBID_LOCATION)
+    no_fight = param(s, seat, G_FORBID_FIGHT)
+    if lord < 0 and location < 0 and no_fight == 0:
+        return n
+    if no_fight != 0:  # never fight a Leviathan: past a Monster, nor again, nor by a power
+        if decision == D_MONSTER_CHOICE:
+            return without(s, n, M_FIGHT)
+        if decision == D_ATTACK_AGAIN or decision == D_USE_POWER or decision == D_FIGHT_ANOTHER:
+            return without(s, n, 1)
+    if decision == D_ACTION and lord >= 0:
+        k = K.affordable_lords(s, seat, W.POLICY_ROW)
+        if k == 1 and s[W.POLICY_ROW] == lord:
+            return without(s, n, A_RECRUIT)
+        return n
+    if (decision == D_RECRUIT_LORD or decision == D_COURT_LORD) and lord >= 0:
+        return without(s, n, lord)  # recruited, or taken from the Court by a Lord's power
+    if (decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP) and location >= 0:
+        return without(s, n, location)
+    return n
+
+
+@njit(cache=True)
+def without(s, n, option):
+    """Remove `option` from the n options at s[OPT:] (keeping their order) unless it is the only
+    one; returns the new number."""
+    if n < 2:
+        return n
+    m = 0
+    for i in range(n):
+        o = s[W.OPT + i]
+        if o != option:
+            s[W.OPT + m] = o
+            m += 1
+    return m
 
 
 @njit(cache=True, inline="always")

@@ -9,11 +9,16 @@ RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
 
-N_PARAMS = 16  # parameters of a strategy (int32; probabilities in thousandths)
+N_PARAMS = 18  # parameters of a strategy (int32; probabilities in thousandths)
 # greedy parameter vector
 G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
 G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6
 G_FIGHT_RISK = 14  # after the heuristic's slots (see baseline.PARAM_SLOTS)
+# Restricted play (`abyss-mc restrict`): a Lord never recruited, a Location never taken, unless
+# every choice is forbidden (-1: none); greedy's and the heuristic's, after the heuristic's slots.
+G_FORBID_LORD, G_FORBID_LOCATION = 15, 16
+# A rules question of restricted play: never fight a Leviathan (1), as if the rule were gone.
+G_FORBID_FIGHT = 17
 # The parametrised heuristic behind the named presets (strategies/abyss/presets.toml). Slots 0-6
 # are greedy's (same meaning); the rest steer which Lords it wants, when it recruits, plots,
 # requests support, takes Locations, and how much Leviathan risk it accepts when exploring.

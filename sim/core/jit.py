@@ -45,6 +45,11 @@ def _cache_dir() -> Path:
     return base / "abyss-mc" / "numba" / source_digest()
 
 
+# numba re-reads its NUMBA_* variables before every compile when they changed since it last read
+# them, and then resets what this module sets (the cache directory back to "", next to the
+# sources, where a stale caller can survive an edit: numba-notes, trap 7). Read them now, so that
+# NUMBA_OPT set above (also when numba was imported before this module) counts as read.
+numba.core.config.reload_config()
 if not _OPT_CHOSEN_BY_USER:  # also when numba was imported before this module
     numba.config.OPT = numba.config._process_opt_level("1")
 

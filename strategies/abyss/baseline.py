@@ -36,7 +36,12 @@ class CompiledPolicy(compiled.CompiledPolicy):
     workspaces = PerTables(lambda t: W.cached_template(t).copy())
     #: Parameter slots that do not follow field order: greedy's fields come first, then the
     #: heuristic's (P.G_*, P.H_*); greedy's later fields go after the heuristic's.
-    PARAM_SLOTS = {"fight_risk": P.G_FIGHT_RISK}
+    PARAM_SLOTS = {
+        "fight_risk": P.G_FIGHT_RISK,
+        "forbid_lord": P.G_FORBID_LORD,
+        "forbid_location": P.G_FORBID_LOCATION,
+        "forbid_fight": P.G_FORBID_FIGHT,
+    }
 
     def workspace(self, game) -> np.ndarray:
         w = super().workspace(game)
@@ -152,6 +157,38 @@ class GreedyPolicy(CompiledPolicy):
         "only the attacks. 0: off, fight_p decides.",
         "fights past Monsters less often, only when an attack is likelier (the risk is a count "
         "of 2d6 sums over 36, in thousandths rounded down: 0.166 admits 6/36).",
+    )
+    forbid_lord: int = param(
+        -1,
+        "Restricted play (`abyss-mc restrict`): never recruit this Lord (its index in the card "
+        "data, as `abyss-mc restrict` lists them), unless the rules leave no other choice; "
+        "recruiting is not even chosen when it is the only affordable Lord. -1: none.",
+        "forbids another Lord; -1 forbids nothing.",
+        low=-1,
+        high=99,
+        unit="Lord index",
+        tune=False,
+    )
+    forbid_location: int = param(
+        -1,
+        "Restricted play (`abyss-mc restrict`): never take this Location (its index in the card "
+        "data) when taking a Location, face up or drawn, unless it is the only choice. -1: none.",
+        "forbids another Location; -1 forbids nothing.",
+        low=-1,
+        high=99,
+        unit="Location index",
+        tune=False,
+    )
+    forbid_fight: int = param(
+        0,
+        "Restricted play, a rules question (`abyss-mc restrict`): 1: never fight a Leviathan "
+        "(past a revealed Monster, attack again, the Sorcerer's and the Intrepid's fights) "
+        "when continuing or stopping is allowed. 0: off.",
+        "1 plays as if the Leviathans could not be fought.",
+        low=0,
+        high=1,
+        unit="0 or 1",
+        tune=False,
     )
     kind = P.GREEDY
 

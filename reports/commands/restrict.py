@@ -1,0 +1,168 @@
+"""`abyss-mc restrict`: what each card is worth to a strategy, by restricted play
+(`reports.restrict`)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reports.commands import common as c
+from sim.core.errors import UserError
+
+
+@c.user_errors
+def restrict(
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", metavar="S",
+                     help="The strategy whose cards are valued (a preset or a policy with "
+                     "parameters, e.g. a tuned preset); it plays every seat."),
+    ] = None,  # fmt: skip
+    game: c.GameOption = "abyss",
+    players: Annotated[int, typer.Option("--players", help="Players per game.")] = 4,
+    blocks: Annotated[
+        int,
+        typer.Option("--blocks", help="Deals per card; each is played in every rotation of the "
+                     "seats by the restricted and the unrestricted strategy (common random "
+                     "numbers)."),
+    ] = 2000,  # fmt: skip
+    seed: c.SeedOption = 1,
+    out: c.OutDirOption = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", metavar="DIR",
+                     help="Finish an interrupted run: its finished batches of cards are kept."),
+    ] = None,  # fmt: skip
+    backend: Annotated[
+        str, typer.Option("--backend", metavar="local|dask",
+                          help="Where the games are played (the same results).")
+    ] = "local",  # fmt: skip
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
+    ] = None,
+    threads: c.ThreadsOption = None,
+    expansions: c.ExpansionsOption = None,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    presets: c.PresetsOption = None,
+) -> None:
+    """Value every Lord and Location: the win rate a strategy loses when forbidden each one."""
+    options = {"strategy": strategy, "game": game, "players": players, "blocks": blocks,
+               "seed": seed, "expansions": expansions}  # fmt: skip
+    staging = None
+    if resume is not None:
+        from sim.core.runs import resume_run_dir
+
+        staging = resume_run_dir(resume)
+        plan = c.read_plan(staging.dir)
+        options = plan["options"]
+        cards, presets = c.recorded_paths(plan)
+        set_, out = plan["set"], resume
+    c.check_backend(backend, scheduler)
+    _restrict(options, cards, set_, presets, out, staging, backend, scheduler, threads)
+
+
+def _restrict(o, cards, set_, presets, out, staging, backend, scheduler, threads) -> None:
+    import numpy as np
+
+    from reports import restrict as R
+    from reports.tune import Problem, evaluate
+
+    t_start = time.perf_counter()
+    if not o["strategy"]:
+        raise UserError("--strategy is required: the strategy whose cards are valued")
+    spec = c.game_spec(o["game"])
+    restrictions = getattr(spec.report(), "restrictions", None)
+    if restrictions is None:
+        raise UserError(f"{spec.title} has no restricted play yet")
+    registry = spec.strategies()
+    registry.use_presets(presets)
+    exp = c.game_expansions(spec, o["expansions"], spec.tournament_expansions)
+    tables = spec.load_cards(cards, set_, exp)
+    n = o["players"]
+    spec.check_players(tables, n, exp)
+    c.check_seed(o["seed"])
+    if o["blocks"] < 2:
+        raise UserError(f"--blocks must be at least 2; got {o['blocks']}")
+    start = o["strategy"].strip()
+    registry.make_policy(start)  # unknown names fail before any work
+    cardlist = restrictions(tables)
+    specs = [f"{start}:{forbid}" for _, _, forbid in cardlist]
+    registry.make_policy(specs[0])  # a policy without restricted play says so here
+
+    from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_parquet
+
+    out_dir = out if out is not None else default_run_dir("runs", seed=o["seed"])
+    resumed = staging is not None
+    if staging is None:
+        staging = create_run_dir(out_dir, resumable=True)
+        c.write_plan(staging.dir, {"options": o, "game": spec.name,
+                                   **c.data_paths(cards, set_, presets)})  # fmt: skip
+    problem = Problem(spec.name, tables, n, start, "", {}, {}, [start] * (n - 1), o["seed"],
+                      registry)  # fmt: skip
+    with staging, c.interrupt_note(staging, out_dir, "restrict"), \
+            c.cluster_for(backend, scheduler, threads) as client:  # fmt: skip
+        c.seal_plan(staging, resumed, tables, presets, out_dir)
+        store = c.chunk_store(staging, "cards")
+        done = dict(store.completed()) if store is not None else {}
+        parts = []
+        all_specs = [start, *specs]
+        plan = R.batches(len(specs))
+        bar = _bar(len(plan), sys.stderr.isatty())
+        for i, (first, count) in enumerate(plan):
+            if first in done:
+                part = np.load(store.path(first, "shares.npy"))
+            else:
+                part = evaluate(problem, all_specs[first:first + count], seed=o["seed"],
+                                n_blocks=o["blocks"], client=client)  # fmt: skip
+                if store is not None:
+                    _save(store, first, count, part)
+            parts.append(part)
+            bar(i + 1)
+        shares = np.concatenate(parts)
+        df = R.impact_frame(cardlist, shares, n)
+        write_parquet(df, staging.dir / "impact.parquet")
+        atomic_write_text(staging.dir / "impact.csv", df.to_csv(index=False))
+        summary = R.summary_text(df, start, n, float(shares[0].mean()))
+        atomic_write_text(staging.dir / "summary.txt", summary)
+        (staging.dir / "impact.png").write_bytes(R.chart_png(df, start, n))
+        c.write_run_manifest(
+            staging, o["seed"],
+            {"game": spec.name, "command": "restrict", **o, "expansions": list(exp),
+             "cards": len(cardlist), "games": int(shares.size * n),
+             **c.data_options(cards, set_, presets, out_dir)},
+            card_digest=c.card_digest(tables, cards, set_),
+            timings={"total": time.perf_counter() - t_start},
+        )  # fmt: skip
+        c.finish_run(staging)
+    typer.echo(summary, nl=False)
+    typer.echo(f"results: {out_dir}")
+
+
+def _save(store, first: int, count: int, part) -> None:
+    import numpy as np
+
+    from sim.core.results import atomic_save
+
+    def write(path):
+        atomic_save(path, lambda f: np.save(f, part))
+
+    store.save(first, count, {"shares.npy": write})
+
+
+def _bar(total: int, show: bool):
+    """A progress line over the batches of cards, on a terminal."""
+    t0 = time.perf_counter()
+
+    def update(done: int) -> None:
+        if show:
+            left = (time.perf_counter() - t0) / done * (total - done)
+            end = "\n" if done == total else ""
+            print(f"\r  {done}/{total} batches of cards, about {left:.0f} s left   ", end=end,
+                  file=sys.stderr, flush=True)  # fmt: skip
+
+    return update

@@ -1,0 +1,90 @@
+"""`abyss-mc restrict`: what each card is worth to a strategy, by restricted play.
+
+Jaffe & Popovic (2012), "Evaluating competitive game balance with restricted play": a card's
+value is how much a strategy loses when it may not use it. For every card of the game's
+`restrictions` (Abyss: each Lord and each Location), the strategy forbidden that card plays the
+unrestricted strategy in every other seat; its win rate is compared with the unrestricted
+strategy's on the very same deals (common random numbers; every rotation of the seats), block by
+block. `value` = unrestricted minus restricted win rate, with a 95% t interval over blocks and
+Holm-adjusted p-values over all cards: a card is worth something when its interval lies above 0;
+a card the strategy is better off without has one below 0.
+
+The games are those of `reports.tune.evaluate`: the same seating plan, chunks and Dask tasks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+#: Restricted strategies evaluated per batch (a chunk of a resumable run).
+BATCH = 8
+
+
+def batches(n: int) -> list[tuple[int, int]]:
+    """(first, count) of the batches of n restricted strategies, after batch 0: the unrestricted
+    strategy alone."""
+    out = [(0, 1)]
+    out += [(1 + i, min(BATCH, n - i)) for i in range(0, n, BATCH)]
+    return out
+
+
+def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_players: int,
+                 conf: float = 0.95) -> pd.DataFrame:  # fmt: skip
+    """`shares`: row 0 the unrestricted strategy, row 1 + i the strategy without card i, one
+    column per block. One row per card, most valuable first."""
+    from reports.stats import adjust_pvalues, paired_test
+
+    rows = []
+    for i, (kind, name, _) in enumerate(cards):
+        d = shares[0] - shares[1 + i]
+        value, lo, hi, p = paired_test(d, conf)
+        rows.append({"kind": kind, "card": name, "players": n_players, "value": value,
+                     "lo": lo, "hi": hi, "p": p, "restricted": float(shares[1 + i].mean()),
+                     "games": shares.shape[1] * n_players})  # fmt: skip
+    df = pd.DataFrame(rows)
+    df["p_holm"] = adjust_pvalues(np.nan_to_num(df["p"].to_numpy(), nan=1.0), "holm")
+    df["finding"] = np.where((df["p_holm"] < 1 - conf) & (df["lo"] > 0), "worth something",
+                             np.where((df["p_holm"] < 1 - conf) & (df["hi"] < 0),
+                                      "better without", "cannot tell"))  # fmt: skip
+    return df.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
+
+
+def summary_text(df: pd.DataFrame, strategy: str, n_players: int, unrestricted: float) -> str:
+    lines = [
+        f"Restricted play: {strategy} at {n_players} players, forbidden one card at a time, "
+        f"against {strategy} in the other seats",
+        f"unrestricted win rate {unrestricted:.1%} (parity {1 / n_players:.1%}); value = "
+        "unrestricted minus restricted win rate, 95% CI over deals, Holm-adjusted p",
+        "",
+        f"  {'kind':<9} {'card':<24} {'value':>7}  {'95% CI':>17}  {'p_holm':>7}  finding",
+    ]
+    for r in df.itertuples():
+        lines.append(f"  {r.kind:<9} {r.card:<24} {r.value:>+7.2%}  [{r.lo:+.2%}, {r.hi:+.2%}]"
+                     f"  {r.p_holm:>7.3g}  {r.finding}")  # fmt: skip
+    found = df[df["finding"] != "cannot tell"]
+    lines += ["", f"{len(found)} of {len(df)} cards differ from worthless at 95% (Holm); for the "
+              "rest the data cannot tell."]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def chart_png(df: pd.DataFrame, strategy: str, n_players: int) -> bytes:
+    """Each card's value with its interval, ordered by value, Lords and Locations coloured."""
+    from reports.charts import error_bars, figure
+    from reports.render import render_png
+
+    ordered = df.sort_values("value")
+    fig = figure(figsize=(7.5, max(3.0, 0.18 * len(ordered) + 1.2)))
+    ax = fig.add_subplot()
+    colours = ordered["kind"].map({"lord": "#1f4e79", "location": "#c0792b", "rule": "#2e7d32"})
+    colours = colours.fillna("#777777")
+    y = np.arange(len(ordered))
+    ax.barh(y, ordered["value"] * 100, color=colours)
+    ax.errorbar(ordered["value"] * 100, y, xerr=error_bars(ordered["value"] * 100,
+                ordered["lo"] * 100, ordered["hi"] * 100), fmt="none", color="black",
+                capsize=1.5, lw=0.8)  # fmt: skip
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, ordered["kind"].str[:3] + ": " + ordered["card"], fontsize=6)
+    ax.set_xlabel("value: win rate lost when forbidden (points, 95% CI)")
+    ax.set_title(f"What each card is worth to {strategy} at {n_players} players")
+    return render_png(fig)

@@ -1,0 +1,140 @@
+"""Restricted play (issue 22): "`abyss-mc restrict` measures, for every Lord and every Location,
+how much the strategy's win rate drops when it is forbidden to take that card, against the same
+strategy unrestricted, on the same deals ... It must find what is planted: with one Lord's
+Influence Points raised far above the rest, that Lord is first with an interval above 0; with a
+Lord made worthless, its interval includes 0 or lies below it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from reports.cli import app
+from sim import games
+
+runner = CliRunner()
+BASE = ["restrict", "--strategy", "key_hunter", "--players", "3", "--expansions", "",
+        "--blocks", "250", "--seed", "3"]  # fmt: skip
+
+
+def _run(args, out):
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return pd.read_parquet(out / "impact.parquet"), result
+
+
+def test_a_planted_strong_lord_is_the_most_valuable_card(tmp_path) -> None:
+    df, result = _run([*BASE, "--set", "lord.shopkeeper.ip=30"], tmp_path / "run")
+    top = df.iloc[0]
+    assert (top["kind"], top["card"]) == ("lord", "The Shopkeeper")
+    assert top["lo"] > 0 and top["finding"] == "worth something"
+    assert set(df.columns) >= {"kind", "card", "players", "value", "lo", "hi", "p_holm"}
+    assert len(df) == 35 + 20 and set(df["kind"]) == {"lord", "location"}
+    csv = pd.read_csv(tmp_path / "run" / "impact.csv")
+    assert list(csv["card"]) == list(df["card"])
+    assert (tmp_path / "run" / "impact.png").read_bytes()[:4] == b"\x89PNG"
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["config"]["command"] == "restrict"
+
+
+def test_a_worthless_lord_is_not_called_valuable(tmp_path) -> None:
+    df, _ = _run([*BASE, "--set", "lord.shopkeeper.ip=0", "--set", "lord.shopkeeper.keys=0"],
+                 tmp_path / "run")  # fmt: skip
+    row = df[df["card"] == "The Shopkeeper"].iloc[0]
+    assert row["lo"] <= 0 and row["finding"] != "worth something"
+
+
+def test_a_forbidden_lord_is_never_recruited_and_a_forbidden_location_taken_only_when_forced():
+    """Both engines: the restricted seats never end with the Lord (the unrestricted ones do). A
+    Location can be forced on them: a single Location drawn leaves no choice ("You may take a
+    face-up Location or draw 1-4 Locations and choose one"), so the forbidden one is rare, not
+    absent."""
+    spec = games.get("abyss")
+    tables = spec.load_cards(None, [], ())
+    lord = tables.lord_name.index("The Shopkeeper")
+    reg = spec.strategies()
+    policies = reg.make_policies([f"key_hunter:forbid_lord={lord}:forbid_location=0",
+                                  "key_hunter"], 2)  # fmt: skip
+    for engine, n_games in (("fast", 400), ("reference", 30)):
+        played = spec.play().run_games(tables, engine=engine, n_players=2, n_games=n_games,
+                                       seed=5, policies=policies)  # fmt: skip
+        seats = played.seats
+        lords = seats["lord_set"].to_numpy(np.int64)
+        places = seats["location_set"].to_numpy(np.int64)
+        mine = seats["strategy"].astype(str).str.contains("forbid").to_numpy()
+        assert not ((lords[mine] >> lord) & 1).any(), engine
+        if engine == "fast":
+            assert ((lords[~mine] >> lord) & 1).any()
+            assert (places[mine] & 1).mean() < (places[~mine] & 1).mean() / 5
+
+
+def test_restricted_play_is_the_same_on_both_engines() -> None:
+    spec = games.get("abyss")
+    tables = spec.load_cards(None, [], ("leviathan",))
+    policies = spec.strategies().make_policies(
+        ["leviathan_hunter:forbid_lord=4:forbid_location=2", "greedy:forbid_lord=0", "heuristic"],
+        3)  # fmt: skip
+    runs = [spec.play().run_games(tables, engine=e, n_players=3, n_games=12, seed=9,
+                                  policies=policies) for e in ("fast", "reference")]  # fmt: skip
+    pd.testing.assert_frame_equal(runs[0].seats, runs[1].seats)
+    pd.testing.assert_frame_equal(runs[0].games, runs[1].games)
+
+
+def test_an_interrupted_restrict_resumes_to_the_same_values(tmp_path, monkeypatch) -> None:
+    args = [*BASE[:-4], "--blocks", "40", "--seed", "3"]
+    whole, _ = _run(args, tmp_path / "whole")
+    from reports.commands import restrict as command
+
+    saved, calls = command._save, {"n": 0}
+
+    def killed(store, first, count, part):
+        saved(store, first, count, part)
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "_save", killed)
+    cut = runner.invoke(app, [*args, "--out", str(tmp_path / "cut")])
+    assert cut.exit_code == 130 and "restrict --resume" in cut.output
+    monkeypatch.setattr(command, "_save", saved)
+    resumed = runner.invoke(app, ["restrict", "--resume", str(tmp_path / "cut")])
+    assert resumed.exit_code == 0, resumed.output
+    pd.testing.assert_frame_equal(whole, pd.read_parquet(tmp_path / "cut" / "impact.parquet"))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["restrict"], "--strategy is required"),
+        (["restrict", "--strategy", "random"], "unknown parameter 'forbid_lord'"),
+        (["restrict", "--strategy", "greedy", "--blocks", "1"], "--blocks must be at least 2"),
+        (["restrict", "--strategy", "greedy", "--game", "wilds"], "no"),
+    ],
+)
+def test_bad_restrict_options_are_one_line(args, message, tmp_path) -> None:
+    out = tmp_path / "run"
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_the_rules_question_no_leviathan_fights_is_a_row_and_fights_stop(tmp_path) -> None:
+    """"The same machinery answers rules questions: 'forbid fighting Leviathans'"."""
+    spec = games.get("abyss")
+    tables = spec.load_cards(None, [], ("leviathan",))
+    policies = spec.strategies().make_policies(["leviathan_hunter:forbid_fight=1",
+                                                "leviathan_hunter"], 2)  # fmt: skip
+    seats = spec.play().run_games(tables, engine="fast", n_players=2, n_games=300, seed=2,
+                                  policies=policies).seats  # fmt: skip
+    mine = seats["strategy"].astype(str).str.contains("forbid").to_numpy()
+    monsters = seats["score_monsters"].to_numpy()
+    assert monsters[~mine].mean() > 2 * max(monsters[mine].mean(), 0.1)
+    df, _ = _run(["restrict", "--strategy", "leviathan_hunter", "--players", "2", "--blocks",
+                  "60"], tmp_path / "run")  # fmt: skip
+    rule = df[df["kind"] == "rule"]
+    assert list(rule["card"]) == ["no Leviathan fights"]
