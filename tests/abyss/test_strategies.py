@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -22,10 +23,10 @@ from sim.abyss import workspace as W
 from sim.abyss.cards import load_cards
 from sim.abyss.constants import Guild
 from sim.abyss.fast import lineup_arrays, run_fast
-from sim.abyss.policy_params import G_FIGHT_RISK
+from sim.abyss.policy_params import G_FIGHT_RISK, G_FORBID_FIGHT, G_FORBID_LOCATION, G_FORBID_LORD
 from sim.core.errors import UserError, is_user_error
 from sim.core.workspace import trace_of
-from strategies.abyss import BUILTIN_PRESETS, POLICIES, REGISTRY, StrategyError
+from strategies.abyss import BUILTIN_PRESETS, POLICIES, REGISTRY, TUNED_PRESETS, StrategyError
 from strategies.abyss.baseline import (
     GUILD_NAMES,
     GreedyPolicy,
@@ -44,6 +45,8 @@ PRESET_NAMES = (
     "farmer",
 )
 BUILTIN_TOML = tomllib.loads(BUILTIN_PRESETS.read_text())
+TUNED_NAMES = tuple(tomllib.loads(TUNED_PRESETS.read_text()))
+BUILTIN_NAMES = (*PRESET_NAMES, *TUNED_NAMES)
 EXPANSIONS = {"leviathan": ("leviathan",), "base": ()}
 
 # decision codes of the kernel's trace (sim.abyss.rules_base.Decision, sim.abyss.rules_leviathan)
@@ -84,10 +87,12 @@ def write(path: Path, text: str) -> Path:
 
 # ------------------------------------------------------------------------------ registry
 def test_names_list_policies_then_sorted_presets() -> None:
+    """The hand-written presets, then the tuned ones (strategies/abyss/tuned.toml)."""
     names = REGISTRY.strategy_names()
     assert names[:3] == ["random", "greedy", "heuristic"]
-    assert names[3:] == sorted(PRESET_NAMES)
-    assert set(REGISTRY.presets()) == set(PRESET_NAMES)
+    assert names[3:] == sorted(BUILTIN_NAMES)
+    assert set(PRESET_NAMES) | set(TUNED_NAMES) == set(BUILTIN_NAMES)
+    assert all(re.fullmatch(r"[a-z_]+_tuned_[234]p", n) for n in TUNED_NAMES)
 
 
 def test_builtin_policies() -> None:
@@ -122,7 +127,8 @@ def test_preset_differs_from_its_policy_exactly_as_the_toml_says(name: str) -> N
 def test_params_vector_encoding() -> None:
     vec = REGISTRY.make_policy("pearl_economist:fight_p=0.35:explore_risk=0.2").params()
     slots = HeuristicPolicy.slots()
-    assert sorted(slots.values()) == list(range(len(slots) - 1)) + [G_FIGHT_RISK]
+    restricted = [G_FORBID_LORD, G_FORBID_LOCATION, G_FORBID_FIGHT]
+    assert sorted(slots.values()) == list(range(len(slots) - 4)) + [G_FIGHT_RISK, *restricted]
     assert vec.dtype == np.int32
     at = {n: int(vec[i]) for n, i in slots.items()}
     assert at["fight_p"] == 350 and at["explore_risk"] == 200  # probabilities in thousandths
@@ -168,7 +174,14 @@ def test_greedy_parameter_space() -> None:
         "pearl_shortfall": ("int", 0, 40),
         "fight_p": ("float", 0.0, 1.0),
         "fight_risk": ("float", 0.0, 1.0),
+        "forbid_lord": ("int", -1, 99),
+        "forbid_location": ("int", -1, 99),
+        "forbid_fight": ("int", 0, 1),
     }
+    # restricted play's parameters are never tuned; wide ranges are narrowed for the tuner
+    search = REGISTRY.search_space("heuristic")
+    assert not {"forbid_lord", "forbid_location", "forbid_fight"} & set(search)
+    assert search["council_min"] == ("int", 0, 14) and search["buy_min"] == ("int", 0, 10)
     space = REGISTRY.parameter_space("heuristic")
     assert list(space) == list(fields(HeuristicPolicy()))
     assert space["guild"] == ("choice", GUILD_NAMES)
@@ -382,7 +395,7 @@ def test_malformed_preset_files(tmp_path: Path, text: str, preset: str | None, e
             assert f"preset {preset!r}" in message
         assert expected in message
     # a failed load leaves the presets in use as they were
-    assert set(REGISTRY.presets()) == set(PRESET_NAMES)
+    assert set(REGISTRY.presets()) == set(BUILTIN_NAMES)
 
 
 def test_integer_probability_in_a_preset_file_means_the_same_as_a_float(tmp_path: Path):
