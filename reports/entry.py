@@ -12,6 +12,9 @@ import sys
 
 
 def main() -> None:
+    # A Ctrl-C that cuts the first compile short leaves llvmlite objects half made, whose
+    # finalizers then fail ("Exception ignored in ... Traceback"): noise to a user, never news.
+    sys.unraisablehook = _quiet
     try:
         from reports.cli import main as run
 
@@ -24,6 +27,10 @@ def main() -> None:
         # The command is over; the interpreter's teardown restores the default SIGINT action, so a
         # Ctrl-C arriving now would kill the process silently with status -2. Ignore it instead.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _quiet(unraisable) -> None:
+    """`sys.unraisablehook` of the console script: say nothing."""
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # Fast runs compile in the foreground: no detached background compiles while the suite runs (the
 # cold start on the reference engine has its own tests, tests/cli/test_cold_start.py).
 os.environ["ABYSS_MC_COLD_START"] = "compile"
+# A scheduler that cannot be reached is given up after 2 s, not 10 (tests/cli/test_dask_backend.py).
+os.environ["ABYSS_MC_DASK_TIMEOUT"] = "2"
 _MPL_CONFIG_DIR = None
 if "MPLCONFIGDIR" not in os.environ:
     _MPL_CONFIG_DIR = tempfile.mkdtemp(prefix="abyss-mc-mplconfig-")

@@ -30,8 +30,12 @@ def client(scheduler: str | None, n_workers: int | None = None):
             "--backend dask needs dask.distributed: pip install 'abyss-mc[dask]'"
         ) from None
     if scheduler:
+        import os
+
+        # seconds to wait for the scheduler (the tests, which reach for a closed port, wait less)
+        wait = os.environ.get("ABYSS_MC_DASK_TIMEOUT", "10")
         try:
-            c = Client(scheduler, timeout="10s")
+            c = Client(scheduler, timeout=f"{wait}s")
         except OSError as exc:
             raise UserError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
         try:

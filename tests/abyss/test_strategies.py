@@ -426,10 +426,11 @@ N_GAMES = 400
 
 
 @pytest.mark.parametrize("expansion", EXPANSIONS)
-@pytest.mark.parametrize("name", [n for n in REGISTRY.strategy_names() if n != "random"])
+@pytest.mark.parametrize("name", ["greedy", "heuristic", *PRESET_NAMES])
 def test_every_strategy_beats_random_clearly(name: str, expansion: str) -> None:
     """Against three random players (fair share 25%), the lower end of the Wilson 95% interval
-    of the win rate is above 50% (measured: 0.84-1.0)."""
+    of the win rate is above 50% (measured: 0.84-1.0). The tuned presets are checked against far
+    stronger fields by their held-out checks (docs/tuning-results.md)."""
     _, _, agg, _ = run_fast(
         tables(expansion),
         n_players=4,

@@ -178,6 +178,8 @@ def test_user_preset_in_a_tournament(tmp_path: Path) -> None:
             "--out",
             out,
             "--report",
+            "--fight-points",
+            "0",  # the rollouts are tested with the first tournament of this file
         )
     )
     assert "my_buyer" in output
@@ -269,6 +271,8 @@ def test_several_player_counts_compare_seat_advantage(tmp_path: Path) -> None:
             "--out",
             str(out),
             "--report",
+            "--fight-points",
+            "0",
         )
     )
     assert (out / "aggregates-2p.npz").is_file() and (out / "aggregates-3p.npz").is_file()

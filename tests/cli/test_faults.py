@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import random
 import shutil
 import signal
@@ -40,6 +41,10 @@ TOURNAMENT = ["tournament", "--players", "3", "--blocks", "3000", "--strategies"
 SWEEP = ["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "6000", "--threads",
          "1", "--no-report"]  # fmt: skip
 COMMANDS = {"simulate": SIMULATE, "tournament": TOURNAMENT, "sweep": SWEEP}
+#: Variants that repeat a fault on another command or moment run in the slow tier (`-m slow`),
+#: so that the fast tier stays under 5 minutes on 2 cores (issue 19); each fault and each
+#: command keeps at least one case in the fast tier.
+SLOW = pytest.mark.slow
 RESULTS = {
     "simulate": ("seats.parquet", "games.parquet", "summary.txt", "aggregates.npz"),
     "tournament": ("seats.parquet", "games.parquet", "summary.txt"),
@@ -87,7 +92,7 @@ def finish(out: Path, command: str) -> subprocess.CompletedProcess:
 
 # ------------------------------------------------------------------------------ SIGKILL
 @pytest.mark.parametrize("command", list(COMMANDS))
-@pytest.mark.parametrize("trial", [0, 1])
+@pytest.mark.parametrize("trial", [0, pytest.param(1, marks=SLOW)])
 def test_sigkill_at_a_random_moment(tmp_path, whole, command, trial) -> None:
     """A kill at a random moment (before or after chunks were stored) loses nothing: `--resume`
     (or, if the kill came before the run had a plan, a new run) gives the uninterrupted
@@ -123,8 +128,15 @@ def forget_checksums(marker: Path) -> None:
     marker.write_text("")
 
 
-@pytest.mark.parametrize("command", ["simulate", "tournament"])
-@pytest.mark.parametrize("fault", ["flip", "truncate", "no-checksum"])
+@pytest.mark.parametrize(
+    ("fault", "command"),
+    [  # each fault and each command in the fast tier; every pair in the slow one
+        ("flip", "tournament"), ("truncate", "simulate"), ("no-checksum", "tournament"),
+        pytest.param("flip", "simulate", marks=SLOW),
+        pytest.param("truncate", "tournament", marks=SLOW),
+        pytest.param("no-checksum", "simulate", marks=SLOW),
+    ],
+)  # fmt: skip
 def test_a_corrupt_chunk_is_never_merged(tmp_path, whole, command, fault) -> None:
     """A chunk whose file or marker was damaged is not merged: a one-line warning names it, it
     and the chunks after it are kept in quarantine/, they are played again, and the results are
@@ -206,7 +218,7 @@ def enospc_on_chunk(monkeypatch, after: int) -> None:
     monkeypatch.setattr(chunks_module.ChunkStore, "save", failing)
 
 
-@pytest.mark.parametrize("command", list(COMMANDS))
+@pytest.mark.parametrize("command", ["simulate", "tournament", pytest.param("sweep", marks=SLOW)])
 def test_a_full_disk_keeps_the_finished_chunks(tmp_path, whole, monkeypatch, command) -> None:
     """ENOSPC while a chunk is written: one line naming the problem and how to finish the run,
     the finished chunks kept; `--resume` (with room again) gives the uninterrupted results."""
@@ -224,7 +236,10 @@ def test_a_full_disk_keeps_the_finished_chunks(tmp_path, whole, monkeypatch, com
 
 
 # ------------------------------------------------------------------- mixed runs refused
-@pytest.mark.parametrize("command", list(COMMANDS))
+@pytest.mark.parametrize(
+    "command",
+    ["simulate", pytest.param("tournament", marks=SLOW), pytest.param("sweep", marks=SLOW)],
+)
 def test_card_data_edited_before_resume_is_refused(tmp_path, command) -> None:
     """Editing the card data between an interrupt and `--resume` would mix two games: refused in
     one line naming what changed; the finished chunks stay on disk, and the original data
@@ -348,3 +363,20 @@ def test_ctrl_c_at_any_moment_is_one_line(tmp_path, delay) -> None:
 
 def _compile_note(line: str) -> bool:
     return line.startswith(("compiling the ", "  still compiling", "compiled in "))
+
+
+def test_ctrl_c_during_the_first_compile_is_one_line(tmp_path) -> None:
+    """Ctrl-C while the fast path compiles into an empty cache: llvmlite's half-made objects
+    must not print "Exception ignored ... Traceback" as the process ends."""
+    code = "import sys; from reports.entry import main; sys.argv[0] = 'abyss-mc'; main()"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    p = subprocess.Popen(
+        [sys.executable, "-c", code, *SIMULATE, "--engine", "fast", "--out", str(tmp_path / "r")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    time.sleep(2.0)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err

@@ -70,8 +70,15 @@ def reference(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["sigint", "sigkill"])
-@pytest.mark.parametrize("kind", ["per-game", "aggregates"])
+@pytest.mark.parametrize(
+    ("kind", "sig"),
+    [  # each kind and each signal in the fast tier; the other pairs in the slow one
+        ("per-game", signal.SIGINT), ("aggregates", signal.SIGKILL),
+        pytest.param("per-game", signal.SIGKILL, marks=pytest.mark.slow),
+        pytest.param("aggregates", signal.SIGINT, marks=pytest.mark.slow),
+    ],
+    ids=["per-game-sigint", "aggregates-sigkill", "per-game-sigkill", "aggregates-sigint"],
+)  # fmt: skip
 def test_interrupted_run_resumes_to_identical_results(tmp_path, reference, sig, kind) -> None:
     extra = ["--no-per-game"] if kind == "aggregates" else []
     out = tmp_path / "run"
@@ -127,11 +134,14 @@ def test_chunk_store_counts_only_marked_contiguous_chunks(tmp_path) -> None:
     assert store.end() == 15
 
 
-SWEEP = ["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "20000", "--threads",
+SWEEP = ["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "12000", "--threads",
          "1", "--no-report"]  # fmt: skip
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["sigint", "sigkill"])
+@pytest.mark.parametrize(
+    "sig", [pytest.param(signal.SIGINT, marks=pytest.mark.slow), signal.SIGKILL],
+    ids=["sigint", "sigkill"],
+)
 def test_interrupted_sweep_resumes_to_identical_results(tmp_path, sig) -> None:
     """A sweep stores each finished point; `sweep --resume` plays only the rest."""
     whole = tmp_path / "whole"
@@ -148,8 +158,10 @@ def test_interrupted_sweep_resumes_to_identical_results(tmp_path, sig) -> None:
 @pytest.mark.parametrize("game", ["abyss", "conspiracy"])
 def test_interrupted_tournament_resumes_to_identical_results(tmp_path, game) -> None:
     """A tournament stores each finished chunk of blocks, per player count."""
+    lineups = {"abyss": "greedy,random,farmer,key_hunter", "conspiracy": "key_hunter,"
+               "pile_raider,high_ip,random"}  # fmt: skip
     args = ["tournament", "--game", game, "--players", "3,4", "--blocks", "4000", "--threads",
-            "1", "--fight-points", "0"]  # fmt: skip
+            "1", "--fight-points", "0", "--strategies", lineups[game]]  # fmt: skip
     whole = tmp_path / "whole"
     done = run(*args, "--out", whole)
     assert done.returncode == 0, done.stderr
