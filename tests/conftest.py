@@ -38,3 +38,14 @@ def tmp_run_root(tmp_path: Path) -> Path:
     root = tmp_path / "runs"
     root.mkdir()
     return root
+
+
+#: Files whose first test compiles kernels that include the Abyss fast path's (the forked
+#: rollouts): collected last, so that with `-n auto` another worker has compiled and cached the
+#: shared functions before (a cold suite compiled them twice at once, measured).
+LATE = ("tests/abyss/test_fork.py",)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
+    items.sort(key=lambda item: any(item.nodeid.startswith(f.removeprefix("tests/"))
+                                    or item.nodeid.startswith(f) for f in LATE))  # fmt: skip

@@ -68,6 +68,8 @@ def tournament_dir(tmp_path_factory) -> tuple[Path, str]:
         "--out",
         out,
         "--report",
+        "--fight-points",
+        "300",
     )
     return out, ok(result)
 

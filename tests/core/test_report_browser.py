@@ -170,6 +170,8 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
             "--out",
             str(out),
             "--report",
+            "--fight-points",
+            "300",  # the fight section with its rollouts, at a sixth of the default's cost
         ],
     )
     assert result.exit_code == 0, result.output
