@@ -10,11 +10,22 @@ from __future__ import annotations
 import signal
 import sys
 
+_interrupted = False
+
+
+def _on_sigint(signum: int, frame: object) -> None:
+    """Python's own Ctrl-C (KeyboardInterrupt), remembered: inside numba's compiler the
+    KeyboardInterrupt can surface as another error ("no compiled object yet ...")."""
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
 
 def main() -> None:
     # A Ctrl-C that cuts the first compile short leaves llvmlite objects half made, whose
     # finalizers then fail ("Exception ignored in ... Traceback"): noise to a user, never news.
     sys.unraisablehook = _quiet
+    signal.signal(signal.SIGINT, _on_sigint)
     try:
         from reports.cli import main as run
 
@@ -22,6 +33,11 @@ def main() -> None:
     except KeyboardInterrupt:
         # A run in progress has already said how to resume it (reports.cli._interrupt_note).
         print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    except Exception:
+        if not _interrupted:
+            raise
+        print("interrupted", file=sys.stderr)  # what the Ctrl-C broke is not the user's news
         sys.exit(130)
     finally:
         # The command is over; the interpreter's teardown restores the default SIGINT action, so a
