@@ -192,5 +192,8 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
         "End reasons",
     ):
         assert heading in body
+    # issue 22: the page opens with its verdicts, then the contents
+    assert body.index("Verdicts") < body.index("Contents") < body.index("Seat advantage")
+    assert "At 3 players" in body[body.index("Verdicts"):body.index("Contents")]
     errors = [e for e in browser.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
     assert errors == []
