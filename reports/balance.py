@@ -89,26 +89,26 @@ class RunData:
 
 
 # ------------------------------------------------------------------------------ tables
-def seat_advantage(agg) -> pd.DataFrame:
+def seat_advantage(agg, conf: float = CONF) -> pd.DataFrame:
     """Win rate of each seat (all strategies together), with Wilson intervals."""
     rows = []
     for seat in range(agg.n_players):
         n, w = int(agg.seats[:, seat].sum()), int(agg.wins[:, seat].sum())
-        lo, hi = wilson_interval(w, n, CONF)
+        lo, hi = wilson_interval(w, n, conf)
         rows.append(
             {"seat": seat + 1, "games": n, "win rate": w / n if n else np.nan, "lo": lo, "hi": hi}
         )
     return pd.DataFrame(rows).set_index("seat")
 
 
-def seat_advantage_blocks(seats: pd.DataFrame) -> pd.DataFrame:
+def seat_advantage_blocks(seats: pd.DataFrame, conf: float = CONF) -> pd.DataFrame:
     """Win share of each seat in a tournament, with t intervals over blocks (as
     `reports.stats.strategy_summary` does for strategies, the seat playing the strategy's part)."""
     from reports import stats
 
     df = seats[["block", "table", "seat", "win", "score", "rank"]].rename(columns={"score": "ip"})
     df = df.assign(strategy=(df["seat"] + 1).astype(str))
-    summary = stats.strategy_summary(df, conf=CONF)
+    summary = stats.strategy_summary(df, conf=conf)
     out = pd.DataFrame(
         {
             "games": summary["games"],

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 CONF = 0.95
@@ -108,30 +107,16 @@ def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
                    f"the {n_players} seats).")  # fmt: skip
 
 
-def seat_table_blocks(seats_df: pd.DataFrame, n_players: int) -> pd.DataFrame:
-    """Seat win shares of a tournament with t intervals over blocks at 1 - 0.05/n."""
-    from reports import stats
+def seat_tables(part) -> pd.DataFrame:
+    """Seat win rates of one player count of a run (`reports.balance.RunData`), with intervals
+    at 1 - 0.05/n: over blocks for a tournament, Wilson over games for a simulation."""
+    from reports.balance import seat_advantage, seat_advantage_blocks
 
-    df = seats_df[["block", "table", "seat", "win", "score", "rank"]].rename(
-        columns={"score": "ip"})
-    df = df.assign(strategy=(df["seat"] + 1).astype(str))
-    s = stats.strategy_summary(df, conf=1 - (1 - CONF) / n_players)
-    out = pd.DataFrame({"win rate": s["win_rate"], "lo": s["win_lo"], "hi": s["win_hi"]})
-    out.index = out.index.astype(int)
-    return out.sort_index()
-
-
-def seat_table_aggregates(agg) -> pd.DataFrame:
-    """Seat win rates of a simulation (independent games), Wilson at 1 - 0.05/n."""
-    from reports.summary import wilson_interval
-
-    level = 1 - (1 - CONF) / agg.n_players
-    rows = {}
-    for seat in range(agg.n_players):
-        n, w = int(agg.seats[:, seat].sum()), int(agg.wins[:, seat].sum())
-        lo, hi = wilson_interval(w, n, level)
-        rows[seat + 1] = {"win rate": w / n if n else np.nan, "lo": lo, "hi": hi}
-    return pd.DataFrame.from_dict(rows, orient="index")
+    n = part.agg.n_players
+    level = 1 - (1 - CONF) / n
+    if part.seats is not None and "block" in part.seats.columns:
+        return seat_advantage_blocks(part.seats, level)
+    return seat_advantage(part.agg, level)
 
 
 # --- fight or explore ----------------------------------------------------------------------
@@ -178,6 +163,5 @@ def run_verdicts(run) -> list[Verdict]:
             out.append(best_strategy_blocks(df, n))
         elif len(part.agg.strategies) > 1:
             out.append(best_strategy_rates(strategy_rates(part.agg), n))
-        seats = seat_table_blocks(part.seats, n) if blocked else seat_table_aggregates(part.agg)
-        out.append(seat_verdict(seats, n))
+        out.append(seat_verdict(seat_tables(part), n))
     return out

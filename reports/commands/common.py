@@ -309,6 +309,77 @@ def seal_plan(staging, resumed: bool, tables: Any, presets: Path | None, out: Pa
         write_plan(staging.dir, {**plan, "digests": digests})
 
 
+BackendOption = Annotated[
+    str,
+    typer.Option("--backend", metavar="local|dask",
+                 help="Where the games are played: here, or on a Dask cluster (the same "
+                 "results)."),
+]  # fmt: skip
+SchedulerOption = Annotated[
+    str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
+]
+
+
+def resumed_plan(resume: Path):
+    """`--resume DIR` of a command whose plan holds its `options`: (the run's staging, its
+    options, card data, presets and --set)."""
+    from sim.core.runs import resume_run_dir
+
+    staging = resume_run_dir(resume)
+    plan = read_plan(staging.dir)
+    cards, presets = recorded_paths(plan)
+    return staging, plan["options"], cards, presets, plan["set"]
+
+
+def save_array(store, first: int, n: int, array, name: str = "shares.npy") -> None:
+    """Store one finished chunk holding a single numpy array (`load_array` reads it back)."""
+    import numpy as np
+
+    from sim.core.results import atomic_save
+
+    def write(path):
+        atomic_save(path, lambda f: np.save(f, array))
+
+    store.save(first, n, {name: write})
+
+
+def load_array(store, first: int, name: str = "shares.npy"):
+    import numpy as np
+
+    return np.load(store.path(first, name))
+
+
+class GamesProgress:
+    """A bar over every game of a multi-stage command, with the time left (on a terminal)."""
+
+    def __init__(self, total: int, show: bool) -> None:
+        self.total, self.show, self.done, self.bar = total, show, 0, None
+        self.t0 = 0.0
+
+    def __enter__(self):
+        import time
+
+        self.t0 = time.perf_counter()
+        if self.show:
+            from sim.core.batch import ProgressBar
+
+            self.bar = ProgressBar(self.total, "games")
+        return self
+
+    def advance(self, games: int) -> None:
+        import time
+
+        self.done += games
+        if self.bar is not None:
+            elapsed = time.perf_counter() - self.t0
+            self.bar.update(min(self.done, self.total), self.done / elapsed if elapsed else 0.0)
+
+    def __exit__(self, *exc) -> bool:
+        if self.bar is not None:
+            self.bar.close()
+        return False
+
+
 def check_backend(backend: str, scheduler: str | None) -> None:
     if backend not in ("local", "dask"):
         raise UserError(f"--backend must be local or dask; got {backend!r}")

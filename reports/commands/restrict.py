@@ -23,7 +23,7 @@ def restrict(
                      "parameters, e.g. a tuned preset); it plays every seat."),
     ] = None,  # fmt: skip
     game: c.GameOption = "abyss",
-    players: Annotated[int, typer.Option("--players", help="Players per game.")] = 4,
+    players: c.PlayersOption = 4,
     blocks: Annotated[
         int,
         typer.Option("--blocks", help="Deals per card; each is played in every rotation of the "
@@ -37,13 +37,8 @@ def restrict(
         typer.Option("--resume", metavar="DIR",
                      help="Finish an interrupted run: its finished batches of cards are kept."),
     ] = None,  # fmt: skip
-    backend: Annotated[
-        str, typer.Option("--backend", metavar="local|dask",
-                          help="Where the games are played (the same results).")
-    ] = "local",  # fmt: skip
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
-    ] = None,
+    backend: c.BackendOption = "local",
+    scheduler: c.SchedulerOption = None,
     threads: c.ThreadsOption = None,
     expansions: c.ExpansionsOption = None,
     cards: c.CardsOption = None,
@@ -55,13 +50,8 @@ def restrict(
                "seed": seed, "expansions": expansions}  # fmt: skip
     staging = None
     if resume is not None:
-        from sim.core.runs import resume_run_dir
-
-        staging = resume_run_dir(resume)
-        plan = c.read_plan(staging.dir)
-        options = plan["options"]
-        cards, presets = c.recorded_paths(plan)
-        set_, out = plan["set"], resume
+        staging, options, cards, presets, set_ = c.resumed_plan(resume)
+        out = resume
     c.check_backend(backend, scheduler)
     _restrict(options, cards, set_, presets, out, staging, backend, scheduler, threads)
 
@@ -104,25 +94,24 @@ def _restrict(o, cards, set_, presets, out, staging, backend, scheduler, threads
                                    **c.data_paths(cards, set_, presets)})  # fmt: skip
     problem = Problem(spec.name, tables, n, start, "", {}, {}, [start] * (n - 1), o["seed"],
                       registry)  # fmt: skip
+    all_specs = [start, *specs]
+    progress = c.GamesProgress(len(all_specs) * o["blocks"] * n, sys.stderr.isatty())
     with staging, c.interrupt_note(staging, out_dir, "restrict"), \
-            c.cluster_for(backend, scheduler, threads) as client:  # fmt: skip
+            c.cluster_for(backend, scheduler, threads) as client, progress:  # fmt: skip
         c.seal_plan(staging, resumed, tables, presets, out_dir)
         store = c.chunk_store(staging, "cards")
         done = dict(store.completed()) if store is not None else {}
         parts = []
-        all_specs = [start, *specs]
-        plan = R.batches(len(specs))
-        bar = _bar(len(plan), sys.stderr.isatty())
-        for i, (first, count) in enumerate(plan):
+        for first, count in R.batches(len(specs)):
             if first in done:
-                part = np.load(store.path(first, "shares.npy"))
+                part = c.load_array(store, first)
             else:
                 part = evaluate(problem, all_specs[first:first + count], seed=o["seed"],
                                 n_blocks=o["blocks"], client=client)  # fmt: skip
                 if store is not None:
                     _save(store, first, count, part)
             parts.append(part)
-            bar(i + 1)
+            progress.advance(part.size * n)
         shares = np.concatenate(parts)
         df = R.impact_frame(cardlist, shares, n)
         write_parquet(df, staging.dir / "impact.parquet")
@@ -144,25 +133,5 @@ def _restrict(o, cards, set_, presets, out, staging, backend, scheduler, threads
 
 
 def _save(store, first: int, count: int, part) -> None:
-    import numpy as np
-
-    from sim.core.results import atomic_save
-
-    def write(path):
-        atomic_save(path, lambda f: np.save(f, part))
-
-    store.save(first, count, {"shares.npy": write})
-
-
-def _bar(total: int, show: bool):
-    """A progress line over the batches of cards, on a terminal."""
-    t0 = time.perf_counter()
-
-    def update(done: int) -> None:
-        if show:
-            left = (time.perf_counter() - t0) / done * (total - done)
-            end = "\n" if done == total else ""
-            print(f"\r  {done}/{total} batches of cards, about {left:.0f} s left   ", end=end,
-                  file=sys.stderr, flush=True)  # fmt: skip
-
-    return update
+    """One finished batch of cards (a chunk of a resumable run)."""
+    c.save_array(store, first, count, part)

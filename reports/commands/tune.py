@@ -25,7 +25,7 @@ def tune(
                      "parameters (name:param=value); the search starts there."),
     ] = None,  # fmt: skip
     game: c.GameOption = "abyss",
-    players: Annotated[int, typer.Option("--players", help="Players per game.")] = 4,
+    players: c.PlayersOption = 4,
     against: Annotated[
         str | None,
         typer.Option("--against", metavar="A,B,...",
@@ -75,15 +75,8 @@ def tune(
                      help="Finish an interrupted tune: its finished batches are kept and the "
                      "search goes on to the very same candidates."),
     ] = None,  # fmt: skip
-    backend: Annotated[
-        str,
-        typer.Option("--backend", metavar="local|dask",
-                     help="Where the games are played: here, or on a Dask cluster (the same "
-                     "results)."),
-    ] = "local",  # fmt: skip
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
-    ] = None,
+    backend: c.BackendOption = "local",
+    scheduler: c.SchedulerOption = None,
     threads: c.ThreadsOption = None,
     expansions: c.ExpansionsOption = None,
     cards: c.CardsOption = None,
@@ -99,13 +92,8 @@ def tune(
     }  # fmt: skip
     staging = None
     if resume is not None:
-        from sim.core.runs import resume_run_dir
-
-        staging = resume_run_dir(resume)
-        plan = c.read_plan(staging.dir)
-        options = plan["options"]
-        cards, presets = c.recorded_paths(plan)
-        set_, out = plan["set"], resume
+        staging, options, cards, presets, set_ = c.resumed_plan(resume)
+        out = resume
     c.check_backend(backend, scheduler)
     _tune(options, cards, set_, presets, out, staging, backend, scheduler, threads)
 
@@ -151,7 +139,7 @@ def _tune(o, cards, set_, presets, out, staging, backend, scheduler, threads) ->
         staging = create_run_dir(out_dir, resumable=True)
         c.write_plan(staging.dir, {"options": o, "game": spec.name, "command": _command_line(),
                                    **c.data_paths(cards, set_, presets)})  # fmt: skip
-    progress = _Progress(budget, sys.stderr.isatty())
+    progress = c.GamesProgress(budget["games"], sys.stderr.isatty())
     with staging, c.interrupt_note(staging, out_dir, "tune"), \
             c.cluster_for(backend, scheduler, threads) as client, progress:  # fmt: skip
         c.seal_plan(staging, resumed, tables, presets, out_dir)
@@ -246,22 +234,14 @@ def _budget(o: dict, n: int) -> dict:
 
 def _stage(store, problem, specs, seed, n_blocks, client, progress):
     """Win shares of `specs` on `n_blocks` blocks of `seed`, or the stored ones."""
-    import numpy as np
-
     from reports.tune import evaluate
 
     if store is not None and store.end() > 0:
-        shares = np.load(store.path(0, "shares.npy"))
-        progress.advance(shares.size * problem.n_players)
-        return shares
-    shares = evaluate(problem, specs, seed=seed, n_blocks=n_blocks, client=client)
-    if store is not None:
-        from sim.core.results import atomic_save
-
-        def write(path):
-            atomic_save(path, lambda f: np.save(f, shares))
-
-        store.save(0, 1, {"shares.npy": write})
+        shares = c.load_array(store, 0)
+    else:
+        shares = evaluate(problem, specs, seed=seed, n_blocks=n_blocks, client=client)
+        if store is not None:
+            c.save_array(store, 0, 1, shares)
     progress.advance(shares.size * problem.n_players)
     return shares
 
@@ -305,29 +285,3 @@ def _save_json(store, batch: int, rows: list[dict]) -> None:
 
     text = json.dumps(rows)
     store.save(batch, 1, {"batch.json": lambda path: atomic_write_text(path, text)})
-
-
-class _Progress:
-    """A bar over every game of the tune, with the time left (on a terminal)."""
-
-    def __init__(self, budget: dict, show: bool) -> None:
-        self.total, self.show, self.done, self.bar = budget["games"], show, 0, None
-        self.t0 = time.perf_counter()
-
-    def __enter__(self):
-        if self.show:
-            from sim.core.batch import ProgressBar
-
-            self.bar = ProgressBar(self.total, "games")
-        return self
-
-    def advance(self, games: int) -> None:
-        self.done += games
-        if self.bar is not None:
-            elapsed = time.perf_counter() - self.t0
-            self.bar.update(min(self.done, self.total), self.done / elapsed if elapsed else 0.0)
-
-    def __exit__(self, *exc) -> bool:
-        if self.bar is not None:
-            self.bar.close()
-        return False

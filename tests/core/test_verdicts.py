@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from reports.balance import seat_advantage_blocks
 from reports.render import Report
 from reports.verdicts import (
     Verdict,
@@ -14,7 +15,6 @@ from reports.verdicts import (
     best_strategy_blocks,
     best_strategy_rates,
     fight_verdict,
-    seat_table_blocks,
     seat_verdict,
 )
 
@@ -38,15 +38,20 @@ def _tournament(p_first_seat: float, strength: dict[str, float], blocks=2000, n=
 EVEN = {"a": 1.0, "b": 1.0, "c": 1.0, "d": 1.0}
 
 
+def _seats(df: pd.DataFrame) -> pd.DataFrame:
+    """Seat win rates over blocks, intervals Bonferroni-widened for 4 seats (as the report)."""
+    return seat_advantage_blocks(df.rename(columns={"ip": "score"}), 1 - 0.05 / 4)
+
+
 def test_a_planted_first_seat_advantage_is_found() -> None:
     df = _tournament(2.0, EVEN)
-    v = seat_verdict(seat_table_blocks(df.rename(columns={"ip": "score"}), 4), 4)
+    v = seat_verdict(_seats(df), 4)
     assert v.finding and "seat 1 has an advantage" in v.sentence
 
 
 def test_fair_seats_cannot_be_told_apart() -> None:
     df = _tournament(1.0, EVEN, seed=3)
-    v = seat_verdict(seat_table_blocks(df.rename(columns={"ip": "score"}), 4), 4)
+    v = seat_verdict(_seats(df), 4)
     assert not v.finding and "cannot tell a seat advantage" in v.sentence
 
 
