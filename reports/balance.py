@@ -244,19 +244,22 @@ def chart_rates(frame: pd.DataFrame, n_players: int):
 
 
 def chart_matrix(matrix: pd.DataFrame, significant: pd.DataFrame | None, title: str):
+    """Pairwise differences, rows and columns in the order given (the strongest first)."""
+    from reports.charts import heatmap
+
     fig = figure(figsize=(1.5 + 0.8 * len(matrix), 1.2 + 0.7 * len(matrix)))
     ax = fig.add_subplot()
-    values = matrix.to_numpy(dtype=float)
+    values = matrix.to_numpy(dtype=float, copy=True)
+    np.fill_diagonal(values, np.nan)
     limit = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
-    image = ax.imshow(values, cmap="RdBu", vmin=-limit, vmax=limit)
     labels = [str(s) for s in matrix.index]
+    star = significant.to_numpy(dtype=bool) if significant is not None else np.zeros_like(values)
+    text = [[f"{values[i, j]:+.3f}{'*' if star[i, j] else ''}" for j in range(len(labels))]
+            for i in range(len(labels))]  # fmt: skip
+    image = heatmap(ax, values, labels, labels, text, cmap="RdBu", vmin=-limit, vmax=limit,
+                    fontsize=7)  # fmt: skip
+    ax.set_aspect("equal")
     ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
-    ax.set_yticks(range(len(labels)), labels)
-    for i in range(len(labels)):
-        for j in range(len(labels)):
-            if i != j and np.isfinite(values[i, j]):
-                star = "*" if significant is not None and bool(significant.iat[i, j]) else ""
-                ax.text(j, i, f"{values[i, j]:+.3f}{star}", ha="center", va="center", fontsize=7)
     fig.colorbar(image, ax=ax, shrink=0.8)
     ax.set_title(title, fontsize=9)
     return fig
@@ -346,22 +349,17 @@ def build_report(run: RunData):
         "win)."
     )
     intro.paragraph("Command: `" + " ".join(run.manifest.get("command") or []) + "`")
+    from reports import strength_report
+
     rule = _fight_section(report, run)  # the headline analysis, near the top
+    strength_report.add_card_values(report, run)
+    strength_report.add_strength_rankings(report, run)
     if len(run.parts) > 1:
         _seats_by_count(report, run)
     for part in run.parts:
         _part_sections(report, part)
-    _add_verdicts(report, run, rule)
+    strength_report.add_verdicts(report, run, rule)
     return report
-
-
-def _add_verdicts(report, run: RunData, rule: dict | None) -> None:
-    from reports.verdicts import CARD_NOTE, add_verdicts, fight_verdict, run_verdicts
-
-    verdicts = run_verdicts(run)
-    if rule is not None:
-        verdicts.append(fight_verdict(rule))
-    add_verdicts(report, verdicts, [CARD_NOTE])
 
 
 #: Subdirectory of a tournament run holding its fight-or-explore rollouts (`--fight-points`).
@@ -514,10 +512,13 @@ def _tournament_sections(report, run: RunData) -> None:
         "strategy_win_rates" + _tag(run),
         "Win rate per strategy (95% intervals over blocks)",
     )
-    matrix = stats.pairwise_matrix(pairs, "diff")
-    significant = stats.pairwise_matrix(pairs, "significant").fillna(False).astype(bool)
+    order = list(summary.index)  # the strongest first
+    matrix = stats.pairwise_matrix(pairs, "diff").reindex(index=order, columns=order)
+    significant = stats.pairwise_matrix(pairs, "significant").reindex(index=order, columns=order)
+    significant = significant.fillna(False).astype(bool)
     sec.paragraph(
-        "Row minus column: the difference in win share per seat-game, paired within blocks. "
+        "Row minus column, the strategies ordered by win rate (the strongest first): the "
+        "difference in win share per seat-game, paired within blocks. "
         "A star marks differences significant after Holm's correction for the number of "
         "comparisons."
     )

@@ -19,6 +19,8 @@ import pandas as pd
 
 #: Restricted strategies evaluated per batch (a chunk of a resumable run).
 BATCH = 8
+#: The finding of a card whose restriction changed no game (the strategy never took it).
+NEVER = "never taken"
 
 
 def batches(n: int) -> list[tuple[int, int]]:
@@ -27,6 +29,30 @@ def batches(n: int) -> list[tuple[int, int]]:
     out = [(0, 1)]
     out += [(1 + i, min(BATCH, n - i)) for i in range(0, n, BATCH)]
     return out
+
+
+def play_restricted(problem, cardlist, *, blocks: int, seed: int, client=None, done=None,
+                    save=None, progress=None) -> np.ndarray:  # fmt: skip
+    """The win shares of `problem.start` unrestricted (row 0) and forbidden each card of
+    `cardlist` (row 1 + i), one column per block; batches in `done` (first -> array) are kept,
+    each new batch is passed to `save(first, count, array)`."""
+    from reports.tune import evaluate
+
+    start = problem.start
+    specs = [start, *(f"{start}:{forbid}" for _, _, forbid in cardlist)]
+    parts = []
+    for first, count in batches(len(cardlist)):
+        if done and first in done:
+            part = done[first]
+        else:
+            part = evaluate(problem, specs[first:first + count], seed=seed, n_blocks=blocks,
+                            client=client)  # fmt: skip
+            if save is not None:
+                save(first, count, part)
+        parts.append(part)
+        if progress is not None:
+            progress.advance(part.size * problem.n_players)
+    return np.concatenate(parts)
 
 
 def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_players: int,
@@ -47,6 +73,9 @@ def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_player
     df["finding"] = np.where((df["p_holm"] < 1 - conf) & (df["lo"] > 0), "worth something",
                              np.where((df["p_holm"] < 1 - conf) & (df["hi"] < 0),
                                       "better without", "cannot tell"))  # fmt: skip
+    # forbidding it changed no game: the strategy never takes the card on these deals
+    unused = [bool(np.all(shares[0] == shares[1 + i])) for i in range(len(cards))]
+    df.loc[unused, "finding"] = NEVER
     return df.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
 
 
@@ -62,29 +91,42 @@ def summary_text(df: pd.DataFrame, strategy: str, n_players: int, unrestricted: 
     for r in df.itertuples():
         lines.append(f"  {r.kind:<9} {r.card:<24} {r.value:>+7.2%}  [{r.lo:+.2%}, {r.hi:+.2%}]"
                      f"  {r.p_holm:>7.3g}  {r.finding}")  # fmt: skip
-    found = df[df["finding"] != "cannot tell"]
-    lines += ["", f"{len(found)} of {len(df)} cards differ from worthless at 95% (Holm); for the "
-              "rest the data cannot tell."]  # fmt: skip
+    found = df[~df["finding"].isin(["cannot tell", NEVER])]
+    never = int((df["finding"] == NEVER).sum())
+    lines += ["", f"{len(found)} of {len(df)} cards differ from worthless at 95% (Holm); "
+              + (f"{never} were never taken by {strategy} (forbidding them changed no game); "
+                 if never else "") + "for the rest the data cannot tell."]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
 def chart_png(df: pd.DataFrame, strategy: str, n_players: int) -> bytes:
-    """Each card's value with its interval, ordered by value, Lords and Locations coloured."""
-    from reports.charts import error_bars, figure
     from reports.render import render_png
 
-    ordered = df.sort_values("value")
-    fig = figure(figsize=(7.5, max(3.0, 0.18 * len(ordered) + 1.2)))
+    return render_png(chart(df, strategy, n_players))
+
+
+def chart(df: pd.DataFrame, strategy: str, n_players: int):
+    """Each card's value with its interval, ordered by value, Lords and Locations coloured."""
+    from matplotlib.patches import Patch
+
+    from reports.charts import error_bars, figure
+
+    ordered = df[df["finding"] != NEVER].sort_values("value")
+    fig = figure(figsize=(7.5, max(3.0, 0.16 * len(ordered) + 1.4)))
     ax = fig.add_subplot()
-    colours = ordered["kind"].map({"lord": "#1f4e79", "location": "#c0792b", "rule": "#2e7d32"})
-    colours = colours.fillna("#777777")
+    palette = {"lord": "#1f4e79", "location": "#c0792b", "rule": "#2e7d32"}
+    colours = ordered["kind"].map(palette).fillna("#777777")
     y = np.arange(len(ordered))
     ax.barh(y, ordered["value"] * 100, color=colours)
     ax.errorbar(ordered["value"] * 100, y, xerr=error_bars(ordered["value"] * 100,
                 ordered["lo"] * 100, ordered["hi"] * 100), fmt="none", color="black",
                 capsize=1.5, lw=0.8)  # fmt: skip
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(y, ordered["kind"].str[:3] + ": " + ordered["card"], fontsize=6)
+    ax.set_yticks(y, ordered["card"], fontsize=6)
+    ax.set_ylim(-0.7, len(ordered) - 0.3)
     ax.set_xlabel("value: win rate lost when forbidden (points, 95% CI)")
-    ax.set_title(f"What each card is worth to {strategy} at {n_players} players")
-    return render_png(fig)
+    ax.set_title(f"What each card is worth to {strategy} at {n_players} players", fontsize=9)
+    kinds = [k for k in palette if k in set(ordered["kind"])]
+    ax.legend(handles=[Patch(color=palette[k], label=k) for k in kinds], loc="lower right",
+              fontsize=7, frameon=True)  # fmt: skip
+    return fig

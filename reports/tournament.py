@@ -414,8 +414,10 @@ def tournament_text(result: TournamentResult) -> str:
     summary = stats.strategy_summary(df)
     pairs = stats.pairwise(df, metric="win", correction="holm")
     out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None, force_terminal=False)
     d = result.design
+    # long strategy specs widen the page rather than truncate the columns (as summary.py)
+    width = 120 + max(0, max(len(s) for s in d.strategies) - 8)
+    console = Console(file=out, width=width, color_system=None, force_terminal=False)
     n_games = len(result.games)
     head = (
         f"{result.n_blocks:,} blocks x {d.n_tables} tables = {n_games:,} games, "

@@ -13,11 +13,17 @@ numbers and intervals, each stated as a finding only when its test is significan
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 CONF = 0.95
+
+
+def family(name: str) -> str:
+    from reports.strengths import family as of
+
+    return of(name)
 
 
 @dataclass
@@ -26,6 +32,12 @@ class Verdict:
     players: int | None
     finding: bool  # the test is significant: a finding; else the data cannot tell
     sentence: str
+    key: str | None = None  # what a finding says (the best strategy's family, the seat...)
+    accepts: frozenset = field(default_factory=frozenset)  # findings that agree with it
+
+    def __post_init__(self) -> None:
+        if self.key is not None and not self.accepts:
+            self.accepts = frozenset([self.key])
 
 
 def _pct(x: float) -> str:
@@ -56,7 +68,7 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {_pct(b['win_rate'])} "
                        f"[{_pct(b['win_lo'])}, {_pct(b['win_hi'])}], {gap} (paired by deal, "
-                       "Holm-corrected).")  # fmt: skip
+                       "Holm-corrected).", key=family(best))  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: `{best}` "
                    f"({_pct(b['win_rate'])}) is {gap}, an interval that includes 0 after Holm's "
@@ -79,7 +91,7 @@ def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
     if b["lo"] > s["hi"]:
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {numbers} (the intervals "
-                       "do not overlap).")  # fmt: skip
+                       "do not overlap).", key=family(best))  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: {numbers} "
                    "(the intervals overlap).")  # fmt: skip
@@ -104,7 +116,7 @@ def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
                    f"At {n_players} players seat {seat} has {word}: it wins "
                    f"{_pct(r['win rate'])} [{_pct(r['lo'])}, {_pct(r['hi'])}] against a fair "
                    f"{_pct(fair)} ({_pts(r['win rate'] - fair)} points; intervals corrected for "
-                   f"the {n_players} seats).")  # fmt: skip
+                   f"the {n_players} seats).", key=f"seat {seat}: {word}")  # fmt: skip
 
 
 def seat_tables(part) -> pd.DataFrame:
@@ -126,7 +138,8 @@ def fight_verdict(rule: dict) -> Verdict:
     mean, lo, hi = rule["gain_win"]
     gain = f"{_pts(mean)} points of win probability [{_pts(lo)}, {_pts(hi)}] out of sample"
     if lo > 0:
-        return Verdict("fight or explore", None, True, f"{rule['sentence']} ({gain}).")
+        return Verdict("fight or explore", None, True, f"{rule['sentence']} ({gain}).",
+                       key="a better rule")  # fmt: skip
     return Verdict("fight or explore", None, False,
                    f"The data cannot tell a better fight-or-explore rule than the strategies' "
                    f"own: the best candidate changed the result by {gain}.")  # fmt: skip
@@ -165,3 +178,123 @@ def run_verdicts(run) -> list[Verdict]:
             out.append(best_strategy_rates(strategy_rates(part.agg), n))
         out.append(seat_verdict(seat_tables(part), n))
     return out
+
+
+# --- card values (restricted play) ---------------------------------------------------------
+def card_verdicts(df: pd.DataFrame, meta: dict) -> list[Verdict]:
+    """The most and least valuable cards of one play strength's restricted play
+    (`reports.restrict.impact_frame`: value, lo, hi, finding per card, Holm-corrected)."""
+    who = f"`{meta['strategy']}` at {meta['players']} players ({meta['blocks']:,} deals per card)"
+    rules = [rule_verdict(r, who, meta["players"]) for _, r in df[df["kind"] == "rule"].iterrows()]
+    df = df[(df["kind"] != "rule") & (df["finding"] != "never taken")]  # restrict.NEVER
+    worth = df[df["finding"] == "worth something"].sort_values("value", ascending=False)
+    worse = df[df["finding"] == "better without"].sort_values("value")
+
+    def card(r) -> str:
+        return (f"{r['card']} ({_pts(r['value'])} points of win rate [{_pts(r['lo'])}, "
+                f"{_pts(r['hi'])}])")  # fmt: skip
+
+    if len(worth):
+        top = worth.iloc[0]
+        more = f"; then {', '.join(card(r) for _, r in worth.iloc[1:3].iterrows())}" \
+            if len(worth) > 1 else ""  # fmt: skip
+        most = Verdict("most valuable card", meta["players"], True,
+                       f"The most valuable card to {who}: {card(top)} lost when it may not take "
+                       f"it{more}; {len(worth)} of the {len(df)} cards it takes "
+                       f"{'is' if len(worth) == 1 else 'are'} worth something "
+                       "(restricted play, Holm-corrected).", key=top["card"],
+                       accepts=frozenset(worth["card"]))  # fmt: skip
+    else:
+        top = df.sort_values("value", ascending=False).iloc[0]
+        most = Verdict("most valuable card", meta["players"], False,
+                       f"The data cannot tell a valuable card to {who}: the highest, "
+                       f"{card(top)}, is not told from 0 after Holm's correction over "
+                       f"{len(df)} cards.")  # fmt: skip
+    if len(worse):
+        low = worse.iloc[0]
+        least = Verdict("least valuable card", meta["players"], True,
+                        f"{who[0].upper() + who[1:]} is better off without "
+                        f"{_cards(len(worse))}, most of all {card(low)}.", key=low["card"],
+                        accepts=frozenset(worse["card"]))  # fmt: skip
+    else:
+        low = df.sort_values("value").iloc[0]
+        least = Verdict("least valuable card", meta["players"], False,
+                        f"The data cannot tell a card that {who} is better off without: the "
+                        f"lowest, {card(low)}, is not told from 0.")  # fmt: skip
+    return [most, least, *rules]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def rule_verdict(r, who: str, n_players: int) -> Verdict:
+    """A rules question of restricted play (e.g. "no Leviathan fights"): what the strategy loses
+    (or gains) when it plays under that rule against copies of itself that do not."""
+    cost = (f"{_pts(r['value'])} points of win rate [{_pts(r['lo'])}, {_pts(r['hi'])}] lost "
+            f"by {who} playing by it")  # fmt: skip
+    topic = f"rules question: {r['card']}"
+    if r["finding"] == "cannot tell":
+        return Verdict(topic, n_players, False, f"The data cannot tell what \"{r['card']}\" "
+                       f"changes: {cost}.")  # fmt: skip
+    word = "costs" if r["value"] > 0 else "gains"
+    return Verdict(topic, n_players, True, f"\"{_cap(r['card'])}\" {word} a player: "
+                   f"{cost}.", key=word)  # fmt: skip
+
+
+# --- robustness across play strengths -------------------------------------------------------
+def holds(verdicts: list[Verdict]) -> str:
+    """Whether one verdict holds across play strengths: "holds" (every strength finds the same),
+    "differs" (they find different things), "cannot tell" (some strength cannot tell) or "none"
+    (no strength finds anything)."""
+    found = [v for v in verdicts if v.finding]
+    if not found:
+        return "none"
+    if len(found) < len(verdicts):
+        return "cannot tell"
+    agree = all(a.key in b.accepts for a in found for b in found)
+    return "holds" if agree else "differs"
+
+
+HOLDS = {
+    "holds": "holds across play strengths",
+    "differs": "depends on play strength",
+    "cannot tell": "cannot tell whether it holds across play strengths",
+    "none": "no play strength can tell",
+}
+
+
+def add_strength_verdicts(report, tiers: dict[str, list[Verdict]], notes: list[str]) -> None:
+    """The `Verdicts` section when the run was played at several strengths: per verdict whether
+    it holds, then each strength's sentence with its figures."""
+    sec = report.section("Verdicts", lead=True)
+    names = list(tiers)
+    sec.paragraph("Each verdict is computed with " + " and ".join(
+        f"the {t} presets" for t in names) + ", each with its own games; it holds when every "
+        "play strength finds the same. A finding needs a significant test; otherwise the "
+        "sentence says the data cannot tell.")  # fmt: skip
+    order = []
+    for v in (v for vs in tiers.values() for v in vs):
+        if (v.topic, v.players) not in order:
+            order.append((v.topic, v.players))
+    for topic, players in order:
+        found = {t: next((v for v in vs if (v.topic, v.players) == (topic, players)), None)
+                 for t, vs in tiers.items()}  # fmt: skip
+        present = [v for v in found.values() if v is not None]
+        where = f" at {players} players" if players and topic in PER_COUNT else ""
+        verdict = holds(present) if len(present) > 1 else None
+        head = f"**{_cap(topic)}{where}: " + (
+            HOLDS[verdict] if verdict else f"only the {next(t for t, v in found.items() if v)} "
+            "presets played") + ".**"  # fmt: skip
+        body = " ".join(f"{_cap(t)} presets: " + v.sentence
+                        for t, v in found.items() if v is not None)  # fmt: skip
+        sec.paragraph(f"{head} {body}")
+    for note in notes:
+        sec.note(note)
+
+
+PER_COUNT = ("best strategy", "seat advantage")

@@ -57,10 +57,8 @@ def restrict(
 
 
 def _restrict(o, cards, set_, presets, out, staging, backend, scheduler, threads) -> None:
-    import numpy as np
-
     from reports import restrict as R
-    from reports.tune import Problem, evaluate
+    from reports.tune import Problem
 
     t_start = time.perf_counter()
     if not o["strategy"]:
@@ -94,25 +92,18 @@ def _restrict(o, cards, set_, presets, out, staging, backend, scheduler, threads
                                    **c.data_paths(cards, set_, presets)})  # fmt: skip
     problem = Problem(spec.name, tables, n, start, "", {}, {}, [start] * (n - 1), o["seed"],
                       registry)  # fmt: skip
-    all_specs = [start, *specs]
-    progress = c.GamesProgress(len(all_specs) * o["blocks"] * n, sys.stderr.isatty())
+    progress = c.GamesProgress((1 + len(specs)) * o["blocks"] * n, sys.stderr.isatty())
     with staging, c.interrupt_note(staging, out_dir, "restrict"), \
             c.cluster_for(backend, scheduler, threads) as client, progress:  # fmt: skip
         c.seal_plan(staging, resumed, tables, presets, out_dir)
         store = c.chunk_store(staging, "cards")
-        done = dict(store.completed()) if store is not None else {}
-        parts = []
-        for first, count in R.batches(len(specs)):
-            if first in done:
-                part = c.load_array(store, first)
-            else:
-                part = evaluate(problem, all_specs[first:first + count], seed=o["seed"],
-                                n_blocks=o["blocks"], client=client)  # fmt: skip
-                if store is not None:
-                    _save(store, first, count, part)
-            parts.append(part)
-            progress.advance(part.size * n)
-        shares = np.concatenate(parts)
+        done = {first: c.load_array(store, first) for first, _ in store.completed()} \
+            if store is not None else {}  # fmt: skip
+        shares = R.play_restricted(
+            problem, cardlist, blocks=o["blocks"], seed=o["seed"], client=client, done=done,
+            save=(lambda first, count, part: _save(store, first, count, part)) if store else None,
+            progress=progress,
+        )  # fmt: skip
         df = R.impact_frame(cardlist, shares, n)
         write_parquet(df, staging.dir / "impact.parquet")
         atomic_write_text(staging.dir / "impact.csv", df.to_csv(index=False))

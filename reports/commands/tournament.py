@@ -123,6 +123,26 @@ def tournament(
             "rest is played with its own options.",
         ),
     ] = None,
+    strengths: Annotated[
+        str,
+        typer.Option(
+            "--strengths",
+            metavar="auto|tuned|none",
+            help="Also play the tuned presets made for each player count (a second tournament "
+            "in strengths/tuned/), so the report says whether each verdict holds across play "
+            "strengths. auto (default): with --report and the built-in line-up.",
+        ),
+    ] = "auto",
+    card_blocks: Annotated[
+        int | None,
+        typer.Option(
+            "--card-blocks",
+            metavar="B",
+            help="Restricted play for the report's card values: deals per card for the best "
+            "strategy of each play strength at 4 players (`abyss-mc restrict`); 0 skips. "
+            "Default: 250 with --report and the built-in line-up, else 0.",
+        ),
+    ] = None,
 ) -> None:
     """Compare strategies with seat rotation and common random numbers; print the ranking."""
     staging = None
@@ -137,6 +157,7 @@ def tournament(
         fight_points, game, set_ = options["fight_points"], options["game"], options["set"]
         cards, presets = c.recorded_paths(options)
         out, sequential = resume, options.get("sequential")
+        strengths, card_blocks = options.get("strengths", "none"), options.get("card_blocks", 0)
     c.check_backend(backend, scheduler)
     if backend == "dask" and sequential is not None:
         raise UserError("--backend dask does not run --sequential tournaments; use local")
@@ -160,6 +181,8 @@ def tournament(
     if sequential is not None and not 0 < sequential < 1:
         raise UserError(f"--sequential must be between 0 and 1; got {sequential}")
     names = [p.strip() for p in (strategies or spec.default_tournament).split(",") if p.strip()]
+    strengths, card_blocks = _strength_options(spec, strengths, card_blocks,
+                                               report and strategies is None)  # fmt: skip
     from reports.tournament import crn_mode, make_design
 
     crn = crn_mode(crn)
@@ -181,6 +204,8 @@ def tournament(
                     ",".join(exp), fight_points, cards, set_, presets, spec.name,
                 ),
                 "sequential": sequential,
+                "strengths": strengths,
+                "card_blocks": card_blocks,
             },
         )  # fmt: skip
     with staging, c.interrupt_note(staging, out_dir, "tournament"), \
@@ -227,6 +252,11 @@ def tournament(
             tables, names=names, counts=counts, seed=seed, expansions=exp,
             fight_points=fight_points, run_dir=staging.dir,
         ) if extras is not None else {}  # fmt: skip
+        extra_config |= _play_strengths(
+            spec, tables, names, counts, results, staging, cluster, strengths=strengths,
+            card_blocks=card_blocks, blocks=blocks, design=design, crn=crn, seed=seed,
+            threads=threads, fight_points=fight_points, expansions=exp,
+        )  # fmt: skip
         one = len(counts) == 1
         c.write_run_manifest(
             staging,
@@ -267,3 +297,112 @@ def tournament(
     typer.echo(f"results: {out_dir}")
     if report:
         typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
+
+
+def _strength_options(spec, strengths: str, card_blocks: int | None, auto: bool):
+    """`--strengths` and `--card-blocks` resolved ("tuned" or "none"; a number of blocks)."""
+    if strengths not in ("auto", "tuned", "none"):
+        raise UserError(f"--strengths must be auto, tuned or none; got {strengths!r}")
+    if strengths == "auto":
+        strengths = "tuned" if auto else "none"
+    if card_blocks is None:
+        card_blocks = CARD_BLOCKS if auto else 0
+    if card_blocks < 0 or card_blocks == 1:
+        raise UserError(f"--card-blocks must be 0 or at least 2; got {card_blocks}")
+    if card_blocks and getattr(spec.report(), "restrictions", None) is None:
+        card_blocks = 0  # a game without restricted play yet
+    return strengths, card_blocks
+
+
+#: Deals per card of the report's restricted play (docs/restricted-play.md: what it can tell).
+CARD_BLOCKS = 250
+
+
+def _play_strengths(spec, tables, names, counts, results, staging, cluster, *, strengths,
+                    card_blocks, blocks, design, crn, seed, threads, fight_points,
+                    expansions) -> dict:  # fmt: skip
+    """The tuned tier's tournaments (strengths/tuned/) and each tier's card values
+    (card_values/<tier>/): `reports.strengths`. The manifest's entries."""
+    from reports import strengths as St
+    from reports.tournament import run_tournament
+
+    registry = spec.strategies()
+    tiers = {St.HAND if not any(St.is_tuned(s) for s in names) else "as run": (names, results)}
+    if strengths == "tuned":
+        lineups = {n: St.tuned_lineup(registry, n) for n in counts}
+        lineups = {n: lineup for n, lineup in lineups.items() if len(lineup) >= 2}
+        tuned = {n: run_tournament(
+            tables, lineup, n_players=n, n_blocks=blocks, seed=seed, design=design, crn=crn,
+            threads=threads, progress=sys.stderr.isatty(), game=spec.name,
+            store=c.chunk_store(staging, f"{St.TUNED}-{n}p"), client=cluster,
+        ) for n, lineup in lineups.items()}  # fmt: skip
+        if tuned:
+            _write_tier(spec, tables, staging, lineups, tuned, seed=seed, expansions=expansions,
+                        fight_points=fight_points)  # fmt: skip
+            tiers[St.TUNED] = (sorted({s for x in lineups.values() for s in x}), tuned)
+    if card_blocks:
+        for tier, (_, res) in tiers.items():
+            _card_values(spec, tables, staging, cluster, tier, res, card_blocks, seed)
+    return {"strengths": list(tiers), "card_blocks": card_blocks}
+
+
+def _write_tier(spec, tables, staging, lineups, results, *, seed, expansions, fight_points):
+    import json
+    import shutil
+
+    import pandas as pd
+
+    from reports import strengths as St
+    from reports.tournament import tournament_text
+    from sim.core.runs import atomic_write_text, write_parquet
+
+    d = staging.dir / St.TUNED_DIR
+    shutil.rmtree(d, ignore_errors=True)  # a resumed run writes it again from its chunks
+    d.mkdir(parents=True)
+    typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
+    games = pd.concat([x[1] for x in typed], ignore_index=True)
+    write_parquet(pd.concat([x[0] for x in typed], ignore_index=True), d / "seats.parquet")
+    write_parquet(games, d / "games.parquet")
+    for n, r in results.items():
+        if r.aggregates is not None:
+            r.aggregates.save(d / f"aggregates-{n}p.npz")
+    text = "".join(f"== {n} players, tuned presets ==\n" + tournament_text(r)
+                   for n, r in results.items())  # fmt: skip
+    atomic_write_text(d / "summary.txt", text)
+    extras = getattr(spec.report(), "tournament_extras", None)
+    if extras is not None:
+        n = St.card_players(list(lineups))
+        extras(tables, names=lineups[n], counts=[n], seed=seed, expansions=expansions,
+               fight_points=fight_points, run_dir=d)  # fmt: skip
+    plan = c.read_plan(staging.dir)  # the run's card data and options
+    manifest = St.tier_manifest({**plan, "expansions": list(expansions), "seed": seed}, lineups,
+                                len(games))  # fmt: skip
+    atomic_write_text(d / "manifest.json", json.dumps(manifest, indent=1) + "\n")
+
+
+def _card_values(spec, tables, staging, cluster, tier, results, card_blocks, seed) -> None:
+    import pandas as pd
+
+    from reports import restrict as R
+    from reports import strengths as St
+    from reports.tune import Problem
+
+    n = St.card_players(list(results))
+    seats = spec.play().tournament_frames(results[n].seats, results[n].games)[0]
+    best = St.best_of(pd.DataFrame(seats), n)
+    registry = spec.strategies()
+    cardlist = spec.report().restrictions(tables)
+    problem = Problem(spec.name, tables, n, best, "", {}, {}, [best] * (n - 1), seed, registry)
+    store = c.chunk_store(staging, f"cards-{tier}")
+    done = {first: c.load_array(store, first) for first, _ in store.completed()} \
+        if store is not None else {}  # fmt: skip
+    progress = c.GamesProgress((1 + len(cardlist)) * card_blocks * n, sys.stderr.isatty())
+    with progress:
+        shares = R.play_restricted(
+            problem, cardlist, blocks=card_blocks, seed=seed, client=cluster, done=done,
+            save=(lambda f, k, part: c.save_array(store, f, k, part)) if store else None,
+            progress=progress,
+        )  # fmt: skip
+    St.save_card_values(staging.dir / St.CARDS_DIR / tier, R.impact_frame(cardlist, shares, n),
+                        strategy=best, players=n, unrestricted=float(shares[0].mean()),
+                        blocks=card_blocks)  # fmt: skip

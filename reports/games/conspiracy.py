@@ -36,3 +36,15 @@ def bench(tables, *, players: int, lineup: list[str], games: int, reference_game
         tables=tables, players=players, lineup=lineup, fast_games=games,
         reference_games=reference_games, seed=seed, abyss_games=games, progress=progress,
     )  # fmt: skip
+
+
+def restrictions(tables) -> list[tuple[str, str, str]]:
+    """Restricted play (`abyss-mc restrict`): the Lords by colour and value (IP), and every
+    Location, each as (kind, name, the strategy parameters that forbid it)."""
+    groups = sorted({(int(c), int(ip)) for c, ip in zip(tables.lord_colour, tables.lord_ip,
+                                                               strict=True)})
+    lords = [("lord", f"{tables.colour_names[c]} {ip}", f"forbid_colour={c}:forbid_ip={ip}")
+             for c, ip in groups]  # fmt: skip
+    places = [("location", name, f"forbid_location={i}")
+              for i, name in enumerate(tables.location_names)]  # fmt: skip
+    return lords + places

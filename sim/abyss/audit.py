@@ -63,7 +63,8 @@ def audit(g: Game) -> list[str]:
     problems += _places(tokens, len(t.monster_token_ip), "Monster token")
     if g.key_pile + sum(p.keys for p in g.players) != t.n_keys:
         problems.append("Key tokens are not conserved")
-    expected = g.n_players * t.starting_pearls + g.pearls_from_treasury - g.pearls_to_treasury
+    expected = g.n_players * t.starting_pearls + t.rules.first_player_pearls
+    expected += g.pearls_from_treasury - g.pearls_to_treasury
     if sum(p.pearls for p in g.players) != expected:
         problems.append("Pearls are not accounted for by the Treasury ledger")
     if g.leviathan:

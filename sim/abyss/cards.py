@@ -104,6 +104,8 @@ def load_cards(
     locations = validate_locations(Checker(paths[LOCATIONS_FILE], overridden), raw[LOCATIONS_FILE])
     rules_all = validate_rules(Checker(paths[RULES_FILE], overridden), raw[RULES_FILE])
     rules = {key: rules_all[key] for key in BASE_RULES_KEYS}
+    if not rules["first_player_pearls"]:  # the rules as printed keep their digest
+        del rules["first_player_pearls"]
 
     leviathan = None
     if LEVIATHAN_FILE in raw:

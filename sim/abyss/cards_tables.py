@@ -56,6 +56,7 @@ class RulesOptions:
     court_end: str
     turn_limit: int
     last_round_extra_turn: bool = False  # the Invoker's extra turn also after the end's trigger
+    first_player_pearls: int = 0  # a balance experiment: extra Pearls for the first player
     # Leviathan expansion (optional in rules.toml; read whether or not the expansion is loaded)
     leviathan_20th_token: bool = True  # add the PLACEHOLDER 20th Leviathan Monster token
     leviathan_end_trigger: bool = True  # seed text's end trigger (false: BGA, no trigger)

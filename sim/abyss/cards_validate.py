@@ -24,7 +24,7 @@ LOCATION_FIELDS = ("number", "name", "rule", "base", "mult", "arg", "text")
 RULES_KEYS = ("landlord_immediate_pearl", "ambassador_mode", "court_end", "turn_limit")
 # Optional base-game rules.toml keys (added later; a copy of older card data may lack them) and
 # their defaults (the seed text).
-BASE_OPTIONAL_RULES_DEFAULTS = {"last_round_extra_turn": False}
+BASE_OPTIONAL_RULES_DEFAULTS = {"last_round_extra_turn": False, "first_player_pearls": 0}
 # Optional rules.toml keys of the Leviathan expansion and their defaults (the seed text).
 LEVIATHAN_RULES_DEFAULTS = {
     "leviathan_20th_token": True,
@@ -209,5 +209,10 @@ def validate_rules(c: Checker, doc: dict[str, Any]) -> dict[str, Any]:
         "turn_limit": c.integer(tbl, "turn_limit", "[rules]", 10, 10000),
     }
     for key, default in OPTIONAL_RULES_DEFAULTS.items():
-        out[key] = c.boolean(tbl, key, "[rules]") if key in tbl else default
+        if key not in tbl:
+            out[key] = default
+        elif isinstance(default, bool):
+            out[key] = c.boolean(tbl, key, "[rules]")
+        else:  # first_player_pearls, a balance experiment
+            out[key] = c.integer(tbl, key, "[rules]", 0, 20)
     return out

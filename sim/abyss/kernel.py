@@ -79,6 +79,7 @@ def setup(s):
         s[S.BORDER + z] = -1
     for seat in range(n_players):
         s[K.pbase(seat) + S.P_PEARLS] = s[T.STARTING_PEARLS]
+    s[K.pbase(0) + S.P_PEARLS] += s[T.FIRST_PLAYER_PEARLS]  # a balance experiment (rules.toml)
     if lev:
         for seat in range(n_players):
             K.push(s, K.pbase(seat) + S.P_HAND, crabs[seat])

@@ -108,6 +108,7 @@ class Game(
         self.key_pile = t.n_keys
         self.threat = 0
         self.players = [Player(seat=s, pearls=t.starting_pearls) for s in range(self.n_players)]
+        self.players[0].pearls += t.rules.first_player_pearls  # a balance experiment (rules.toml)
         self.log("setup", court=list(self.court), location=self.locations_available[0])
         if self.leviathan:
             for p, crab in zip(self.players, crabs, strict=True):

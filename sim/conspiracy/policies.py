@@ -30,18 +30,77 @@ PILE, NO_SWAP, LOCATION_DRAW = 10, -1, 1000
 
 # heuristic parameters (slots; strategies.conspiracy.HeuristicPolicy)
 H_IP, H_COALITION, H_KEY, H_PEARL, H_PILE_MIN, H_DRAW, H_LOCATION_MIN, H_MASTER = range(8)
+# restricted play (`abyss-mc restrict`): the forbidden Lords (colour and IP) and Location, -1: none
+H_FORBID_COLOUR, H_FORBID_IP, H_FORBID_LOCATION = 8, 9, 10
 
 
 @njit(cache=True)
 def choose(s, seat, decision, n):
     if s[S.POLICY_KIND + seat] == HEURISTIC:
-        return heuristic(s, seat, decision, n)
+        return heuristic(s, seat, decision, restricted(s, seat, decision, n))
     return s[S.OPT + rand_below_in(s, S.RNG_KEYS, S.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
 
 
 @njit(cache=True, inline="always")
 def param(s, seat, k):
     return s[S.POLICY_PARAMS + seat * S.N_PARAMS + k]
+
+
+# ------------------------------------------------------------------ restricted play
+@njit(cache=True)
+def restricted(s, seat, decision, n):
+    """Restricted play (Jaffe & Popovic 2012; `abyss-mc restrict`): the options at s[OPT:]
+    without the seat's forbidden Lords (those of colour `forbid_colour` with `forbid_ip` IP, any
+    IP when it is -1: never kept from a draw, nor taken with a discard pile that holds one) or
+    its forbidden Location (face up or drawn); returns their number. When every option is
+    forbidden (the rules force one), nothing changes."""
+    colour, location = param(s, seat, H_FORBID_COLOUR), param(s, seat, H_FORBID_LOCATION)
+    if colour >= 0 and (decision == D_SOURCE or decision == D_KEEP):
+        return keep_allowed(s, seat, decision, n)
+    if location >= 0 and (decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP):
+        return keep_allowed(s, seat, decision, n)
+    return n
+
+
+@njit(cache=True)
+def forbidden(s, seat, decision, option):
+    if decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP:
+        return option == param(s, seat, H_FORBID_LOCATION)
+    if decision == D_KEEP:
+        return forbidden_lord(s, seat, option)
+    if option < PILE:  # a draw from the deck
+        return False
+    off = S.PILES + (option - PILE) * S.PILE_STRIDE
+    for i in range(s[off]):
+        if forbidden_lord(s, seat, s[off + 1 + i]):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def forbidden_lord(s, seat, lord):
+    ip = param(s, seat, H_FORBID_IP)
+    return s[S.T_LORD_COLOUR + lord] == param(s, seat, H_FORBID_COLOUR) and (
+        ip < 0 or s[S.T_LORD_IP + lord] == ip
+    )
+
+
+@njit(cache=True)
+def keep_allowed(s, seat, decision, n):
+    """Compact the options at s[OPT:] to the allowed ones (in order) unless none is allowed."""
+    allowed = 0
+    for i in range(n):
+        if not forbidden(s, seat, decision, s[S.OPT + i]):
+            allowed += 1
+    if allowed == 0 or allowed == n:
+        return n
+    m = 0
+    for i in range(n):
+        o = s[S.OPT + i]
+        if not forbidden(s, seat, decision, o):
+            s[S.OPT + m] = o
+            m += 1
+    return m
 
 
 @njit(cache=True)

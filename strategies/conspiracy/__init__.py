@@ -132,6 +132,37 @@ class HeuristicPolicy(CompiledPolicy):
         search=(0, 100),
         unit="x10",
     )
+    forbid_colour: int = param(
+        -1,
+        "Restricted play (`abyss-mc restrict`): never keep a drawn Lord of this colour (its "
+        "index in the card data) with forbid_ip IP (any IP when -1), nor take a discard pile "
+        "holding one, unless the rules leave no other choice. -1: none.",
+        "forbids the Lords of another colour; -1 forbids nothing.",
+        low=-1,
+        high=9,
+        unit="colour index",
+        tune=False,
+    )
+    forbid_ip: int = param(
+        -1,
+        "Restricted play: with forbid_colour, the forbidden Lords' IP (the card's value). -1: "
+        "every Lord of that colour.",
+        "forbids the Lords of another value.",
+        low=-1,
+        high=99,
+        unit="IP",
+        tune=False,
+    )
+    forbid_location: int = param(
+        -1,
+        "Restricted play (`abyss-mc restrict`): never take this Location (its index in the "
+        "card data), face up or drawn, unless it is the only choice. -1: none.",
+        "forbids another Location; -1 forbids nothing.",
+        low=-1,
+        high=99,
+        unit="Location index",
+        tune=False,
+    )
     kind = P.HEURISTIC
 
 

@@ -11,10 +11,13 @@ from reports.balance import seat_advantage_blocks
 from reports.render import Report
 from reports.verdicts import (
     Verdict,
+    add_strength_verdicts,
     add_verdicts,
     best_strategy_blocks,
     best_strategy_rates,
+    card_verdicts,
     fight_verdict,
+    holds,
     seat_verdict,
 )
 
@@ -92,3 +95,60 @@ def test_verdicts_come_first_then_the_contents() -> None:
     html = report.to_html()
     assert html.index(">Verdicts<") < html.index(">Contents<")
     assert ">Verdicts</a>" not in html  # not in the contents: it is already on top
+
+
+# --- card values and play strengths ------------------------------------------------------------
+def _impact(planted: dict[str, float], blocks=400, seed=0):
+    """Restricted play on synthetic shares: forbidden card c, the strategy's win share per block
+    drops by planted[c] (0: a card worth nothing)."""
+    from reports.restrict import impact_frame
+
+    rng = np.random.default_rng(seed)
+    base = rng.binomial(4, 0.25, size=blocks) / 4
+    cards = [("lord", c, "") for c in planted] + [("rule", "no Leviathan fights", "")]
+    rows = [base] + [base - v + rng.normal(0, 0.2, blocks) for v in planted.values()]
+    rows.append(base - 0.10 + rng.normal(0, 0.2, blocks))
+    return impact_frame(cards, np.array(rows), 4)
+
+
+META = {"strategy": "s", "players": 4, "blocks": 400}
+
+
+def test_a_planted_valuable_card_and_a_planted_harmful_card_are_the_card_verdicts() -> None:
+    most, least, rule = card_verdicts(_impact({"Gold": 0.08, "Lead": -0.08, "Tin": 0.0,
+                                               "Zinc": 0.0}), META)  # fmt: skip
+    assert most.finding and most.key == "Gold" and "The most valuable card" in most.sentence
+    assert least.finding and least.key == "Lead" and "better off without 1 card" in least.sentence
+    assert rule.topic == "rules question: no Leviathan fights" and rule.finding
+    assert "costs a player" in rule.sentence
+
+
+def test_cards_worth_nothing_cannot_be_told_apart() -> None:
+    most, least, _ = card_verdicts(_impact({"Tin": 0.0, "Zinc": 0.0, "Lead": 0.0}, seed=2), META)
+    assert not most.finding and "cannot tell a valuable card" in most.sentence
+    assert not least.finding and "cannot tell a card" in least.sentence
+
+
+def test_a_verdict_holds_when_every_strength_finds_the_same() -> None:
+    a = Verdict("best strategy", 4, True, "", key="pearl_economist")
+    b = Verdict("best strategy", 4, True, "", key="pearl_economist")
+    c = Verdict("best strategy", 4, True, "", key="leviathan_hunter")
+    no = Verdict("best strategy", 4, False, "")
+    assert holds([a, b]) == "holds" and holds([a, c]) == "differs"
+    assert holds([a, no]) == "cannot tell" and holds([no, no]) == "none"
+    wide = Verdict("most valuable card", 4, True, "", key="X", accepts=frozenset({"X", "Y"}))
+    assert holds([wide, Verdict("most valuable card", 4, True, "", key="Y",
+                                accepts=frozenset({"Y", "X"}))]) == "holds"  # fmt: skip
+
+
+def test_verdicts_across_strengths_say_whether_each_holds_with_both_figures() -> None:
+    report = Report("A report")
+    tiers = {"hand-written": [Verdict("best strategy", 4, True, "H best.", key="a"),
+                              Verdict("seat advantage", 4, False, "H seats.")],
+             "tuned": [Verdict("best strategy", 4, True, "T best.", key="b"),
+                       Verdict("seat advantage", 4, False, "T seats.")]}  # fmt: skip
+    add_strength_verdicts(report, tiers, [])
+    md = report.to_markdown()
+    assert ("**Best strategy at 4 players: depends on play strength.** Hand-written presets: "
+            "H best. Tuned presets: T best.") in md
+    assert "**Seat advantage at 4 players: no play strength can tell.**" in md

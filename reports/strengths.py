@@ -1,0 +1,86 @@
+"""Play strengths (issue 22): every headline verdict computed with more than one strength of play,
+so that a designer sees whether it is about the game or about the bots.
+
+A tournament with `--report` and the built-in line-up also plays, in the same run directory,
+- the *tuned* tier: at each player count a second tournament among the tuned presets made for
+  that count (`<preset>_tuned_<N>p`, `abyss-mc tune`), with the same blocks, design and seed, in
+  `TUNED_DIR` (a run directory of its own, that `reports.balance.RunData` reads);
+- the *card values* of each tier (restricted play, `reports.restrict`): the tier's best strategy
+  at 4 players (or the nearest count played) forbidden each card in turn, in
+  `CARDS_DIR/<tier>/`.
+The search player (issue 21) will be a third tier.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+HAND, TUNED = "hand-written", "tuned"
+TUNED_DIR = Path("strengths") / TUNED
+CARDS_DIR = Path("card_values")
+#: The player count whose card values are measured, if played (the game's usual table).
+CARD_PLAYERS = 4
+
+_TUNED = re.compile(r"_tuned(_\d+p)?$")
+
+
+def family(name: str) -> str:
+    """The hand-written preset a strategy comes from: `pearl_economist_tuned_4p` ->
+    `pearl_economist`."""
+    return _TUNED.sub("", name.split(":")[0])
+
+
+def is_tuned(name: str) -> bool:
+    return bool(_TUNED.search(name.split(":")[0]))
+
+
+def tuned_lineup(registry, n_players: int) -> list[str]:
+    """The built-in tuned presets made for `n_players` players, in file order."""
+    return [p for p in registry.builtin_presets() if p.endswith(f"_tuned_{n_players}p")]
+
+
+def card_players(counts) -> int:
+    return CARD_PLAYERS if CARD_PLAYERS in counts else min(counts, key=lambda n: abs(n - 4))
+
+
+def best_of(seats, n_players: int) -> str:
+    """The strategy with the highest win share at `n_players` (never the random policy)."""
+    df = seats[seats["n_players"] == n_players] if "n_players" in seats.columns else seats
+    rates = df.groupby(df["strategy"].astype(str), observed=True)["win"].mean()
+    rates = rates[[family(s) != "random" for s in rates.index]]
+    return str(rates.sort_values(ascending=False, kind="stable").index[0])
+
+
+def save_card_values(out: Path, df, *, strategy: str, players: int, unrestricted: float,
+                     blocks: int) -> None:  # fmt: skip
+    """`impact.parquet` and `meta.json` of one tier's card values."""
+    from sim.core.runs import atomic_write_text, write_parquet
+
+    out.mkdir(parents=True, exist_ok=True)
+    write_parquet(df, out / "impact.parquet")
+    meta = {"strategy": strategy, "players": players, "unrestricted": unrestricted,
+            "blocks": blocks}  # fmt: skip
+    atomic_write_text(out / "meta.json", json.dumps(meta, indent=1) + "\n")
+
+
+def load_card_values(run_dir: Path, tier: str):
+    """(impact frame, meta) of one tier's card values, or None."""
+    import pandas as pd
+
+    d = Path(run_dir) / CARDS_DIR / tier
+    if not (d / "impact.parquet").is_file() or not (d / "meta.json").is_file():
+        return None
+    return pd.read_parquet(d / "impact.parquet"), json.loads((d / "meta.json").read_text())
+
+
+def tier_manifest(parent_config: dict, lineups: dict[int, list[str]], n_games: int) -> dict:
+    """The manifest of the tuned tier's run directory: the parent's card data and options."""
+    counts = sorted(lineups)
+    config = {**parent_config, "command": "tournament", "strength": TUNED,
+              "strategies": sorted({s for names in lineups.values() for s in names}),
+              "lineups": {str(n): names for n, names in lineups.items()},
+              "n_players": counts[0] if len(counts) == 1 else counts,
+              "n_games": n_games}  # fmt: skip
+    return {"config": config}

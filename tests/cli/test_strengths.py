@@ -1,0 +1,95 @@
+"""Play strengths (issue 22): "Every headline verdict ... is computed with at least two play
+strengths: the hand-written presets and the tuned presets ... The report says, per verdict,
+whether it holds across them, with the figures side by side." And card values by restricted
+play in the report, ordered by value with intervals."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+from typer.testing import CliRunner
+
+from reports.cli import app
+from reports.commands import common
+
+runner = CliRunner()
+ARGS = ["tournament", "--players", "2", "--blocks", "30", "--strengths", "tuned",
+        "--card-blocks", "12", "--fight-points", "0", "--expansions", "", "--seed", "4",
+        "--strategies", "greedy,key_hunter,random", "--report"]  # fmt: skip
+
+
+def _verdicts(run_dir) -> str:
+    md = (run_dir / "report" / "report.md").read_text()
+    start = md.index("## Verdicts")
+    return md[start:md.index("\n## ", start + 5)]
+
+
+def test_a_tournament_plays_the_tuned_tier_and_card_values_and_the_report_compares_them(tmp_path):
+    out = tmp_path / "run"
+    result = runner.invoke(app, [*ARGS, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    tier = out / "strengths" / "tuned"
+    seats = pd.read_parquet(tier / "seats.parquet")
+    assert set(seats["strategy"].astype(str)) == {
+        s for s in seats["strategy"].astype(str) if s.endswith("_tuned_2p")}
+    assert seats["strategy"].nunique() >= 2
+    manifest = json.loads((out / "manifest.json").read_text())["config"]
+    assert manifest["strengths"] == ["hand-written", "tuned"] and manifest["card_blocks"] == 12
+    for label in ("hand-written", "tuned"):
+        impact = pd.read_parquet(out / "card_values" / label / "impact.parquet")
+        assert len(impact) == 35 + 20 and (impact["lo"] <= impact["value"]).all()
+        meta = json.loads((out / "card_values" / label / "meta.json").read_text())
+        assert meta["players"] == 2 and meta["blocks"] == 12
+    verdicts = _verdicts(out)
+    assert "Hand-written presets:" in verdicts and "Tuned presets:" in verdicts
+    assert "**Best strategy at 2 players: " in verdicts
+    assert "**Seat advantage at 2 players: " in verdicts
+    assert "**Most valuable card: " in verdicts and "**Least valuable card: " in verdicts
+    md = (out / "report" / "report.md").read_text()
+    assert md.index("## What each card is worth (restricted play)") < md.index(
+        "## Strategy comparison")
+    assert "## Tuned presets: rankings" in md
+
+
+def test_strengths_are_off_unless_asked_or_the_default_report(tmp_path):
+    out = tmp_path / "run"
+    result = runner.invoke(app, [*ARGS[:3], "--blocks", "5", "--expansions", "", "--fight-points",
+                                 "0", "--strategies", "greedy,random", "--report", "--out",
+                                 str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert not (out / "strengths").exists() and not (out / "card_values").exists()
+    assert "Hand-written presets:" not in _verdicts(out)
+
+
+def test_an_interrupted_strengths_run_resumes_to_the_same_results(tmp_path, monkeypatch):
+    whole = tmp_path / "whole"
+    assert runner.invoke(app, [*ARGS, "--out", str(whole)]).exit_code == 0
+    saved, calls = common.save_array, {"n": 0}
+
+    def killed(store, first, n, array, name="shares.npy"):
+        saved(store, first, n, array, name)
+        calls["n"] += 1
+        if calls["n"] == 9:  # inside the tuned tier's card values
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(common, "save_array", killed)
+    cut = tmp_path / "cut"
+    result = runner.invoke(app, [*ARGS, "--out", str(cut)])
+    assert result.exit_code == 130 and "--resume" in result.output
+    monkeypatch.setattr(common, "save_array", saved)
+    resumed = runner.invoke(app, ["tournament", "--resume", str(cut)])
+    assert resumed.exit_code == 0, resumed.output
+    for path in ("strengths/tuned/seats.parquet", "card_values/hand-written/impact.parquet",
+                 "card_values/tuned/impact.parquet", "seats.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(whole / path), pd.read_parquet(cut / path))
+
+
+def test_bad_strength_options_are_one_line(tmp_path):
+    for args, message in ((["--strengths", "strong"], "--strengths must be auto, tuned or none"),
+                          (["--card-blocks", "1"], "--card-blocks must be 0 or at least 2")):
+        out = tmp_path / "run"
+        result = runner.invoke(app, ["tournament", *args, "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert message in result.output and len(result.output.strip().splitlines()) == 1
+        assert not out.exists()
