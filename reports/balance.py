@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.charts import error_bars, figure
+from reports.charts import error_bars, figure, legend_below, legend_outside
 from reports.summary import SCORE_SOURCES, wilson_interval
 from sim.core.errors import UserError
 
@@ -218,7 +218,7 @@ def chart_seats(frame: pd.DataFrame, n_players: int):
     ax.set_xlabel("seat (1 = first player)")
     ax.set_ylabel("win rate")
     ax.set_xticks(x)
-    ax.legend()
+    legend_outside(ax)
     return fig
 
 
@@ -279,7 +279,8 @@ def chart_sources(frame: pd.DataFrame):
         left_neg += np.where(v < 0, v, 0)
     ax.set_yticks(y, [str(s) for s in frame.index])
     ax.set_xlabel("mean IP per player")
-    ax.legend(fontsize=7, ncol=3, loc="lower right")
+    ax.invert_yaxis()  # the first strategy on top, as in the tables
+    legend_below(ax, ncol=len(frame.columns))
     return fig
 
 
@@ -315,7 +316,7 @@ def chart_cards(frame: pd.DataFrame, overall: float, title: str):
     ax.set_yticks(y, [str(s) for s in frame.index], fontsize=6)
     ax.set_xlabel("win rate (95% interval)")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
+    legend_outside(ax)
     return fig
 
 
@@ -358,8 +359,20 @@ def build_report(run: RunData):
         _seats_by_count(report, run)
     for part in run.parts:
         _part_sections(report, part)
-    strength_report.add_verdicts(report, run, rule)
+    strength_report.add_verdicts(report, run, lambda d, main: _verdicts(run if main else
+                                                                      RunData(d), rule, main))
     return report
+
+
+def _verdicts(run: RunData, rule: dict | None, main: bool) -> list:
+    """The verdicts of one play strength's run; the fight rule is the report's own for the
+    main run, else that strength's rollouts'."""
+    from reports.strength_report import fight_rule
+    from reports.verdicts import fight_verdict, run_verdicts
+
+    found = run_verdicts(run)
+    rule = rule if main else fight_rule(run.dir)
+    return found + ([fight_verdict(rule)] if rule is not None else [])
 
 
 #: Subdirectory of a tournament run holding its fight-or-explore rollouts (`--fight-points`).
@@ -422,7 +435,7 @@ def chart_seats_by_count(table: pd.DataFrame):
     ax.set_xticks(range(1, max(counts) + 1))
     ax.set_xlabel("seat (1 = first player)")
     ax.set_ylabel("win share")
-    ax.legend(fontsize=7)
+    legend_outside(ax)
     return fig
 
 
@@ -568,7 +581,7 @@ def chart_trajectories(series: dict[str, pd.DataFrame]):
             ax.plot(frame.index, frame[strategy], label=str(strategy), linewidth=1.2)
         ax.set_xlabel("round")
         ax.set_title(f"mean {label}", fontsize=9)
-    axes[0].legend(fontsize=6)
+    legend_outside(axes[-1])
     return fig
 
 

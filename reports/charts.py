@@ -23,6 +23,18 @@ def figure(**kw: Any) -> Figure:
     return new_figure(**kw)
 
 
+def legend_outside(ax, **kw: Any) -> None:
+    """The legend to the right of the plot, never over its data (the saved figure grows to hold
+    it: `render_png` saves with a tight bounding box)."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False, **kw)
+
+
+def legend_below(ax, ncol: int, **kw: Any) -> None:
+    """The legend in a row under the plot, never over its data."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=ncol, fontsize=7,
+              frameon=False, **kw)  # fmt: skip
+
+
 def error_bars(value, lo, hi) -> np.ndarray:
     """Error-bar lengths below and above `value` (never negative, NaN as 0)."""
     value = np.asarray(value, dtype=float)

@@ -38,7 +38,7 @@ from reports.balance import (
     chart_seats_by_count,
     chart_sources,
 )
-from reports.charts import error_bars, figure
+from reports.charts import error_bars, figure, legend_outside
 from reports.conspiracy_piles import (
     RAIDER,
     pile_min_pairs,
@@ -94,7 +94,7 @@ def chart_coalitions(distribution: pd.DataFrame):
     ax.set_xticks(sizes)
     ax.set_xlabel("largest same-colour coalition (Lords)")
     ax.set_ylabel("share of seat-games")
-    ax.legend(fontsize=7, ncol=2 if len(index) > 6 else 1)
+    legend_outside(ax, ncol=2 if len(index) > 6 else 1)
     return fig
 
 
@@ -118,7 +118,7 @@ def chart_rate_by(rates: pd.DataFrame, level: str, xlabel: str, fair: dict[int, 
     ax_win.set_ylabel("win rate (95% interval)")
     ax_ip.set_xlabel(xlabel)
     ax_ip.set_ylabel("mean IP (95% interval)")
-    ax_win.legend(fontsize=7)
+    legend_outside(ax_ip, handles=ax_win.get_legend_handles_labels()[0])  # the win panel's
     return fig
 
 
@@ -139,7 +139,7 @@ def chart_turns(run: ConspiracyRun):
     ax.set_xlabel("player turns in the game")
     ax.set_ylabel("share of games")
     if run.multi:
-        ax.legend(fontsize=7)
+        legend_outside(ax)
     return fig
 
 
@@ -178,7 +178,11 @@ def build_report(run_dir: Path | str | ConspiracyRun):
         f"Abyss: Conspiracy balance report: {n_games:,} games",
         f"{kind}, {players} players, seed {cfg.get('seed')}, card overrides: {overrides}",
     )
+    from reports import strength_report
+
     _about(report, run)
+    strength_report.add_card_values(report, run)
+    strength_report.add_strength_rankings(report, run)
     _seats_section(report, run)
     _strategy_section(report, run)
     _sources_section(report, run)
@@ -186,7 +190,42 @@ def build_report(run_dir: Path | str | ConspiracyRun):
     _location_section(report, run)
     _pile_section(report, run)
     _length_section(report, run)
+    strength_report.add_verdicts(report, run, lambda d, main: run_verdicts(
+        run if main else load_run(d)))  # fmt: skip
     return report
+
+
+def run_verdicts(run: ConspiracyRun) -> list:
+    """Per player count the best strategy and the seat advantage (`reports.verdicts`)."""
+    from reports import verdicts as V
+
+    out = []
+    for n in run.counts:
+        part = run.seats[run.seats["players"] == n]
+        if part["strategy"].nunique() > 1:
+            if run.is_tournament:
+                out.append(V.best_strategy_blocks(part, n))
+            else:
+                out.append(V.best_strategy_rates(strategy_rates(run, n), n))
+        out.append(V.seat_verdict(_seat_table(part, n, run.is_tournament), n))
+    return out
+
+
+def _seat_table(part: pd.DataFrame, n: int, blocks: bool) -> pd.DataFrame:
+    """Seat win rates at one player count, intervals at 1 - 0.05/n (Bonferroni over the seats):
+    t over blocks for a tournament, Wilson over games for a simulation."""
+    from reports.balance import seat_advantage_blocks
+    from reports.summary import wilson_interval
+
+    level = 1 - 0.05 / n
+    if blocks:
+        return seat_advantage_blocks(part, level)
+    rows = []
+    for seat, g in part.groupby("seat", sort=True):
+        lo, hi = wilson_interval(int(round(g["win"].sum())), len(g), level)
+        rows.append({"seat": seat + 1, "games": len(g), "win rate": g["win"].mean(), "lo": lo,
+                     "hi": hi})  # fmt: skip
+    return pd.DataFrame(rows).set_index("seat")
 
 
 def _about(report, run: ConspiracyRun) -> None:

@@ -109,7 +109,7 @@ def chart(df: pd.DataFrame, strategy: str, n_players: int):
     """Each card's value with its interval, ordered by value, Lords and Locations coloured."""
     from matplotlib.patches import Patch
 
-    from reports.charts import error_bars, figure
+    from reports.charts import error_bars, figure, legend_outside
 
     ordered = df[df["finding"] != NEVER].sort_values("value")
     fig = figure(figsize=(7.5, max(3.0, 0.16 * len(ordered) + 1.4)))
@@ -127,6 +127,5 @@ def chart(df: pd.DataFrame, strategy: str, n_players: int):
     ax.set_xlabel("value: win rate lost when forbidden (points, 95% CI)")
     ax.set_title(f"What each card is worth to {strategy} at {n_players} players", fontsize=9)
     kinds = [k for k in palette if k in set(ordered["kind"])]
-    ax.legend(handles=[Patch(color=palette[k], label=k) for k in kinds], loc="lower right",
-              fontsize=7, frameon=True)  # fmt: skip
+    legend_outside(ax, handles=[Patch(color=palette[k], label=k) for k in kinds])
     return fig

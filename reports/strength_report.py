@@ -9,15 +9,13 @@ from reports import strengths as St
 from reports import verdicts as V
 
 
-def tier_runs(run) -> dict:
-    """Play strength -> its run (`reports.balance.RunData`): the run itself, and the tuned tier
-    when it was played."""
-    from reports.balance import RunData
-
+def tier_dirs(run) -> dict:
+    """Play strength -> its run directory: the run itself, and the tuned tier when it was
+    played (`run`: any run read from a directory, with `dir` and `config`)."""
     labels = run.config.get("strengths") or [St.HAND]
-    out = {labels[0]: run}
+    out = {labels[0]: run.dir}
     if St.TUNED in labels and (run.dir / St.TUNED_DIR / "manifest.json").is_file():
-        out[St.TUNED] = RunData(run.dir / St.TUNED_DIR)
+        out[St.TUNED] = run.dir / St.TUNED_DIR
     return out
 
 
@@ -32,15 +30,13 @@ def fight_rule(run_dir):
     return recommended_rule(rollouts) if rollouts is not None and rollouts.n_points else None
 
 
-def add_verdicts(report, run, rule) -> None:
+def add_verdicts(report, run, verdicts_of) -> None:
     """`Verdicts`, first in the report: one play strength's verdicts, or each verdict across
-    the strengths played."""
+    the strengths played. `verdicts_of(directory, main)`: the game's verdicts of one strength's
+    run directory (`main`: the report's own run)."""
     tiers = {}
-    for i, (label, tier) in enumerate(tier_runs(run).items()):
-        found = V.run_verdicts(tier)
-        tier_rule = rule if i == 0 else fight_rule(tier.dir)
-        if tier_rule is not None:
-            found.append(V.fight_verdict(tier_rule))
+    for label, d in tier_dirs(run).items():
+        found = verdicts_of(d, d == run.dir)
         cards = St.load_card_values(run.dir, label)
         if cards is not None:
             found += V.card_verdicts(*cards)
@@ -88,21 +84,23 @@ def add_card_values(report, run) -> None:
 
 def add_strength_rankings(report, run) -> None:
     """The tuned tier's strategy rankings per player count (its verdicts are in `Verdicts`)."""
+    import pandas as pd
+
     from reports import stats
 
-    tiers = tier_runs(run)
-    if St.TUNED not in tiers:
+    d = tier_dirs(run).get(St.TUNED)
+    if d is None:
         return
-    tuned = tiers[St.TUNED]
+    seats = pd.read_parquet(d / "seats.parquet")
     sec = report.section("Tuned presets: rankings")
     sec.paragraph(
         "The tuned presets made for each player count (`abyss-mc tune`, docs/tuning-results.md) "
         "played their own tournament with the same blocks and seed: win rates with 95% "
         "intervals over blocks."
     )
-    for part in tuned.parts:
-        df = part.seats.rename(columns={"score": "ip"})
+    for n, part in seats.groupby("n_players", sort=True):
+        df = part.rename(columns={"score": "ip"})
         df["strategy"] = df["strategy"].astype(str)
         table = stats.strategy_summary(df)[["games", "win_rate", "win_lo", "win_hi"]]
-        sec.paragraph(f"**{part.agg.n_players} players**")
+        sec.paragraph(f"**{n} players**")
         sec.table(table, float_format="{:.3f}")

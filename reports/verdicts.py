@@ -71,8 +71,8 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
                        "Holm-corrected).", key=family(best))  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: `{best}` "
-                   f"({_pct(b['win_rate'])}) is {gap}, an interval that includes 0 after Holm's "
-                   "correction.")  # fmt: skip
+                   f"({_pct(b['win_rate'])}) is {gap}, not significant after Holm's correction "
+                   f"over the {len(pairs)} pairs (p = {row['p_adj']:.2g}).")  # fmt: skip
 
 
 def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:

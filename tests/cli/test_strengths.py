@@ -93,3 +93,34 @@ def test_bad_strength_options_are_one_line(tmp_path):
         assert result.exit_code == 2, result.output
         assert message in result.output and len(result.output.strip().splitlines()) == 1
         assert not out.exists()
+
+
+def test_the_conspiracy_report_opens_with_verdicts_across_strengths(tmp_path):
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["tournament", "--game", "conspiracy", "--players", "2",
+                                 "--blocks", "12", "--strengths", "tuned", "--card-blocks", "4",
+                                 "--report", "--out", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    md = (out / "report" / "report.md").read_text()
+    assert md.index("## Verdicts") < md.index("## Contents")
+    verdicts = _verdicts(out)
+    assert "**Best strategy at 2 players: " in verdicts and "Tuned presets:" in verdicts
+    assert "**Seat advantage at 2 players: " in verdicts
+    assert "**Most valuable card: " in verdicts
+    impact = pd.read_parquet(out / "card_values" / "tuned" / "impact.parquet")
+    assert len(impact) == 30 + 24
+
+
+def test_the_quick_start_report_plays_both_strengths_and_opens_with_its_verdicts(tmp_path):
+    """The README's quick start is `abyss-mc tournament --report` (built-in line-up): its page
+    opens with the Verdicts, computed with the hand-written and the tuned presets."""
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["tournament", "--report", "--players", "4", "--blocks", "3",
+                                 "--fight-points", "0", "--card-blocks", "2", "--out",
+                                 str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    config = json.loads((out / "manifest.json").read_text())["config"]
+    assert config["strengths"] == ["hand-written", "tuned"] and config["card_blocks"] == 2
+    md = (out / "report" / "report.md").read_text()
+    assert md.startswith("# ") and md.index("## Verdicts") < md.index("## Contents")
+    assert "Tuned presets:" in _verdicts(out)

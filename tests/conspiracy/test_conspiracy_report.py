@@ -126,7 +126,7 @@ def test_writes_html_markdown_and_pngs(sim_run, sim_written):
     assert "http://" not in html and "https://" not in html
     md = (out / "report.md").read_text()
     headings = re.findall(r"^## (.+)$", md, flags=re.M)
-    assert headings == ["Contents", *SECTIONS]
+    assert headings == ["Verdicts", "Contents", *SECTIONS]  # issue 22: the verdicts first
     assert f"{N_GAMES:,} games" in md
 
 
@@ -264,7 +264,9 @@ def test_tournament_report(tournament_run):
     sums = seats.groupby(level="players")["win rate"].sum()
     assert sums.to_numpy() == pytest.approx([1.0, 1.0])
     report = CR.build_report(run)
-    assert [s.title for s in report.sections] == SECTIONS
+    assert [s.title for s in report.sections] == ["Verdicts", *SECTIONS]
+    verdicts = report.sections[0]._markdown()
+    assert "At 3 players" in verdicts and "At 4 players" in verdicts
     paths = report.write(tournament_run / "report")
     names = {p.stem for p in paths["figures"]}
     assert {"strategy_matrix-3p", "strategy_matrix-4p", "location_impact-3p"} <= names
