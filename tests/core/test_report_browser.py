@@ -172,6 +172,10 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
             "--report",
             "--fight-points",
             "300",  # the fight section with its rollouts, at a sixth of the default's cost
+            "--strengths",
+            "tuned",  # the verdicts across play strengths and the card-value charts
+            "--card-blocks",
+            "6",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -193,7 +197,9 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
     ):
         assert heading in body
     # issue 22: the page opens with its verdicts, then the contents
-    assert body.index("Verdicts") < body.index("Contents") < body.index("Seat advantage")
-    assert "At 3 players" in body[body.index("Verdicts"):body.index("Contents")]
+    assert body.index("Verdicts") < body.index("Contents") < body.index("About this run")
+    verdicts = body[body.index("Verdicts"):body.index("Contents")]
+    assert "At 3 players" in verdicts and "Tuned presets:" in verdicts
+    assert "What each card is worth (restricted play)" in body
     errors = [e for e in browser.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
     assert errors == []
