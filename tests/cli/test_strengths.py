@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from reports.cli import app
@@ -62,6 +63,7 @@ def test_strengths_are_off_unless_asked_or_the_default_report(tmp_path):
     assert "Hand-written presets:" not in _verdicts(out)
 
 
+@pytest.mark.slow  # a tournament resume of the fast tier covers the chunks; this adds strengths
 def test_an_interrupted_strengths_run_resumes_to_the_same_results(tmp_path, monkeypatch):
     whole = tmp_path / "whole"
     assert runner.invoke(app, [*ARGS, "--out", str(whole)]).exit_code == 0

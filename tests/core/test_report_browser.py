@@ -175,7 +175,7 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
             "--strengths",
             "tuned",  # the verdicts across play strengths and the card-value charts
             "--card-blocks",
-            "6",
+            "3",
         ],
     )
     assert result.exit_code == 0, result.output
