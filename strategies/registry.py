@@ -123,6 +123,8 @@ class Param:
     def range_text(self) -> str:
         """The allowed values in words, e.g. "int 0..10 (an Ally's value, 1-9)"."""
         if self.kind == "choice":
+            if self.unit:  # a long list named by its unit (the search's rollout policies)
+                return f"one of the {len(self.choices)} {self.unit}"
             return "one of " + ", ".join(self.choices)
         number = "{:g}" if self.kind == "float" else "{}"
         text = f"{self.kind} {number.format(self.low)}..{number.format(self.high)}"

@@ -150,6 +150,12 @@ class Forker:
     """
 
     def __init__(self, tables, seed: int, kinds, params, n_players: int) -> None:
+        from sim.abyss.policy_params import SEARCH
+        from sim.core.errors import UserError
+
+        if SEARCH in np.asarray(kinds).tolist():
+            raise UserError("the fight-or-explore rollouts do not take the search player yet "
+                            "(docs/search.md)")  # fmt: skip
         self.template = W.cached_template(tables)
         self.seed = int(seed)
         self.kinds = kinds

@@ -38,9 +38,10 @@ from sim.abyss.kernel_leviathan import (
 from sim.abyss.kernel_locations import control_locations
 from sim.abyss.kernel_lords import enforce_commander
 from sim.abyss.kernel_recruit import recruit
-from sim.abyss.kernel_scoring import final_affiliation, record_results, record_round
+from sim.abyss.kernel_scoring import final_affiliation, record_results, record_round, score
+from sim.abyss.state import N_SEAT_FIELDS, R_RANK, R_SCORE
 from sim.core.jit import borrow, njit, prange
-from sim.core.rng import N_STREAMS
+from sim.core.rng import N_STREAMS, stream_keys_in
 from sim.core.workspace import LANES, reset_game, seat_lineup, with_trace
 
 
@@ -89,30 +90,158 @@ def setup(s):
 @njit(cache=True)
 def play(s):
     """Play turns until the end (resumes from NEXT_SEAT / FINAL_TURNS), then the final tally."""
-    n_players = s[S.N_PLAYERS]
-    while True:
+    while not turn_limit(s):
         seat = s[S.NEXT_SEAT]
-        if s[S.TURN] >= s[T.TURN_LIMIT]:
-            s[S.END_REASON] = S.END_TURN_LIMIT
-            break
         take_turn(s, seat)
-        if s[W.TRAJ_ON] == 1:
-            record_round(s, seat)
-        if s[S.EXTRA_TURN] == 1:
-            s[S.EXTRA_TURN] = 0
-            if s[S.END_REASON] == S.END_NONE or s[T.LAST_ROUND_EXTRA_TURN] == 1:
-                continue
-        if s[S.END_REASON] != S.END_NONE:
-            if s[S.FINAL_ROUND] == 0:
-                s[S.FINAL_ROUND] = 1
-                K.clear(s, S.FINAL_TURNS)
-                for i in range(1, n_players):
-                    K.push(s, S.FINAL_TURNS, K.opponent(s, seat, i))
-            if s[S.FINAL_TURNS] == 0:
+        if end_of_turn(s, seat):
+            break
+    finish(s)
+
+
+# ----------------------------------------------------------------- the search player
+@njit(cache=True)
+def play_game(s):
+    """`play`, or with a search seat (policies.SEARCH) `play_searched`."""
+    for q in range(s[S.N_PLAYERS]):
+        if s[W.POLICY_KIND + q] == P.SEARCH:
+            play_searched(s)
+            return
+    play(s)
+
+
+@njit(cache=True)
+def play_searched(s):
+    """Determinized flat Monte Carlo (docs/search.md): each turn is played from a copy of its
+    start; at the first search decision past the turn's script the turn stops being real
+    (`kernel_base.searched` records it), rollouts from the turn's start value each option, the
+    best joins the script and the turn is replayed, until it ends with every search decision
+    scripted. Nothing of the real game is changed by a rollout: they run in a copy."""
+    start = np.empty(W.SEARCH_BEGIN, dtype=np.int32)
+    scratch = s.copy()
+    rows = np.zeros((S.MAX_PLAYERS, N_SEAT_FIELDS), dtype=np.int32)
+    while not turn_limit(s):
+        seat = s[S.NEXT_SEAT]
+        start[:] = s[: W.SEARCH_BEGIN]
+        trace = s[W.TRACE]
+        s[W.SCRIPT] = 0
+        while True:
+            s[: W.SEARCH_BEGIN] = start
+            s[W.TRACE] = trace
+            s[W.SEARCH_MODE], s[W.SEARCH_COUNT], s[W.SEARCH_FOUND] = B.PROBE, 0, 0
+            take_turn(s, seat)
+            if s[W.SEARCH_FOUND] == 0:
                 break
-            s[S.NEXT_SEAT] = K.pop_at(s, S.FINAL_TURNS, 0)
+            k = s[W.SCRIPT]
+            visits, total = np.zeros(s[W.SEARCH_N], np.int64), np.zeros(s[W.SEARCH_N])
+            s[W.SCRIPT + 1 + k] = search_decision(s, start, scratch, rows, seat, visits, total)
+            s[W.SCRIPT] = k + 1
+        s[W.SEARCH_MODE] = 0
+        if end_of_turn(s, seat):
+            break
+    finish(s)
+
+
+@njit(cache=True)
+def search_decision(s, start, w, rows, active, visits, total):
+    """The searching seat's option at the decision s recorded: UCB1 over its options, each
+    rollout the turn replayed from `start` in w, forked at the decision (a determinization:
+    the j-th rollout of every option gets the j-th, common random numbers), then played out by
+    the rollout policy. Reward: the seat's share of the win, the score margin as a tie-break.
+    Each option's rollouts and summed reward are left in visits and total."""
+    seat, n = s[W.SEARCH_SEAT], s[W.SEARCH_N]
+    options = s[W.SEARCH_OPTS : W.SEARCH_OPTS + n].copy()
+    vec = W.POLICY_PARAMS + seat * W.N_PARAMS  # read at the turn's start: the probe changed s's
+    budget = max(start[vec + P.S_ROLLOUTS], n)
+    c = start[vec + P.S_EXPLORATION] / 1000.0
+    kinds = start[vec + P.S_DETERMINIZATIONS]
+    k = s[W.SCRIPT]
+    # the search's own random numbers: from the game's keys and this decision, never the cards
+    salt = np.int64(s[S.TURN]) * 1024 + k
+    seed = np.int64(s[W.RNG_KEYS] & 0x7FFFFFFF) * (1 << 20) + salt
+    for r in range(budget):
+        i = r if r < n else ucb(total, visits, r, c)
+        j = visits[i] % kinds if kinds > 0 else visits[i]
+        w[: W.SEARCH_BEGIN] = start
+        w[W.SCRIPT : W.SCRIPT + 1 + k] = s[W.SCRIPT : W.SCRIPT + 1 + k]
+        w[W.SEARCH_MODE], w[W.SEARCH_COUNT], w[W.SEARCH_FORCE] = B.ROLLOUT, 0, options[i]
+        w[W.TRAJ_ON], w[W.TRACE] = 0, 0
+        stream_keys_in(w, W.FORK_KEYS, seed, j, N_STREAMS)
+        take_turn(w, active)
+        if end_of_turn(w, active):
+            finish(w)
         else:
-            s[S.NEXT_SEAT] = (seat + 1) % n_players
+            play(w)
+        visits[i] += 1
+        total[i] += reward(w, rows, seat)
+    best = 0
+    for i in range(1, n):
+        if visits[i] > visits[best] or (
+            visits[i] == visits[best] and total[i] > total[best]
+        ):
+            best = i
+    return options[best]
+
+
+@njit(cache=True)
+def ucb(total, visits, r, c):
+    best, best_value = 0, -1e300
+    for i in range(len(visits)):
+        value = total[i] / visits[i] + c * np.sqrt(np.log(r) / visits[i])
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+@njit(cache=True)
+def reward(w, rows, seat):
+    """The seat's share of the win (ties shared), plus a thousandth of its score margin over
+    the best other seat (a tie-break between equal shares)."""
+    score(w, rows)
+    n = w[S.N_PLAYERS]
+    winners, other = 0, -(1 << 30)
+    for q in range(n):
+        if rows[q, R_RANK] == 1:
+            winners += 1
+        if q != seat:
+            other = max(other, rows[q, R_SCORE])
+    share = 1.0 / winners if rows[seat, R_RANK] == 1 else 0.0
+    return share + 0.001 * max(-100.0, min(100.0, rows[seat, R_SCORE] - other)) / 100.0
+
+
+@njit(cache=True)
+def turn_limit(s):
+    if s[S.TURN] >= s[T.TURN_LIMIT]:
+        s[S.END_REASON] = S.END_TURN_LIMIT
+        return True
+    return False
+
+
+@njit(cache=True)
+def end_of_turn(s, seat):
+    """After `seat`'s turn: the next seat (an extra turn, the last round); True when the game
+    is over."""
+    if s[W.TRAJ_ON] == 1:
+        record_round(s, seat)
+    if s[S.EXTRA_TURN] == 1:
+        s[S.EXTRA_TURN] = 0
+        if s[S.END_REASON] == S.END_NONE or s[T.LAST_ROUND_EXTRA_TURN] == 1:
+            return False
+    if s[S.END_REASON] != S.END_NONE:
+        if s[S.FINAL_ROUND] == 0:
+            s[S.FINAL_ROUND] = 1
+            K.clear(s, S.FINAL_TURNS)
+            for i in range(1, s[S.N_PLAYERS]):
+                K.push(s, S.FINAL_TURNS, K.opponent(s, seat, i))
+        if s[S.FINAL_TURNS] == 0:
+            return True
+        s[S.NEXT_SEAT] = K.pop_at(s, S.FINAL_TURNS, 0)
+    else:
+        s[S.NEXT_SEAT] = (seat + 1) % s[S.N_PLAYERS]
+    return False
+
+
+@njit(cache=True)
+def finish(s):
     s[S.OVER] = 1
     final_affiliation(s)
 
@@ -250,6 +379,7 @@ def new_game(s, seed, game, n_players):
     """Set up game `game` of seed `seed` in workspace s (state, streams and trace reset)."""
     reset_game(s, S.STATE_SIZE, W.RNG_KEYS, W.RNG_COUNTERS, W.TRACE, seed, game)
     s[W.FORK_COUNT] = 0
+    s[W.SEARCH_MODE] = s[W.SEARCH_COUNT] = s[W.SEARCH_FOUND] = s[W.SCRIPT] = 0
     s[W.KIND_STAMP] = 0
     s[W.KIND_SEEN : W.KIND_SEEN + W.N_ALLY_KINDS] = 0
     s[W.TRAJ : W.TRAJ + W.MAX_ROUNDS * S.MAX_PLAYERS * 3] = W.NOT_PLAYED
@@ -327,7 +457,7 @@ def play_tables(
             slot = traj_slot[i]
             s[W.TRAJ_ON] = 1 if slot >= 0 else 0
             new_game(s, seed, games[i], n_players)
-            play(s)
+            play_game(s)
             record_results(s, out_seats[i], out_games[i])
             if slot >= 0:
                 for r in range(W.MAX_ROUNDS):

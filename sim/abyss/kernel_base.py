@@ -15,7 +15,7 @@ from sim.abyss import policies as P
 from sim.abyss import state as S
 from sim.abyss import workspace as W
 from sim.core.jit import njit, njit_ints
-from sim.core.rng import rand_below_in
+from sim.core.rng import N_STREAMS, rand_below_in
 from sim.core.workspace import shuffle_in, traced
 
 
@@ -28,15 +28,6 @@ def draw(s, stream, n):
 @njit(cache=True, inline="always")
 def die(s):
     return 1 + draw(s, K.ST_DICE, 6)
-
-
-@njit_ints
-def choose(s, seat, decision, n):
-    """Ask the seat's policy among the n options at s[W.OPT:], and trace the decision; a single
-    option is not asked."""
-    if n == 1:
-        return s[W.OPT]
-    return traced(s, W.TRACE, seat, decision, P.choose(s, seat, decision, n), n)
 
 
 @njit(cache=True, inline="always")
@@ -83,6 +74,95 @@ def gain_keys(s, seat, n):
     if n > 0:
         s[S.KEY_PILE] -= n
         s[K.pbase(seat) + S.P_KEYS] += n
+
+
+# ------------------------------------------------------------------ the search player
+# (`sim.abyss.search` drives it: these are its steps inside a turn)
+PROBE, ROLLOUT = 1, 2
+
+
+@njit(cache=True)
+def searched(s, seat, decision, n):
+    """A search seat's decision in a replayed turn: the script's, if it has one; else, probing,
+    record it and finish the turn on the rollout policy; in a rollout, fork here: determinize,
+    play SEARCH_FORCE, and every seat plays the rollout policy from now on."""
+    k = s[W.SEARCH_COUNT]
+    s[W.SEARCH_COUNT] = k + 1
+    if k < s[W.SCRIPT]:
+        return s[W.SCRIPT + 1 + k]
+    if s[W.SEARCH_MODE] == ROLLOUT:
+        determinize(s, seat)
+        rollout_policy(s, seat)
+        s[W.SEARCH_MODE] = 0
+        return s[W.SEARCH_FORCE]
+    if s[W.SEARCH_MODE] == PROBE and s[W.SEARCH_FOUND] == 0:
+        s[W.SEARCH_FOUND] = 1
+        s[W.SEARCH_SEAT], s[W.SEARCH_DECISION], s[W.SEARCH_N] = seat, decision, n
+        s[W.SEARCH_OPTS : W.SEARCH_OPTS + n] = s[W.OPT : W.OPT + n]
+    rollout_policy(s, seat)
+    return P.choose(s, seat, decision, n)
+
+
+@njit(cache=True)
+def rollout_policy(s, seat):
+    """Every seat plays the searching seat's rollout policy (its kind and slots) from now on."""
+    vec = W.POLICY_PARAMS + seat * W.N_PARAMS
+    kind = s[vec + P.ROLLOUT_KIND]
+    params = s[vec + P.ROLLOUT_PARAMS : vec + P.ROLLOUT_PARAMS + P.N_SLOTS].copy()
+    for q in range(s[S.N_PLAYERS]):
+        s[W.POLICY_KIND + q] = kind
+        at = W.POLICY_PARAMS + q * W.N_PARAMS
+        s[at : at + P.N_SLOTS] = params
+
+
+@njit(cache=True)
+def determinize(s, seat):
+    """What `seat` cannot see, sampled afresh: every stream re-keyed from W.FORK_KEYS, each
+    face-down deck put in a canonical order (sorted) and shuffled, and the opponents' face-down
+    Monster tokens redealt from those not seen (the supply's and theirs). The canonical order
+    makes the sample independent of the true hidden order: the search never peeks. (With perfect
+    recall the Allies in hand and in the Council are known: every one was seen face up.)"""
+    s[W.RNG_KEYS : W.RNG_KEYS + 2 * N_STREAMS] = s[W.FORK_KEYS : W.FORK_KEYS + 2 * N_STREAMS]
+    s[W.RNG_COUNTERS : W.RNG_COUNTERS + 2 * N_STREAMS] = 0
+    n_players = s[S.N_PLAYERS]
+    pool = S.MONSTER_TOKENS
+    supply = s[pool]
+    for q in range(n_players):  # the opponents' tokens join the supply's, then are redealt
+        if q != seat:
+            b = K.pbase(q) + S.P_TOKENS
+            for i in range(s[b]):
+                K.push(s, pool, s[b + 1 + i])
+    canonical_shuffle(s, S.EXP_DECK, K.ST_EXPLORATION)
+    canonical_shuffle(s, S.LORD_DECK, K.ST_LORDS)
+    canonical_shuffle(s, S.LOC_DECK, K.ST_LOCATIONS)
+    canonical_shuffle(s, pool, K.ST_MONSTERS)
+    canonical_shuffle(s, S.LEV_DECK, K.ST_LEV_DECK)
+    canonical_shuffle(s, S.LEV_TOKENS, K.ST_LEV_TOKENS)
+    for q in range(n_players - 1, -1, -1):
+        if q != seat:
+            b = K.pbase(q) + S.P_TOKENS
+            for i in range(s[b] - 1, -1, -1):
+                s[b + 1 + i] = K.pop(s, pool)
+    assert s[pool] == supply
+
+
+@njit(cache=True)
+def canonical_shuffle(s, off, stream):
+    """Sort the stack, then shuffle it: the result depends on its cards, not on their order."""
+    s[off + 1 : off + 1 + s[off]].sort()
+    shuffle_stack(s, off, stream)
+
+
+# the entry of every decision, compiled eagerly (njit_ints): after what it calls
+@njit_ints
+def choose(s, seat, decision, n):
+    """Ask the seat's policy among the n options at s[W.OPT:], and trace the decision; a single
+    option is not asked."""
+    if n == 1:
+        return s[W.OPT]
+    if s[W.POLICY_KIND + seat] == P.SEARCH:
+        return traced(s, W.TRACE, seat, decision, searched(s, seat, decision, n), n)
+    return traced(s, W.TRACE, seat, decision, P.choose(s, seat, decision, n), n)
 
 
 @njit_ints

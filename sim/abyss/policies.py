@@ -20,7 +20,7 @@ from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
 from sim.abyss.constants import Stream
-from sim.abyss.policy_params import (
+from sim.abyss.policy_params import (  # noqa: F401  (the search's slots: the kernel reads P.*)
     G_BUY_MIN,
     G_COUNCIL_MIN,
     G_FIGHT_P,
@@ -41,6 +41,13 @@ from sim.abyss.policy_params import (
     H_PLOT_PEARLS,
     H_RECRUIT_MIN,
     HEURISTIC,
+    N_SLOTS,
+    ROLLOUT_KIND,
+    ROLLOUT_PARAMS,
+    S_DETERMINIZATIONS,
+    S_EXPLORATION,
+    S_ROLLOUTS,
+    SEARCH,
 )
 from sim.core.jit import njit, njit_ints
 from sim.core.rng import rand_below_in

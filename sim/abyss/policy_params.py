@@ -8,8 +8,17 @@ from __future__ import annotations
 RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
+SEARCH = 3  # the search player (sim.abyss.search): the kernel's driver decides, not `choose`
 
-N_PARAMS = 18  # parameters of a strategy (int32; probabilities in thousandths)
+N_SLOTS = 18  # parameters of a strategy (int32; probabilities in thousandths)
+# A seat's vector: its strategy's N_SLOTS, then, for the search player, its rollout policy's kind
+# and N_SLOTS (every seat plays that policy in the search's rollouts).
+ROLLOUT_KIND = N_SLOTS
+ROLLOUT_PARAMS = N_SLOTS + 1
+N_PARAMS = 2 * N_SLOTS + 1
+# the search player's own slots: rollouts per decision (the budget), the UCB exploration constant
+# (thousandths), determinizations cycled (0: a new one for every rollout)
+S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS = 0, 1, 2
 # greedy parameter vector
 G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
 G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6

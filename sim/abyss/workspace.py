@@ -58,6 +58,21 @@ FORK_SET = _w.block(2 * MAX_FORK_SET)
 FORK_KEYS = _w.block(2 * N_STREAMS)
 N_FORK_INFO = 16
 FORK_INFO = _w.block(N_FORK_INFO)  # sim.abyss.fork.INFO_COLUMNS
+# The search player's driver (`sim.abyss.search`): a turn with a search seat is replayed from its
+# start; SCRIPT holds the search decisions taken so far in the turn (in order, any seat), and the
+# first decision past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the
+# hidden cards redealt, SEARCH_FORCE played, every seat on the searching seat's rollout policy).
+SEARCH_BEGIN = _w.size  # a turn's replay restores the workspace below this
+MAX_SCRIPT = 256
+SEARCH_MODE = _w.block(1)  # 0 off, 1 probe, 2 rollout
+SEARCH_COUNT = _w.block(1)  # search decisions asked so far in this replay of the turn
+SCRIPT = _w.block(1 + MAX_SCRIPT)  # their number, then the options chosen
+SEARCH_FORCE = _w.block(1)
+SEARCH_FOUND = _w.block(1)  # probe: 1 when the decision past the script was met (below)
+SEARCH_SEAT = _w.block(1)
+SEARCH_DECISION = _w.block(1)
+SEARCH_N = _w.block(1)
+SEARCH_OPTS = _w.block(ROW_WIDTH)
 TRACE = _w.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
 WORKSPACE_BASE = _w.size
 del _w

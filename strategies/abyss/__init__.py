@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from strategies.abyss.baseline import GreedyPolicy, HeuristicPolicy, RandomPolicy
+from strategies.abyss.search import SearchPolicy
 from strategies.registry import Preset, Registry, StrategyError, _fields  # noqa: F401
 
 BUILTIN_PRESETS = Path(__file__).with_name("presets.toml")
@@ -22,5 +23,6 @@ POLICIES: dict[str, type] = {
     "random": RandomPolicy,
     "greedy": GreedyPolicy,
     "heuristic": HeuristicPolicy,
+    "search": SearchPolicy,
 }
 REGISTRY = Registry(POLICIES, (BUILTIN_PRESETS, TUNED_PRESETS))

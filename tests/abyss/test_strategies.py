@@ -89,8 +89,8 @@ def write(path: Path, text: str) -> Path:
 def test_names_list_policies_then_sorted_presets() -> None:
     """The hand-written presets, then the tuned ones (strategies/abyss/tuned.toml)."""
     names = REGISTRY.strategy_names()
-    assert names[:3] == ["random", "greedy", "heuristic"]
-    assert names[3:] == sorted(BUILTIN_NAMES)
+    assert names[:4] == ["random", "greedy", "heuristic", "search"]
+    assert names[4:] == sorted(BUILTIN_NAMES)
     assert set(PRESET_NAMES) | set(TUNED_NAMES) == set(BUILTIN_NAMES)
     assert all(re.fullmatch(r"[a-z_]+_tuned_[234]p", n) for n in TUNED_NAMES)
 
@@ -360,7 +360,8 @@ def test_a_second_user_file_replaces_the_first(tmp_path: Path) -> None:
     [
         ('[p]\npolicy = "greedy"\nbuy_min = 3\n', "p", "ok"),
         ('[broken\npolicy = "greedy"\n', None, "not valid TOML"),
-        ("[p]\nbuy_min = 3\n", "p", "'policy' must be one of random, greedy, heuristic; got None"),
+        ("[p]\nbuy_min = 3\n", "p",
+         "'policy' must be one of random, greedy, heuristic, search; got None"),  # fmt: skip
         ('[p]\npolicy = "smart"\n', "p", "got 'smart'"),
         ('[p]\npolicy = "greedy"\nrecruit_min = 3\n', "p", "unknown parameter 'recruit_min'"),
         ('[p]\npolicy = "greedy"\nname = "x"\n', "p", "unknown parameter 'name'"),

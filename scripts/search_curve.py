@@ -1,0 +1,58 @@
+"""The search player's budget-strength curve (docs/search.md): `search` at several budgets against
+three copies of a preset, 4 players, Abyss + Leviathan, the seats rotated game by game. Each point
+is one `abyss-mc simulate` run; the win rate has a Wilson interval over games.
+
+    python scripts/search_curve.py --games 40 --budgets 8,16,32,64,128,256 --out /tmp/curve
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--budgets", default="8,16,32,64,128,256")
+    ap.add_argument("--opponent", default="pearl_economist_tuned_4p")
+    ap.add_argument("--rollout-policy", default="leviathan_hunter")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--out", type=Path, required=True)
+    a = ap.parse_args()
+    from reports.summary import wilson_interval
+
+    a.out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for budget in [int(b) for b in a.budgets.split(",")]:
+        spec = f"search:rollouts={budget}:rollout_policy={a.rollout_policy}"
+        run = a.out / f"b{budget}"
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "reports.cli", "simulate", "--players",
+                        str(a.players), "--games", str(a.games), "--engine", "fast", "--seed",
+                        str(a.seed), "--strategies",
+                        ",".join([spec] + [a.opponent] * (a.players - 1)), "--out", str(run)],
+                       check=True, capture_output=True)  # fmt: skip
+        seconds = time.perf_counter() - t0
+        seats = pd.read_parquet(run / "seats.parquet")
+        winners = seats.groupby("game")["winner"].transform("sum")
+        seats["win"] = seats["winner"].astype(float) / winners  # a shared first place: a share
+        mine = seats[seats["strategy"].astype(str) == spec]
+        wins = float(mine["win"].sum())
+        lo, hi = wilson_interval(round(wins), len(mine))
+        rows.append({"rollouts": budget, "games": len(mine), "win_rate": wins / len(mine),
+                     "lo": lo, "hi": hi, "seconds": seconds,
+                     "games_per_second": a.games / seconds})  # fmt: skip
+        print(json.dumps(rows[-1]), flush=True)
+    pd.DataFrame(rows).to_csv(a.out / "curve.csv", index=False)
+
+
+if __name__ == "__main__":
+    main()
