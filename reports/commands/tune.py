@@ -248,7 +248,8 @@ def _stage(store, problem, specs, seed, n_blocks, client, progress):
 
 def _screened_field(spec, tables, n, seed, store, client, progress) -> list[str]:
     """The n - 1 strongest built-in strategies at n players: a balanced tournament of every
-    built-in preset and policy but random (about 10,000 games), ranked by win rate."""
+    built-in preset and policy but random and the search player (about 10,000 games), ranked
+    by win rate."""
     if store is not None and store.end() > 0:
         return json.loads(store.path(0, "field.json").read_text())
     from reports.stats import strategy_summary
@@ -257,7 +258,8 @@ def _screened_field(spec, tables, n, seed, store, client, progress) -> list[str]
 
     registry = spec.strategies()
     builtin = registry.builtin_presets()
-    names = [p for p in registry.policies if p != "random"] + sorted(builtin)
+    names = [p for p, cls in registry.policies.items()  # no random player, no search player
+             if p != "random" and not getattr(cls, "LOOKS_AHEAD", False)] + sorted(builtin)
     blocks = max(50, 10_000 // (len(names) * n))
     result = run_tournament(tables, names, n_players=n, n_blocks=blocks, game=spec.name,
                             seed=derived_seed(seed, SCREEN), client=client)  # fmt: skip

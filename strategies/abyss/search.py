@@ -82,6 +82,8 @@ class SearchPolicy(CompiledPolicy):
         tune=False,
     )
     kind = P.SEARCH
+    #: it looks ahead (slow): not screened into `tune`'s default field
+    LOOKS_AHEAD = True
 
     def params(self) -> np.ndarray:
         from strategies.abyss import REGISTRY
