@@ -154,9 +154,10 @@ def play_into(agg, base, seed, games, seatings, kinds, params, strategy_of):
     out_seats = np.zeros((n_tasks, n_players, S.N_SEAT_FIELDS), dtype=np.int32)
     out_games = np.zeros((n_tasks, S.N_GAME_FIELDS), dtype=np.int32)
     slot, out_traj = trajectory_slots(games, n_players)
-    KN.play_tables(
-        base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games, slot, out_traj
-    )
+    from sim.abyss.policy_params import SEARCH
+
+    play = KN.play_tables_searched if (kinds == SEARCH).any() else KN.play_tables
+    play(base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games, slot, out_traj)
     agg.add(out_seats, out_games, strategy_of)
     agg.add_trajectories(out_traj, strategy_of[slot >= 0])
     return out_seats, out_games

@@ -443,26 +443,54 @@ def play_tables(
 
     The games are dealt to LANES lanes, each with its own workspace (a copy of `template`, which
     holds the card tables) reused game after game; a game depends only on (seed, game index,
-    seating), never on its lane.
+    seating), never on its lane. A line-up with the search player plays `play_tables_searched`:
+    the same games, its driver compiled only when it is used.
     """
     n_tasks = out_games.shape[0]
-    n_players = seatings.shape[1]
     n_lanes = min(LANES, n_tasks)
     for lane in prange(n_lanes):
         owned = template.copy()
         s = borrow(owned)  # `owned` lives as long as the lane
         for i in range(lane, n_tasks, n_lanes):
-            seat_lineup(s, W.POLICY_KIND, W.POLICY_PARAMS, W.N_PARAMS, seatings[i],
-                        lineup_kinds, lineup_params)  # fmt: skip
-            slot = traj_slot[i]
-            s[W.TRAJ_ON] = 1 if slot >= 0 else 0
-            new_game(s, seed, games[i], n_players)
-            play_game(s)
-            record_results(s, out_seats[i], out_games[i])
-            if slot >= 0:
-                for r in range(W.MAX_ROUNDS):
-                    for seat in range(n_players):
-                        at = W.TRAJ + (r * S.MAX_PLAYERS + seat) * 3
-                        for k in range(3):
-                            out_traj[slot, r, seat, k] = s[at + k]
+            start_task(s, i, seed, games, seatings, lineup_kinds, lineup_params, traj_slot)
+            play(s)
+            end_task(s, i, out_seats, out_games, traj_slot, out_traj)
         owned[0] = owned[0]  # keep the lane's workspace alive to here
+
+
+@njit(cache=True, parallel=True)
+def play_tables_searched(template, seed, games, seatings, lineup_kinds, lineup_params, out_seats,
+                         out_games, traj_slot, out_traj):  # fmt: skip
+    """`play_tables` for a line-up with the search player (`play_game`)."""
+    n_tasks = out_games.shape[0]
+    n_lanes = min(LANES, n_tasks)
+    for lane in prange(n_lanes):
+        owned = template.copy()
+        s = borrow(owned)
+        for i in range(lane, n_tasks, n_lanes):
+            start_task(s, i, seed, games, seatings, lineup_kinds, lineup_params, traj_slot)
+            play_game(s)
+            end_task(s, i, out_seats, out_games, traj_slot, out_traj)
+        owned[0] = owned[0]
+
+
+@njit(cache=True)
+def start_task(s, i, seed, games, seatings, lineup_kinds, lineup_params, traj_slot):
+    """Seat task i's line-up and set up its game."""
+    seat_lineup(s, W.POLICY_KIND, W.POLICY_PARAMS, W.N_PARAMS, seatings[i], lineup_kinds,
+                lineup_params)  # fmt: skip
+    s[W.TRAJ_ON] = 1 if traj_slot[i] >= 0 else 0
+    new_game(s, seed, games[i], seatings.shape[1])
+
+
+@njit(cache=True)
+def end_task(s, i, out_seats, out_games, traj_slot, out_traj):
+    """Task i's results, and its round-by-round record if it keeps one."""
+    record_results(s, out_seats[i], out_games[i])
+    slot = traj_slot[i]
+    if slot >= 0:
+        for r in range(W.MAX_ROUNDS):
+            for seat in range(s[S.N_PLAYERS]):
+                at = W.TRAJ + (r * S.MAX_PLAYERS + seat) * 3
+                for k in range(3):
+                    out_traj[slot, r, seat, k] = s[at + k]

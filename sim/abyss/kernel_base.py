@@ -148,8 +148,15 @@ def determinize(s, seat):
 
 @njit(cache=True)
 def canonical_shuffle(s, off, stream):
-    """Sort the stack, then shuffle it: the result depends on its cards, not on their order."""
-    s[off + 1 : off + 1 + s[off]].sort()
+    """Sort the stack, then shuffle it: the result depends on its cards, not on their order.
+    (An insertion sort: a deck is short, and numba's generic sort doubles the compile.)"""
+    for i in range(off + 2, off + 1 + s[off]):
+        v = s[i]
+        j = i
+        while j > off + 1 and s[j - 1] > v:
+            s[j] = s[j - 1]
+            j -= 1
+        s[j] = v
     shuffle_stack(s, off, stream)
 
 
