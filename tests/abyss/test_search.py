@@ -169,20 +169,22 @@ def test_both_engines_play_the_same_search_games_many_seeds(all_tables, expansio
 
 
 def test_both_runners_play_the_same_search_games(all_tables):
-    """`--engine reference` and `--engine fast` (threads, seats rotated game by game) give the
-    same results with a search seat."""
+    """`--engine reference` and `--engine fast` on 1 or 2 threads (seats rotated game by game)
+    give the same results with a search seat."""
     run = SPEC.play().run_games
     policies = _policies([SMALL, "leviathan_hunter"], 2)
     games = dict(n_players=2, n_games=3, seed=5, policies=policies)
-    fast = run(all_tables[()], engine="fast", **games)
     ref = run(all_tables[()], engine="reference", **games)
-    pd.testing.assert_frame_equal(fast.seats, ref.seats)
+    for threads in (1, 2):
+        fast = run(all_tables[()], engine="fast", threads=threads, **games)
+        pd.testing.assert_frame_equal(fast.seats, ref.seats)
+        pd.testing.assert_frame_equal(fast.games, ref.games)
 
 
 # ------------------------------------------------------ legal moves on random states
 class Logged:
     """A search seat's policy, every decision it is asked logged: (seat, decision, the options
-    the rules give, the option chosen)."""
+    the rules give, the option chosen, whether the game's random streams moved meanwhile)."""
 
     def __init__(self, policy, log: list):
         self.policy, self.log = policy, log
@@ -191,8 +193,10 @@ class Logged:
         return getattr(self.policy, name)
 
     def choose(self, game, seat, decision, options):
+        counters = game.rng.counters.copy()
         option = self.policy.choose(game, seat, decision, options)
-        self.log.append((seat, int(decision), list(options), option))
+        drew = not np.array_equal(counters, game.rng.counters)
+        self.log.append((seat, int(decision), list(options), option, drew))
         return option
 
 
@@ -223,18 +227,33 @@ def _random_lineup(n_players, rng):
     return specs
 
 
-@pytest.mark.parametrize("n_players", [2, 3, 4])
-@pytest.mark.parametrize("expansions", [(), ("leviathan",)], ids=["base", "leviathan"])
+CONFIGS = [((), n) for n in (2, 3, 4)] + [(("leviathan",), n) for n in (2, 3, 4)]
+CONFIG_IDS = [f"{'leviathan' if exp else 'base'}-{n}p" for exp, n in CONFIGS]
+
+
+@pytest.mark.parametrize(("expansions", "n_players"), CONFIGS, ids=CONFIG_IDS)
 def test_search_decisions_are_legal_on_random_states(all_tables, expansions, n_players):
     """From the state before a random turn of a random game, one or two search seats play on to
     the end on the reference engine: each search decision's option is among the options the
     rules give (the search computes its own on the fast path, and its replay must reach this
-    decision with these options). The fast path, from the same state, plays the same decisions
-    to the same final state."""
-    t = all_tables[expansions]
-    rng = np.random.default_rng([n_players, len(expansions)])
+    decision with these options), and deciding draws nothing from the game's random streams.
+    The fast path, from the same state, plays the same decisions to the same final state."""
+    n_searched = _legal_on_random_states(all_tables[expansions], n_players, range(2))
+    assert n_searched >= 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("expansions", "n_players"), CONFIGS, ids=CONFIG_IDS)
+def test_search_decisions_are_legal_on_many_random_states(all_tables, expansions, n_players):
+    assert _legal_on_random_states(all_tables[expansions], n_players, range(2, 42)) >= 100
+
+
+def _legal_on_random_states(t, n_players, games) -> int:
+    """Games `games` from random states (`test_search_decisions_are_legal_on_random_states`);
+    returns the number of search decisions."""
+    rng = np.random.default_rng([n_players, len(t.expansions), games[0]])
     n_searched = 0
-    for game in range(2):
+    for game in games:
         seed = int(rng.integers(1 << 30))
         state, counters = _random_state(t, n_players, seed, game, rng)
         specs = _random_lineup(n_players, rng)
@@ -242,8 +261,9 @@ def test_search_decisions_are_legal_on_random_states(all_tables, expansions, n_p
         policies = [Logged(p, log) if p.kind == SEARCH_KIND else p
                     for p in _policies(specs, n_players)]  # fmt: skip
         ref = S.decode(state, counters, t, policies, seed, game).play()
-        for seat, decision, options, option in log:
+        for seat, decision, options, option, drew in log:
             assert option in options, (specs, seat, decision, options, option)
+            assert not drew, "the search drew from the game's random streams"
         n_searched += len(log)
         s = KN.new_workspace(W.template(t), *lineup_arrays(policies), trace_cap=TRACE_CAP)
         KN.load_state(s, state, counters, seed, game)
@@ -253,7 +273,7 @@ def test_search_decisions_are_legal_on_random_states(all_tables, expansions, n_p
         ref_state, ref_counters = S.encode(ref)
         np.testing.assert_array_equal(fast_state, ref_state)
         np.testing.assert_array_equal(fast_counters, ref_counters)
-    assert n_searched >= 5
+    return n_searched
 
 
 def test_the_reference_engine_needs_every_seat_compiled_to_replay_a_turn(all_tables):
