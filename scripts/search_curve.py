@@ -25,6 +25,7 @@ def main() -> None:
     ap.add_argument("--rollout-policy", default="leviathan_hunter")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--extra", default="", help="more search parameters, e.g. :tree=1")
     ap.add_argument("--out", type=Path, required=True)
     a = ap.parse_args()
     from reports.summary import wilson_interval
@@ -32,7 +33,7 @@ def main() -> None:
     a.out.mkdir(parents=True, exist_ok=True)
     rows = []
     for budget in [int(b) for b in a.budgets.split(",")]:
-        spec = f"search:rollouts={budget}:rollout_policy={a.rollout_policy}"
+        spec = f"search:rollouts={budget}:rollout_policy={a.rollout_policy}{a.extra}"
         run = a.out / f"b{budget}"
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "reports.cli", "simulate", "--players",
