@@ -93,6 +93,11 @@ class Game(ReferenceGame):
         self.restriction_owner = -1
         self.end_trigger = -1  # seat that placed its 15th Lord
         self.end_reason = "none"  # sim.conspiracy.state.END_REASONS
+        self.next_seat = 0  # the turn boundary: the seat to play next,
+        self.final_turns = 0  # and the last turns still to play once the end is triggered
+        # the policies told of every turn's start (the search player replays turns from there)
+        watchers = {id(p): p for p in self.policies if hasattr(p, "turn_starts")}
+        self.turn_watchers = list(watchers.values())
         self.scores: list[Score] = []
         self.ranks: list[int] = []
         self._setup()
@@ -118,23 +123,40 @@ class Game(ReferenceGame):
     # ------------------------------------------------------------------ play
     def play(self) -> Game:
         """Turns clockwise until a Chamber is complete, then "Each opponent then gets to play
-        one last turn"; then the scoring."""
-        seat = 0
-        while self.end_trigger < 0:
-            if self.turn >= TURN_LIMIT:  # a safety stop (never reached by the shipped data)
+        one last turn"; then the scoring. Resumes from any turn's start (`next_seat`)."""
+        while True:
+            if self.end_trigger < 0 and self.turn >= TURN_LIMIT:
+                # a safety stop (never reached by the shipped data)
                 self.end_reason = "turn_limit"
-                self.score()
-                return self
+                break
+            seat = self.next_seat
             self.take_turn(seat)
-            seat = (seat + 1) % self.n_players
-        self.end_reason = "chamber_complete"
-        for i in range(1, self.n_players):
-            self.take_turn((self.end_trigger + i) % self.n_players)
+            if self.end_of_turn(seat):
+                break
         self.score()
         return self
 
+    def end_of_turn(self, seat: int) -> bool:
+        """After `seat`'s turn: the next seat (clockwise; once a Chamber is complete, each
+        opponent of the player who completed it in turn); True when the game is over."""
+        n = self.n_players
+        if self.end_trigger < 0:
+            self.next_seat = (seat + 1) % n
+            return False
+        if self.end_reason == "none":  # this turn completed a Chamber
+            self.end_reason = "chamber_complete"
+            self.final_turns = n - 1
+        else:
+            self.final_turns -= 1
+        if self.final_turns == 0:
+            return True
+        self.next_seat = (self.end_trigger + n - self.final_turns) % n
+        return False
+
     def take_turn(self, seat: int) -> None:
         p = self.players[seat]
+        for watcher in self.turn_watchers:
+            watcher.turn_starts(self, seat)
         self.turn += 1
         if self.restriction_owner == seat:  # "until your next turn"
             self.restriction, self.restriction_owner = 0, -1
