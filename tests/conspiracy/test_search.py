@@ -22,7 +22,7 @@ from sim.conspiracy import kernel as KN
 from sim.conspiracy import kernel_search as KS
 from sim.conspiracy import state as S
 from sim.conspiracy.fast import lineup_arrays
-from sim.conspiracy.policies import D_KEEP, D_SOURCE
+from sim.conspiracy.policies import D_KEEP, D_LOCATION_SOURCE, D_PLACE, D_SOURCE
 from sim.conspiracy.rules import Game
 
 SPEC = games.get("conspiracy")
@@ -184,7 +184,7 @@ def test_the_search_plays_only_legal_moves_from_random_states(cards):
         for decision, options, option in seat.picked:
             assert option in options, (decision, options, option)
             decisions.add(decision)
-    assert {D_SOURCE, D_KEEP} <= decisions
+    assert {D_SOURCE, D_KEEP, D_PLACE, D_LOCATION_SOURCE} <= decisions
 
 
 def test_the_reference_engine_plays_the_same_search_games():
