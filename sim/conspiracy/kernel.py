@@ -51,9 +51,11 @@ def ask(s, seat, decision, n):
     """The seat's policy decides among the n options at s[OPT:] (one option: no question)."""
     if n == 1:
         return s[S.OPT]
-    if s[S.POLICY_KIND + seat] == P.SEARCH:
-        return traced(s, S.TRACE, seat, decision, searched(s, seat, decision, n), n)
-    return traced(s, S.TRACE, seat, decision, P.choose(s, seat, decision, n), n)
+    pick = searched(s, seat, decision, n) if s[S.POLICY_KIND + seat] == P.SEARCH \
+        else POLICY_DECIDES  # fmt: skip
+    if pick == POLICY_DECIDES:  # one policy call: the search hook adds little to the compile
+        pick = P.choose(s, seat, decision, n)
+    return traced(s, S.TRACE, seat, decision, pick, n)
 
 
 @njit(cache=True)
@@ -442,15 +444,19 @@ def score(s, out_seats):
 
 
 # ----------------------------------------------------------------------------- the search player
-# (`sim.conspiracy.kernel_search` drives it: these are its steps inside a turn)
+# (`sim.conspiracy.kernel_search` drives it: these are its steps inside a turn). Small and without
+# array slices: `ask`, which every decision calls, compiles them into plain play too.
 PROBE, ROLLOUT = 1, 2
+#: `searched`: no option of its own, the seat's (now the rollout) policy decides.
+POLICY_DECIDES = -(1 << 30)
 
 
 @njit(cache=True)
 def searched(s, seat, decision, n):
-    """A search seat's decision in a replayed turn: the script's, if it has one; else, probing,
-    record it and finish the turn on the rollout policy; in a rollout, fork here: determinize,
-    play SEARCH_FORCE, and every seat plays the rollout policy from now on."""
+    """A search seat's decision in a replayed turn: the script's, if it has one; in a rollout,
+    fork here: determinize, play SEARCH_FORCE, and every seat plays the rollout policy from now
+    on; else (probing, the first decision past the script is recorded) every seat plays the
+    rollout policy to the end of the turn, and POLICY_DECIDES."""
     k = s[S.SEARCH_COUNT]
     s[S.SEARCH_COUNT] = k + 1
     if k < s[S.SCRIPT]:
@@ -463,9 +469,10 @@ def searched(s, seat, decision, n):
     if s[S.SEARCH_MODE] == PROBE and s[S.SEARCH_FOUND] == 0:
         s[S.SEARCH_FOUND] = 1
         s[S.SEARCH_SEAT], s[S.SEARCH_DECISION], s[S.SEARCH_N] = seat, decision, n
-        s[S.SEARCH_OPTS : S.SEARCH_OPTS + n] = s[S.OPT : S.OPT + n]
+        for i in range(n):
+            s[S.SEARCH_OPTS + i] = s[S.OPT + i]
     rollout_policy(s, seat)
-    return P.choose(s, seat, decision, n)
+    return POLICY_DECIDES
 
 
 @njit(cache=True)
@@ -473,11 +480,11 @@ def rollout_policy(s, seat):
     """Every seat plays the searching seat's rollout policy (its kind and slots) from now on."""
     vec = S.POLICY_PARAMS + seat * S.N_PARAMS
     kind = s[vec + P.ROLLOUT_KIND]
-    params = s[vec + P.ROLLOUT_PARAMS : vec + P.ROLLOUT_PARAMS + S.N_SLOTS].copy()
-    for q in range(s[S.N_PLAYERS]):
+    for q in range(s[S.N_PLAYERS]):  # (the slots written never overlap the rollout's)
         s[S.POLICY_KIND + q] = kind
         at = S.POLICY_PARAMS + q * S.N_PARAMS
-        s[at : at + S.N_SLOTS] = params
+        for i in range(S.N_SLOTS):
+            s[at + i] = s[vec + P.ROLLOUT_PARAMS + i]
 
 
 @njit(cache=True)
@@ -486,8 +493,9 @@ def determinize(s):
     face-down decks (Lords, Locations) put in a canonical order (sorted) and shuffled, so the
     sample does not depend on their true order: the search never peeks. Everything else is face
     up ("discarded faceup", "available faceup Locations", the Chambers, Pearls and Keys)."""
-    s[S.RNG_KEYS : S.RNG_KEYS + 2 * N_STREAMS] = s[S.FORK_KEYS : S.FORK_KEYS + 2 * N_STREAMS]
-    s[S.RNG_COUNTERS : S.RNG_COUNTERS + 2 * N_STREAMS] = 0
+    for i in range(2 * N_STREAMS):
+        s[S.RNG_KEYS + i] = s[S.FORK_KEYS + i]
+        s[S.RNG_COUNTERS + i] = 0
     canonical_shuffle_in(s, S.LORD_DECK, S.RNG_KEYS, S.RNG_COUNTERS, ST_LORDS)
     canonical_shuffle_in(s, S.LOC_DECK, S.RNG_KEYS, S.RNG_COUNTERS, ST_LOCATIONS)
 

@@ -9,7 +9,7 @@ replayed, until it ends with every search decision scripted. A rollout forks at 
 keys), then every seat plays the searching seat's rollout policy to the end of the game.
 
 Compiled only for line-ups with a search seat (`play_tables_searched`): the plain `play_tables`
-never reaches this module.
+never reaches this module. The reference engine plays the same games through `reference_choice`.
 """
 
 from __future__ import annotations
@@ -94,6 +94,57 @@ def search_decision(s, start, w, rows, active, visits, total):
         visits[i] += 1
         total[i] += share_reward(rows, w[S.N_PLAYERS], seat, KN.R_RANK, KN.R_SCORE)
     return options[most_visited(visits, total)]
+
+
+# ----------------------------------------------------------------------------- the reference engine
+@njit(cache=True)
+def search_choice(s, k):
+    """The search's choice at the turn's k-th search decision (0-based), s holding the turn's
+    start and the first k in its script (`play_searched`, one pass of its loop). The probe
+    leaves the decision's seat, number and options in s[S.SEARCH_SEAT], s[S.SEARCH_DECISION],
+    s[S.SEARCH_OPTS:] for the caller to check; s[S.SEARCH_FOUND] == 0: the turn has no such
+    decision (and 0 is returned: any integer may be an option)."""
+    start = s[: S.SEARCH_BEGIN].copy()
+    seat = s[S.NEXT_SEAT]
+    s[S.SCRIPT] = k
+    s[S.TRACE] = 0
+    s[S.SEARCH_MODE], s[S.SEARCH_COUNT], s[S.SEARCH_FOUND] = KN.PROBE, 0, 0
+    KN.take_turn(s, seat)
+    if s[S.SEARCH_FOUND] == 0:
+        return 0
+    n = s[S.SEARCH_N]
+    visits, total = np.zeros(n, np.int64), np.zeros(n)
+    rows = np.zeros((S.MAX_PLAYERS, KN.N_SEAT_FIELDS), dtype=np.int32)
+    return search_decision(s, start, s.copy(), rows, seat, visits, total)
+
+
+def reference_choice(tables, kinds, params, turn_start, script, seed, game):
+    """The search's choice past `script` (the options the search seats chose so far in the
+    turn, in order) in the turn starting at `turn_start` (state, stream counters: `S.encode`)
+    of game `game` of `seed`, the seats playing `kinds` and `params` (`fast.lineup_arrays`).
+    Returns (option, (seat, decision, options)): the decision the replay reached, for the
+    reference engine to check against its own (None: the replay met no such decision)."""
+    from sim.core.rng import stream_keys
+
+    if len(script) >= S.MAX_SCRIPT:
+        raise ValueError(f"more than {S.MAX_SCRIPT} search decisions in one turn")
+    state, counters = turn_start
+    s = S.cached_template(tables).copy()
+    n = len(kinds)
+    s[S.POLICY_KIND : S.POLICY_KIND + n] = kinds
+    s[S.POLICY_PARAMS : S.POLICY_PARAMS + n * S.N_PARAMS] = np.asarray(params).reshape(-1)
+    s[: S.STATE_SIZE] = state
+    keys = np.zeros(N_STREAMS, dtype=np.uint64)
+    stream_keys(np.int64(seed), np.int64(game), keys)
+    s[S.RNG_KEYS : S.RNG_KEYS + 2 * N_STREAMS] = keys.view(np.int32)
+    s[S.RNG_COUNTERS : S.RNG_COUNTERS + 2 * N_STREAMS] = counters.astype(np.int64).view(np.int32)
+    s[S.SCRIPT + 1 : S.SCRIPT + 1 + len(script)] = script
+    option = int(search_choice(s, np.int64(len(script))))
+    if s[S.SEARCH_FOUND] == 0:
+        return option, None
+    n = int(s[S.SEARCH_N])
+    options = [int(x) for x in s[S.SEARCH_OPTS : S.SEARCH_OPTS + n]]
+    return option, (int(s[S.SEARCH_SEAT]), int(s[S.SEARCH_DECISION]), options)
 
 
 @njit(cache=True, parallel=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from sim.conspiracy.cards import (
     ConspiracyTables,
@@ -22,7 +23,11 @@ from sim.conspiracy.cards import (
     LordPower,
     ZeroSwap,
 )
+from sim.conspiracy.state import encode
 from sim.core.reference import ReferenceGame, ScoreBySource
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TURN_LIMIT = 400  # = sim.conspiracy.state.TURN_LIMIT
 
@@ -95,9 +100,9 @@ class Game(ReferenceGame):
         self.end_reason = "none"  # sim.conspiracy.state.END_REASONS
         self.next_seat = 0  # the turn boundary: the seat to play next,
         self.final_turns = 0  # and the last turns still to play once the end is triggered
-        # the policies told of every turn's start (the search player replays turns from there)
-        watchers = {id(p): p for p in self.policies if hasattr(p, "turn_starts")}
-        self.turn_watchers = list(watchers.values())
+        #: (state, stream counters, trace length) at the current turn's start, kept for the
+        #: search player (`keep_turn_start`); None: no search seat, or not in `play`.
+        self.turn_start: tuple[np.ndarray, np.ndarray, int] | None = None
         self.scores: list[Score] = []
         self.ranks: list[int] = []
         self._setup()
@@ -130,6 +135,7 @@ class Game(ReferenceGame):
                 self.end_reason = "turn_limit"
                 break
             seat = self.next_seat
+            self.keep_turn_start()
             self.take_turn(seat)
             if self.end_of_turn(seat):
                 break
@@ -153,10 +159,16 @@ class Game(ReferenceGame):
         self.next_seat = (self.end_trigger + n - self.final_turns) % n
         return False
 
+    def keep_turn_start(self) -> None:
+        """The search player decides by replaying the turn from its start, as the fast path's
+        driver does (`sim.conspiracy.kernel_search`): with a search seat, keep that start (the
+        encoded state, and where the turn's decisions begin in the trace). A hook of the play
+        loop, since the state before the turn cannot be rebuilt from inside it."""
+        if any(getattr(policy, "REPLAYS_TURNS", False) for policy in self.policies):
+            self.turn_start = (*encode(self), len(self.trace))
+
     def take_turn(self, seat: int) -> None:
         p = self.players[seat]
-        for watcher in self.turn_watchers:
-            watcher.turn_starts(self, seat)
         self.turn += 1
         if self.restriction_owner == seat:  # "until your next turn"
             self.restriction, self.restriction_owner = 0, -1

@@ -7,9 +7,9 @@ replays the turn from its start in a copy of the game, samples what no player ca
 option and the game to its end with `rollout_policy` in every seat, and keeps the option that
 UCB1 visited most. This class holds the documented parameters and the vector the kernel reads.
 
-The reference engine plays the same games: it tells the policy of every turn's start
-(`turn_starts`: the state encoded, as the fast path copies it) and `choose` runs the same compiled
-`search_decision` from there, with the turn's search decisions so far as its script.
+The reference engine plays the same games: it keeps every turn's start (`Game.keep_turn_start`:
+the state encoded) and `choose` runs the same compiled search from there, with the turn's search
+decisions so far (its trace) as the script (`kernel_search.reference_choice`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import numpy as np
 
 from sim.conspiracy import policies as P
 from sim.conspiracy import state as S
-from sim.core.rng import N_STREAMS
 from strategies.conspiracy import CompiledPolicy
 from strategies.registry import StrategyError, param
 
@@ -87,6 +86,8 @@ class SearchPolicy(CompiledPolicy):
     kind = P.SEARCH
     #: it looks ahead (slow): not screened into `tune`'s default field
     LOOKS_AHEAD = True
+    #: it decides from its turn's start: the reference engine keeps it (`Game.keep_turn_start`)
+    REPLAYS_TURNS = True
 
     def params(self) -> np.ndarray:
         from strategies.conspiracy import REGISTRY
@@ -100,59 +101,28 @@ class SearchPolicy(CompiledPolicy):
         vec[P.ROLLOUT_PARAMS : P.ROLLOUT_PARAMS + S.N_SLOTS] = rollout.params()[: S.N_SLOTS]
         return vec
 
-    # ------------------------------------------------------------- the reference engine
-    def turn_starts(self, game, seat: int) -> None:
-        """The reference engine's turn boundary: keep the start of this seat's turn as the fast
-        path's driver copies it (state, card tables, every seat's strategy, the streams)."""
-        if game.policies[seat] is self:
-            self.keep_turn_start(game, seat)
-
-    def keep_turn_start(self, game, seat: int) -> None:
-        """The start of `seat`'s turn, this policy searching for it."""
-        start = np.zeros(S.SEARCH_BEGIN, dtype=np.int32)
-        start[: S.TABLE_END] = S.cached_template(game.t)[: S.TABLE_END]
-        start[: S.STATE_SIZE] = S.encode(game)[0]
-        for q, policy in enumerate(game.policies):
-            policy = self if q == seat else policy
-            if hasattr(policy, "kind"):  # the built-in strategies (a test's scripts: none)
-                at = S.POLICY_PARAMS + q * S.N_PARAMS
-                start[S.POLICY_KIND + q] = policy.kind
-                start[at : at + S.N_PARAMS] = _params(policy)
-        rng = game.rng  # uint64 keys and int64 counters, as int32 halves (the kernel's)
-        start[S.RNG_KEYS : S.RNG_KEYS + 2 * N_STREAMS] = rng.keys.astype(np.uint64).view(np.int32)
-        counters = rng.counters.astype(np.int64).view(np.int32)
-        start[S.RNG_COUNTERS : S.RNG_COUNTERS + 2 * N_STREAMS] = counters
-        game.search_turn = (seat, start, [])
-
     def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        """The compiled search's choice, from the turn's start and its search decisions so far
-        (the same rollouts as the fast path's)."""
-        from sim.conspiracy import kernel as KN
-        from sim.conspiracy.kernel_search import search_decision
+        """The reference engine's call: the fast path's choice, computed by the compiled search
+        from the turn's start that the game keeps (`Game.keep_turn_start`) and the search
+        decisions taken since (its trace), so both engines play the same games. The replay
+        must reach this very decision with these options, or the engines disagree on the rules.
+        Nothing of the game is changed: its random streams are not drawn from."""
+        from sim.conspiracy.fast import lineup_arrays
+        from sim.conspiracy.kernel_search import reference_choice
 
-        turn_seat, start, script = getattr(game, "search_turn", (-1, None, None))
-        if turn_seat != seat:
-            raise StrategyError(
-                "the search player decides from its turn's start, which this engine does not "
-                "report (sim.conspiracy.rules.Game does: turn_starts)"
+        if getattr(game, "turn_start", None) is None:
+            raise StrategyError("the search player decides in games played by `Game.play`")
+        if any(getattr(p, "kind", None) is None for p in game.policies):
+            raise StrategyError("the search player replays every seat: all must be built-in "
+                                "strategies or presets")  # fmt: skip
+        kinds, params = lineup_arrays(game.policies)
+        state, counters, first = game.turn_start
+        script = [o for q, _, o, _ in game.trace[first:] if kinds[q] == P.SEARCH]
+        option, asked = reference_choice(game.t, kinds, params, (state, counters), script,
+                                         game.seed, game.game_index)  # fmt: skip
+        if asked != (seat, int(decision), list(options)):
+            raise RuntimeError(
+                f"the search's replay of turn {game.turn} reached {asked}, the reference engine "
+                f"asks {(seat, int(decision), list(options))}"
             )
-        s = np.zeros(S.WORKSPACE_BASE, dtype=np.int32)
-        s[: S.SEARCH_BEGIN] = start
-        s[S.TURN] = game.turn
-        s[S.SCRIPT] = len(script)
-        s[S.SCRIPT + 1 : S.SCRIPT + 1 + len(script)] = script
-        n = len(options)
-        s[S.SEARCH_SEAT], s[S.SEARCH_DECISION], s[S.SEARCH_N] = seat, decision, n
-        s[S.SEARCH_OPTS : S.SEARCH_OPTS + n] = options
-        rows = np.zeros((S.MAX_PLAYERS, KN.N_SEAT_FIELDS), dtype=np.int32)
-        visits, total = np.zeros(n, np.int64), np.zeros(n)
-        option = int(search_decision(s, start, s.copy(), rows, np.int32(seat), visits, total))
-        script.append(option)
         return option
-
-
-def _params(policy) -> np.ndarray:
-    params = getattr(policy, "_params", None)
-    if params is None:
-        params = policy._params = policy.params()
-    return params

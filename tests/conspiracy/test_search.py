@@ -146,6 +146,8 @@ class Checked:
     """A seat that plays `random` until turn `from_turn`, then searches; every option it
     picks is recorded with the legal options the rules gave (`rules.Game.choose`)."""
 
+    REPLAYS_TURNS = True
+
     def __init__(self, search, random, from_turn):
         self.search, self.random, self.from_turn = search, random, from_turn
         self.name, self.kind = "checked", search.kind
@@ -153,10 +155,6 @@ class Checked:
 
     def params(self):
         return self.search.params()
-
-    def turn_starts(self, game, seat):
-        if game.policies[seat] is self and game.turn + 1 >= self.from_turn:
-            self.search.keep_turn_start(game, seat)
 
     def choose(self, game, seat, decision, options):
         if game.turn < self.from_turn:
@@ -197,10 +195,14 @@ def test_the_reference_engine_plays_the_same_search_games():
     pd.testing.assert_frame_equal(fast.games, reference.games)
 
 
-def test_a_search_without_its_turn_start_is_one_clear_error():
+def test_a_search_the_reference_engine_cannot_replay_is_one_clear_error():
+    from conspiracy_helpers import Scripted
+
     from strategies.registry import StrategyError
 
     search = _policies(["search"], 1)[0]
-    with pytest.raises(StrategyError, match="turn's start") as info:
-        search.choose(object(), 0, D_SOURCE, [1, 2, 3])
+    with pytest.raises(StrategyError, match="games played by `Game.play`") as info:
+        search.choose(Game(tables(), [search, search], 1), 0, D_SOURCE, [1, 2, 3])
     assert "\n" not in str(info.value)
+    with pytest.raises(StrategyError, match="all must be built-in strategies or presets"):
+        Game(tables(), [search, Scripted()], 1).play()
