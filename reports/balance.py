@@ -91,9 +91,15 @@ class RunData:
 # ------------------------------------------------------------------------------ tables
 def seat_advantage(agg, conf: float = CONF) -> pd.DataFrame:
     """Win rate of each seat (all strategies together), with Wilson intervals."""
+    return seat_rates(agg.seats.sum(axis=0), agg.wins.sum(axis=0), conf)
+
+
+def seat_rates(games, wins, conf: float = CONF) -> pd.DataFrame:
+    """Win rate of each seat from its games and wins (a shared win counts its share, rounded),
+    with Wilson intervals; index: seat from 1."""
     rows = []
-    for seat in range(agg.n_players):
-        n, w = int(agg.seats[:, seat].sum()), int(agg.wins[:, seat].sum())
+    for seat, (n, w) in enumerate(zip(games, wins, strict=True)):
+        n, w = int(n), int(round(w))
         lo, hi = wilson_interval(w, n, conf)
         rows.append(
             {"seat": seat + 1, "games": n, "win rate": w / n if n else np.nan, "lo": lo, "hi": hi}

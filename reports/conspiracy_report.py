@@ -214,18 +214,13 @@ def run_verdicts(run: ConspiracyRun) -> list:
 def _seat_table(part: pd.DataFrame, n: int, blocks: bool) -> pd.DataFrame:
     """Seat win rates at one player count, intervals at 1 - 0.05/n (Bonferroni over the seats):
     t over blocks for a tournament, Wilson over games for a simulation."""
-    from reports.balance import seat_advantage_blocks
-    from reports.summary import wilson_interval
+    from reports.balance import seat_advantage_blocks, seat_rates
 
     level = 1 - 0.05 / n
     if blocks:
         return seat_advantage_blocks(part, level)
-    rows = []
-    for seat, g in part.groupby("seat", sort=True):
-        lo, hi = wilson_interval(int(round(g["win"].sum())), len(g), level)
-        rows.append({"seat": seat + 1, "games": len(g), "win rate": g["win"].mean(), "lo": lo,
-                     "hi": hi})  # fmt: skip
-    return pd.DataFrame(rows).set_index("seat")
+    by_seat = part.groupby("seat", sort=True)["win"]
+    return seat_rates(by_seat.size(), by_seat.sum(), level)
 
 
 def _about(report, run: ConspiracyRun) -> None:

@@ -10,12 +10,13 @@ from reports import verdicts as V
 
 
 def tier_dirs(run) -> dict:
-    """Play strength -> its run directory: the run itself, and the tuned tier when it was
-    played (`run`: any run read from a directory, with `dir` and `config`)."""
+    """Play strength -> its run directory: the run itself, and the tuned and search tiers when
+    they were played (`run`: any run read from a directory, with `dir` and `config`)."""
     labels = run.config.get("strengths") or [St.HAND]
     out = {labels[0]: run.dir}
-    if St.TUNED in labels and (run.dir / St.TUNED_DIR / "manifest.json").is_file():
-        out[St.TUNED] = run.dir / St.TUNED_DIR
+    for tier, d in ((St.TUNED, St.TUNED_DIR), (St.SEARCH, St.SEARCH_DIR)):
+        if tier in labels and (run.dir / d / "manifest.json").is_file():
+            out[tier] = run.dir / d
     return out
 
 
@@ -34,19 +35,61 @@ def add_verdicts(report, run, verdicts_of) -> None:
     """`Verdicts`, first in the report: one play strength's verdicts, or each verdict across
     the strengths played. `verdicts_of(directory, main)`: the game's verdicts of one strength's
     run directory (`main`: the report's own run)."""
-    tiers = {}
+    tiers, has_cards = {}, False
     for label, d in tier_dirs(run).items():
         found = verdicts_of(d, d == run.dir)
         cards = St.load_card_values(run.dir, label)
         if cards is not None:
             found += V.card_verdicts(*cards)
+            has_cards = True
         tiers[label] = found
-    has_cards = any(St.load_card_values(run.dir, t) is not None for t in tiers)
     notes = [] if has_cards else [V.CARD_NOTE]
+    if St.SEARCH in tiers:
+        notes.append(SEARCH_NOTE.format(**search_config(tiers_config(run, St.SEARCH))))
+    elif len(tiers) > 1 and _has_search(run.config.get("game", "abyss")):
+        notes.append(NO_SEARCH_NOTE)
     if len(tiers) == 1:
         V.add_verdicts(report, next(iter(tiers.values())), notes)
     else:
         V.add_strength_verdicts(report, tiers, notes)
+
+
+SEARCH_NOTE = (
+    "The search player's verdicts come from a tournament among search players ({rollouts} "
+    "rollouts per decision, {blocks} blocks) whose rollouts model the {contenders} best tuned "
+    "presets of each player count: each player looks ahead, modelling every player by that "
+    "preset. Its card values and fight-or-explore rule are not measured (restricted play of a "
+    "search player takes hours; docs/restricted-play.md)."
+)
+
+
+NO_SEARCH_NOTE = (
+    "A third play strength, players that look ahead (the search player, docs/search.md), "
+    "was not played: `abyss-mc tournament --report --strengths search` adds it (minutes, not "
+    "seconds)."
+)
+
+
+def _has_search(game: str) -> bool:
+    from sim import games
+
+    return "search" in games.get(game).strategies().policies
+
+
+def tiers_config(run, tier: str) -> dict:
+    import json
+
+    d = tier_dirs(run)[tier]
+    return json.loads((d / "manifest.json").read_text())["config"]
+
+
+def search_config(config: dict) -> dict:
+    """The search tier's rollouts, blocks and contenders, from its manifest."""
+    names = [s for lineup in config["lineups"].values() for s in lineup]
+    rollouts = {int(s.split(":rollouts=")[1].split(":")[0]) for s in names if ":rollouts=" in s}
+    return {"rollouts": ", ".join(map(str, sorted(rollouts))),
+            "blocks": config.get("search_blocks", "?"),
+            "contenders": max(len(v) for v in config["lineups"].values())}  # fmt: skip
 
 
 def add_card_values(report, run) -> None:
@@ -82,22 +125,33 @@ def add_card_values(report, run) -> None:
             sec.paragraph(f"{tier.capitalize()} presets: no card's value can be told from 0.")
 
 
+RANKINGS = {
+    St.TUNED: "The tuned presets made for each player count (`abyss-mc tune`, "
+    "docs/tuning-results.md) played their own tournament with the same blocks and seed: win "
+    "rates with 95% intervals over blocks.",
+    St.SEARCH: "Search players (docs/search.md) modelling the best tuned presets of each player "
+    "count played their own tournament with the same seed: win rates with 95% intervals over "
+    "blocks.",
+}
+
+
 def add_strength_rankings(report, run) -> None:
-    """The tuned tier's strategy rankings per player count (its verdicts are in `Verdicts`)."""
+    """The tuned and search tiers' strategy rankings per player count (their verdicts are in
+    `Verdicts`)."""
+    for tier, lead in RANKINGS.items():
+        d = tier_dirs(run).get(tier)
+        if d is not None:
+            _rankings(report, d, tier, lead)
+
+
+def _rankings(report, d, tier: str, lead: str) -> None:
     import pandas as pd
 
     from reports import stats
 
-    d = tier_dirs(run).get(St.TUNED)
-    if d is None:
-        return
     seats = pd.read_parquet(d / "seats.parquet")
-    sec = report.section("Tuned presets: rankings")
-    sec.paragraph(
-        "The tuned presets made for each player count (`abyss-mc tune`, docs/tuning-results.md) "
-        "played their own tournament with the same blocks and seed: win rates with 95% "
-        "intervals over blocks."
-    )
+    sec = report.section(f"{St.title(tier).capitalize()}: rankings")
+    sec.paragraph(lead)
     for n, part in seats.groupby("n_players", sort=True):
         df = part.rename(columns={"score": "ip"})
         df["strategy"] = df["strategy"].astype(str)

@@ -7,8 +7,11 @@ A tournament with `--report` and the built-in line-up also plays, in the same ru
   `TUNED_DIR` (a run directory of its own, that `reports.balance.RunData` reads);
 - the *card values* of each tier (restricted play, `reports.restrict`): the tier's best strategy
   at 4 players (or the nearest count played) forbidden each card in turn, in
-  `CARDS_DIR/<tier>/`.
-The search player (issue 21) will be a third tier.
+  `CARDS_DIR/<tier>/`;
+- with `--strengths search`, where the game has a search player, the *search* tier: at each
+  player count a tournament among search players whose rollouts model the `CONTENDERS` best
+  tuned presets of that count, in `strengths/search/` (docs/restricted-play.md says what it
+  costs and why its card values and fight rule are not measured).
 """
 
 from __future__ import annotations
@@ -17,18 +20,34 @@ import json
 import re
 from pathlib import Path
 
-HAND, TUNED = "hand-written", "tuned"
+HAND, TUNED, SEARCH = "hand-written", "tuned", "search"
 TUNED_DIR = Path("strengths") / TUNED
+SEARCH_DIR = Path("strengths") / SEARCH
+#: What each tier is called in the report.
+TITLES = {HAND: "hand-written presets", TUNED: "tuned presets", SEARCH: "search player",
+          "as run": "strategies as run"}  # fmt: skip
+#: The search tier: how many of the best tuned presets its search players model, its blocks and
+#: rollouts per decision (docs/restricted-play.md: the measured cost).
+CONTENDERS, SEARCH_BLOCKS, SEARCH_ROLLOUTS = 3, 20, 32
 CARDS_DIR = Path("card_values")
 #: The player count whose card values are measured, if played (the game's usual table).
 CARD_PLAYERS = 4
 
 _TUNED = re.compile(r"_tuned(_\d+p)?$")
+_MODEL = re.compile(r":rollout_policy=([^:]+)")
+
+
+def title(tier: str) -> str:
+    return TITLES.get(tier, tier)
 
 
 def family(name: str) -> str:
     """The hand-written preset a strategy comes from: `pearl_economist_tuned_4p` ->
-    `pearl_economist`."""
+    `pearl_economist`; a search player's is its rollouts' model's
+    (`search:rollout_policy=farmer_tuned_4p:rollouts=32` -> `farmer`)."""
+    model = _MODEL.search(name)
+    if name.split(":")[0] == SEARCH and model:
+        return family(model.group(1))
     return _TUNED.sub("", name.split(":")[0])
 
 
@@ -45,12 +64,24 @@ def card_players(counts) -> int:
     return CARD_PLAYERS if CARD_PLAYERS in counts else min(counts, key=lambda n: abs(n - 4))
 
 
-def best_of(seats, n_players: int) -> str:
-    """The strategy with the highest win share at `n_players` (never the random policy)."""
+def ranked(seats, n_players: int) -> list[str]:
+    """The strategies by win share at `n_players`, best first (never the random policy)."""
     df = seats[seats["n_players"] == n_players] if "n_players" in seats.columns else seats
     rates = df.groupby(df["strategy"].astype(str), observed=True)["win"].mean()
     rates = rates[[family(s) != "random" for s in rates.index]]
-    return str(rates.sort_values(ascending=False, kind="stable").index[0])
+    return [str(s) for s in rates.sort_values(ascending=False, kind="stable").index]
+
+
+def best_of(seats, n_players: int) -> str:
+    """The strategy with the highest win share at `n_players` (never the random policy)."""
+    return ranked(seats, n_players)[0]
+
+
+def search_lineup(tuned_seats, n_players: int, rollouts: int) -> list[str]:
+    """The search tier at `n_players`: a search player for each of the CONTENDERS best tuned
+    presets there, its rollouts played by that preset (every seat's model of every player)."""
+    return [f"{SEARCH}:rollout_policy={p}:rollouts={rollouts}"
+            for p in ranked(tuned_seats, n_players)[:CONTENDERS]]  # fmt: skip
 
 
 def save_card_values(out: Path, df, *, strategy: str, players: int, unrestricted: float,
@@ -75,10 +106,11 @@ def load_card_values(run_dir: Path, tier: str):
     return pd.read_parquet(d / "impact.parquet"), json.loads((d / "meta.json").read_text())
 
 
-def tier_manifest(parent_config: dict, lineups: dict[int, list[str]], n_games: int) -> dict:
-    """The manifest of the tuned tier's run directory: the parent's card data and options."""
+def tier_manifest(parent_config: dict, tier: str, lineups: dict[int, list[str]],
+                  n_games: int) -> dict:  # fmt: skip
+    """The manifest of a tier's run directory: the parent's card data and options."""
     counts = sorted(lineups)
-    config = {**parent_config, "command": "tournament", "strength": TUNED,
+    config = {**parent_config, "command": "tournament", "strength": tier,
               "strategies": sorted({s for names in lineups.values() for s in names}),
               "lineups": {str(n): names for n, names in lineups.items()},
               "n_players": counts[0] if len(counts) == 1 else counts,

@@ -17,13 +17,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from reports.strengths import family, title
+
 CONF = 0.95
-
-
-def family(name: str) -> str:
-    from reports.strengths import family as of
-
-    return of(name)
 
 
 @dataclass
@@ -273,8 +269,9 @@ def add_strength_verdicts(report, tiers: dict[str, list[Verdict]], notes: list[s
     it holds, then each strength's sentence with its figures."""
     sec = report.section("Verdicts", lead=True)
     names = list(tiers)
-    sec.paragraph("Each verdict is computed with " + " and ".join(
-        f"the {t} presets" for t in names) + ", each with its own games; it holds when every "
+    listed = [f"the {title(t)}" for t in names]
+    sec.paragraph("Each verdict is computed with " + ", ".join(listed[:-1]) + " and " +
+        listed[-1] + ", each with its own games; it holds when every "
         "play strength finds the same. A finding needs a significant test; otherwise the "
         "sentence says the data cannot tell.")  # fmt: skip
     order = []
@@ -288,9 +285,9 @@ def add_strength_verdicts(report, tiers: dict[str, list[Verdict]], notes: list[s
         where = f" at {players} players" if players and topic in PER_COUNT else ""
         verdict = holds(present) if len(present) > 1 else None
         head = f"**{_cap(topic)}{where}: " + (
-            HOLDS[verdict] if verdict else f"only the {next(t for t, v in found.items() if v)} "
-            "presets played") + ".**"  # fmt: skip
-        body = " ".join(f"{_cap(t)} presets: " + v.sentence
+            HOLDS[verdict] if verdict else
+            f"only the {title(next(t for t, v in found.items() if v))} played") + ".**"
+        body = " ".join(f"{_cap(title(t))}: " + v.sentence
                         for t, v in found.items() if v is not None)  # fmt: skip
         sec.paragraph(f"{head} {body}")
     for note in notes:

@@ -129,17 +129,20 @@ def schema_entry(spec) -> dict:
     return {"schema_version": import_module(spec.results_module).SCHEMA_VERSION}
 
 
-def cold_start_engine(spec, n_players: int, n_games: int) -> str:
+def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
     """The engine a local run that asked for the fast path by default plays on: "reference"
     when the fast path is not compiled yet and these games finish sooner on the reference engine
     (the same games, byte for byte) than the compile takes; the fast path then compiles in the
     background for later runs (`reports.warmup`). Otherwise "fast" (compiled in the foreground
-    and announced, if need be)."""
+    and announced, if need be): also when a seat looks ahead (the search player), whose
+    decisions are the fast path's on either engine."""
     from sim.core.firstrun import cold_start_allowed, compile_in_background, is_compiled
 
     play = spec.play()
     per_seat_game = getattr(play, "REFERENCE_SECONDS", None)
     if per_seat_game is None or "reference" not in spec.engines or not cold_start_allowed():
+        return "fast"
+    if any(getattr(p, "LOOKS_AHEAD", False) for p in policies):
         return "fast"
     if is_compiled(spec.name):
         return "fast"

@@ -139,7 +139,7 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
     lineup, policies = c.game_lineup(spec, strategies, players)
     if engine is None:  # not asked for: the fast path, or the reference engine while it compiles
         local_start = backend == "local" and resume is None
-        engine = c.cold_start_engine(spec, players, games) if local_start else "fast"
+        engine = c.cold_start_engine(spec, players, games, policies) if local_start else "fast"
     if resume is not None:
         out_dir, staging = resume, resume_run_dir(resume)
     else:

@@ -127,12 +127,30 @@ def tournament(
         str,
         typer.Option(
             "--strengths",
-            metavar="auto|tuned|none",
+            metavar="auto|tuned|search|none",
             help="Also play the tuned presets made for each player count (a second tournament "
             "in strengths/tuned/), so the report says whether each verdict holds across play "
-            "strengths. auto (default): with --report and the built-in line-up.",
+            "strengths. search: also search players modelling the best tuned presets (a third "
+            "tournament in strengths/search/; minutes, not seconds). auto (default): tuned, "
+            "with --report and the built-in line-up.",
         ),
     ] = "auto",
+    search_blocks: Annotated[
+        int,
+        typer.Option(
+            "--search-blocks",
+            metavar="B",
+            help="Blocks of the search tier's tournaments (--strengths search).",
+        ),
+    ] = 20,
+    search_rollouts: Annotated[
+        int,
+        typer.Option(
+            "--search-rollouts",
+            metavar="R",
+            help="Rollouts per decision of the search tier's players (--strengths search).",
+        ),
+    ] = 32,
     card_blocks: Annotated[
         int | None,
         typer.Option(
@@ -158,6 +176,8 @@ def tournament(
         cards, presets = c.recorded_paths(options)
         out, sequential = resume, options.get("sequential")
         strengths, card_blocks = options.get("strengths", "none"), options.get("card_blocks", 0)
+        search_blocks = options.get("search_blocks", search_blocks)
+        search_rollouts = options.get("search_rollouts", search_rollouts)
     c.check_backend(backend, scheduler)
     if backend == "dask" and sequential is not None:
         raise UserError("--backend dask does not run --sequential tournaments; use local")
@@ -183,6 +203,8 @@ def tournament(
     names = [p.strip() for p in (strategies or spec.default_tournament).split(",") if p.strip()]
     strengths, card_blocks = _strength_options(spec, strengths, card_blocks,
                                                report and strategies is None)  # fmt: skip
+    if strengths == "search" and min(search_blocks, search_rollouts) < 1:
+        raise UserError("--search-blocks and --search-rollouts must be at least 1")
     from reports.tournament import crn_mode, make_design
 
     crn = crn_mode(crn)
@@ -206,6 +228,8 @@ def tournament(
                 "sequential": sequential,
                 "strengths": strengths,
                 "card_blocks": card_blocks,
+                "search_blocks": search_blocks,
+                "search_rollouts": search_rollouts,
             },
         )  # fmt: skip
     with staging, c.interrupt_note(staging, out_dir, "tournament"), \
@@ -256,6 +280,7 @@ def tournament(
             spec, tables, names, counts, results, staging, cluster, strengths=strengths,
             card_blocks=card_blocks, blocks=blocks, design=design, crn=crn, seed=seed,
             threads=threads, fight_points=fight_points, expansions=exp,
+            search=(search_blocks, search_rollouts),
         )  # fmt: skip
         one = len(counts) == 1
         c.write_run_manifest(
@@ -300,11 +325,15 @@ def tournament(
 
 
 def _strength_options(spec, strengths: str, card_blocks: int | None, auto: bool):
-    """`--strengths` and `--card-blocks` resolved ("tuned" or "none"; a number of blocks)."""
-    if strengths not in ("auto", "tuned", "none"):
-        raise UserError(f"--strengths must be auto, tuned or none; got {strengths!r}")
+    """`--strengths` and `--card-blocks` resolved ("tuned", "search" or "none"; a number of
+    blocks)."""
+    if strengths not in ("auto", "tuned", "search", "none"):
+        raise UserError(f"--strengths must be auto, tuned, search or none; got {strengths!r}")
     if strengths == "auto":
         strengths = "tuned" if auto else "none"
+    if strengths == "search" and "search" not in spec.strategies().policies:
+        raise UserError(f"--strengths search: {spec.title} has no search player yet; "
+                        "use --strengths tuned")  # fmt: skip
     if card_blocks is None:
         card_blocks = CARD_BLOCKS if auto else 0
     if card_blocks < 0 or card_blocks == 1:
@@ -320,33 +349,49 @@ CARD_BLOCKS = 250
 
 def _play_strengths(spec, tables, names, counts, results, staging, cluster, *, strengths,
                     card_blocks, blocks, design, crn, seed, threads, fight_points,
-                    expansions) -> dict:  # fmt: skip
-    """The tuned tier's tournaments (strengths/tuned/) and each tier's card values
-    (card_values/<tier>/): `reports.strengths`. The manifest's entries."""
+                    expansions, search) -> dict:  # fmt: skip
+    """The tuned tier's tournaments (strengths/tuned/), the search tier's (strengths/search/)
+    and the card values of the tiers of presets (card_values/<tier>/): `reports.strengths`.
+    The manifest's entries."""
+    import pandas as pd
+
     from reports import strengths as St
     from reports.tournament import run_tournament
 
     registry = spec.strategies()
     tiers = {St.HAND if not any(St.is_tuned(s) for s in names) else "as run": (names, results)}
-    if strengths == "tuned":
+
+    def play_tier(tier, lineups, n_blocks):
+        played = {n: run_tournament(
+            tables, lineup, n_players=n, n_blocks=n_blocks, seed=seed, design=design, crn=crn,
+            threads=threads, progress=sys.stderr.isatty(), game=spec.name,
+            store=c.chunk_store(staging, f"{tier}-{n}p"), client=cluster,
+        ) for n, lineup in lineups.items()}  # fmt: skip
+        if played:
+            _write_tier(spec, tables, staging, tier, lineups, played, seed=seed,
+                        expansions=expansions, fight_points=fight_points)  # fmt: skip
+        return played
+
+    if strengths in ("tuned", "search"):
         lineups = {n: St.tuned_lineup(registry, n) for n in counts}
         lineups = {n: lineup for n, lineup in lineups.items() if len(lineup) >= 2}
-        tuned = {n: run_tournament(
-            tables, lineup, n_players=n, n_blocks=blocks, seed=seed, design=design, crn=crn,
-            threads=threads, progress=sys.stderr.isatty(), game=spec.name,
-            store=c.chunk_store(staging, f"{St.TUNED}-{n}p"), client=cluster,
-        ) for n, lineup in lineups.items()}  # fmt: skip
+        tuned = play_tier(St.TUNED, lineups, blocks)
         if tuned:
-            _write_tier(spec, tables, staging, lineups, tuned, seed=seed, expansions=expansions,
-                        fight_points=fight_points)  # fmt: skip
             tiers[St.TUNED] = (sorted({s for x in lineups.values() for s in x}), tuned)
-    if card_blocks:
+        if strengths == "search" and tuned:
+            n_blocks, rollouts = search
+            seats = pd.read_parquet(staging.dir / St.TUNED_DIR / "seats.parquet")
+            lineups = {n: St.search_lineup(seats, n, rollouts) for n in tuned}
+            play_tier(St.SEARCH, lineups, n_blocks)
+    if card_blocks:  # not the search tier's: restricted play of a search player costs hours
         for tier, (_, res) in tiers.items():
             _card_values(spec, tables, staging, cluster, tier, res, card_blocks, seed)
-    return {"strengths": list(tiers), "card_blocks": card_blocks}
+    played = list(tiers) + ([St.SEARCH] if (staging.dir / St.SEARCH_DIR).is_dir() else [])
+    return {"strengths": played, "card_blocks": card_blocks}
 
 
-def _write_tier(spec, tables, staging, lineups, results, *, seed, expansions, fight_points):
+def _write_tier(spec, tables, staging, tier, lineups, results, *, seed, expansions,
+                fight_points):  # fmt: skip
     import json
     import shutil
 
@@ -356,7 +401,7 @@ def _write_tier(spec, tables, staging, lineups, results, *, seed, expansions, fi
     from reports.tournament import tournament_text
     from sim.core.runs import atomic_write_text, write_parquet
 
-    d = staging.dir / St.TUNED_DIR
+    d = staging.dir / "strengths" / tier
     shutil.rmtree(d, ignore_errors=True)  # a resumed run writes it again from its chunks
     d.mkdir(parents=True)
     typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
@@ -366,17 +411,17 @@ def _write_tier(spec, tables, staging, lineups, results, *, seed, expansions, fi
     for n, r in results.items():
         if r.aggregates is not None:
             r.aggregates.save(d / f"aggregates-{n}p.npz")
-    text = "".join(f"== {n} players, tuned presets ==\n" + tournament_text(r)
+    text = "".join(f"== {n} players, {St.title(tier)} ==\n" + tournament_text(r)
                    for n, r in results.items())  # fmt: skip
     atomic_write_text(d / "summary.txt", text)
     extras = getattr(spec.report(), "tournament_extras", None)
-    if extras is not None:
+    if extras is not None and tier != St.SEARCH:  # the fight rollouts fork no search player
         n = St.card_players(list(lineups))
         extras(tables, names=lineups[n], counts=[n], seed=seed, expansions=expansions,
                fight_points=fight_points, run_dir=d)  # fmt: skip
     plan = c.read_plan(staging.dir)  # the run's card data and options
-    manifest = St.tier_manifest({**plan, "expansions": list(expansions), "seed": seed}, lineups,
-                                len(games))  # fmt: skip
+    manifest = St.tier_manifest({**plan, "expansions": list(expansions), "seed": seed}, tier,
+                                lineups, len(games))  # fmt: skip
     atomic_write_text(d / "manifest.json", json.dumps(manifest, indent=1) + "\n")
 
 

@@ -77,15 +77,19 @@ def gain_keys(s, seat, n):
 
 
 # ------------------------------------------------------------------ the search player
-# (`sim.abyss.search` drives it: these are its steps inside a turn)
+# (`sim.abyss.kernel` drives it: these are its steps inside a turn). They are small and use no
+# array slices: `choose`, which every decision calls, compiles them into every caller.
 PROBE, ROLLOUT = 1, 2
+#: `searched`: no option of its own, the seat's (now the rollout) policy decides.
+POLICY_DECIDES = -(1 << 30)
 
 
 @njit(cache=True)
 def searched(s, seat, decision, n):
-    """A search seat's decision in a replayed turn: the script's, if it has one; else, probing,
-    record it and finish the turn on the rollout policy; in a rollout, fork here: determinize,
-    play SEARCH_FORCE, and every seat plays the rollout policy from now on."""
+    """A search seat's decision in a replayed turn: the script's, if it has one; in a rollout,
+    fork here: determinize, play SEARCH_FORCE, and every seat plays the rollout policy from now
+    on; else (probing, the first decision past the script is recorded) every seat plays the
+    rollout policy to the end of the turn, and POLICY_DECIDES."""
     k = s[W.SEARCH_COUNT]
     s[W.SEARCH_COUNT] = k + 1
     if k < s[W.SCRIPT]:
@@ -98,9 +102,10 @@ def searched(s, seat, decision, n):
     if s[W.SEARCH_MODE] == PROBE and s[W.SEARCH_FOUND] == 0:
         s[W.SEARCH_FOUND] = 1
         s[W.SEARCH_SEAT], s[W.SEARCH_DECISION], s[W.SEARCH_N] = seat, decision, n
-        s[W.SEARCH_OPTS : W.SEARCH_OPTS + n] = s[W.OPT : W.OPT + n]
+        for i in range(n):
+            s[W.SEARCH_OPTS + i] = s[W.OPT + i]
     rollout_policy(s, seat)
-    return P.choose(s, seat, decision, n)
+    return POLICY_DECIDES
 
 
 @njit(cache=True)
@@ -108,11 +113,11 @@ def rollout_policy(s, seat):
     """Every seat plays the searching seat's rollout policy (its kind and slots) from now on."""
     vec = W.POLICY_PARAMS + seat * W.N_PARAMS
     kind = s[vec + P.ROLLOUT_KIND]
-    params = s[vec + P.ROLLOUT_PARAMS : vec + P.ROLLOUT_PARAMS + P.N_SLOTS].copy()
-    for q in range(s[S.N_PLAYERS]):
+    for q in range(s[S.N_PLAYERS]):  # (the slots written never overlap the rollout's)
         s[W.POLICY_KIND + q] = kind
         at = W.POLICY_PARAMS + q * W.N_PARAMS
-        s[at : at + P.N_SLOTS] = params
+        for i in range(P.N_SLOTS):
+            s[at + i] = s[vec + P.ROLLOUT_PARAMS + i]
 
 
 @njit(cache=True)
@@ -122,11 +127,11 @@ def determinize(s, seat):
     Monster tokens redealt from those not seen (the supply's and theirs). The canonical order
     makes the sample independent of the true hidden order: the search never peeks. (With perfect
     recall the Allies in hand and in the Council are known: every one was seen face up.)"""
-    s[W.RNG_KEYS : W.RNG_KEYS + 2 * N_STREAMS] = s[W.FORK_KEYS : W.FORK_KEYS + 2 * N_STREAMS]
-    s[W.RNG_COUNTERS : W.RNG_COUNTERS + 2 * N_STREAMS] = 0
+    for i in range(2 * N_STREAMS):
+        s[W.RNG_KEYS + i] = s[W.FORK_KEYS + i]
+        s[W.RNG_COUNTERS + i] = 0
     n_players = s[S.N_PLAYERS]
     pool = S.MONSTER_TOKENS
-    supply = s[pool]
     for q in range(n_players):  # the opponents' tokens join the supply's, then are redealt
         if q != seat:
             b = K.pbase(q) + S.P_TOKENS
@@ -143,7 +148,6 @@ def determinize(s, seat):
             b = K.pbase(q) + S.P_TOKENS
             for i in range(s[b] - 1, -1, -1):
                 s[b + 1 + i] = K.pop(s, pool)
-    assert s[pool] == supply
 
 
 @njit(cache=True)
@@ -164,12 +168,14 @@ def canonical_shuffle(s, off, stream):
 @njit_ints
 def choose(s, seat, decision, n):
     """Ask the seat's policy among the n options at s[W.OPT:], and trace the decision; a single
-    option is not asked."""
+    option is not asked. A search seat's replayed turn may answer first (`searched`)."""
     if n == 1:
         return s[W.OPT]
-    if s[W.POLICY_KIND + seat] == P.SEARCH:
-        return traced(s, W.TRACE, seat, decision, searched(s, seat, decision, n), n)
-    return traced(s, W.TRACE, seat, decision, P.choose(s, seat, decision, n), n)
+    pick = searched(s, seat, decision, n) if s[W.POLICY_KIND + seat] == P.SEARCH \
+        else POLICY_DECIDES  # fmt: skip
+    if pick == POLICY_DECIDES:
+        pick = P.choose(s, seat, decision, n)
+    return traced(s, W.TRACE, seat, decision, pick, n)
 
 
 @njit_ints

@@ -33,9 +33,12 @@ from sim.abyss.rules_locations import LocationsMixin
 from sim.abyss.rules_lords import LordPowersMixin
 from sim.abyss.rules_recruit import RecruitMixin, distinct_allies
 from sim.abyss.rules_scoring import ScoringMixin
+from sim.abyss.state import encode
 from sim.core.reference import ReferenceGame
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from sim.abyss.cards_tables import CardTables
 
 
@@ -55,6 +58,9 @@ class Game(
     #: (round, seat) -> the seat's running IP, Pearls and Keys after its last turn of the round
     #: (`record_round`); None: not recorded (a class default, so decoded games have it too).
     trajectory: dict[tuple[int, int], tuple[int, int, int]] | None = None
+    #: (state, stream counters, trace length) at the current turn's start, kept for the search
+    #: player (`keep_turn_start`); None: no search seat, or not in `play`.
+    turn_start: tuple[np.ndarray, np.ndarray, int] | None = None
 
     @staticmethod
     def seats_allowed(tables: CardTables) -> tuple[int, int]:
@@ -206,6 +212,7 @@ class Game(
                 self.end_reason = "turn_limit"
                 self.log("turn_limit")
                 break
+            self.keep_turn_start()
             self.take_turn(seat)
             if self.trajectory is not None:
                 self.record_round(seat)
@@ -231,6 +238,14 @@ class Game(
         self.over = True
         self.final_scoring()
         return self
+
+    def keep_turn_start(self) -> None:
+        """The search player decides by replaying the turn from its start, as the fast path's
+        driver does (`sim.abyss.kernel_search`): with a search seat, keep that start (the
+        encoded state, and where the turn's decisions begin in the trace). A hook of the play
+        loop, since the state before the turn cannot be rebuilt from inside it."""
+        if any(getattr(policy, "REPLAYS_TURNS", False) for policy in self.policies):
+            self.turn_start = (*encode(self), len(self.trace))
 
     def take_turn(self, seat: int) -> None:
         p = self.players[seat]

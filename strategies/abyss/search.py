@@ -5,7 +5,8 @@ At each of its decisions with more than one option, the kernel's driver (`sim.ab
 cannot see (`kernel_base.determinize`: the face-down decks in a canonical order, reshuffled; the
 opponents' face-down Monster tokens redealt), plays each option and the game to its end with
 `rollout_policy` in every seat, and keeps the option that UCB1 visited most. This class holds the
-documented parameters and the vector the kernel reads; the decisions are the kernel's.
+documented parameters and the vector the kernel reads; the decisions are the kernel's, on the
+reference engine too (`choose`, `sim.abyss.kernel_search`: the same choices, the same games).
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ class SearchPolicy(CompiledPolicy):
     kind = P.SEARCH
     #: it looks ahead (slow): not screened into `tune`'s default field
     LOOKS_AHEAD = True
+    #: the reference engine keeps each turn's start for it (`Game.keep_turn_start`)
+    REPLAYS_TURNS = True
 
     def params(self) -> np.ndarray:
         from strategies.abyss import REGISTRY
@@ -98,7 +101,27 @@ class SearchPolicy(CompiledPolicy):
         return vec
 
     def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
-        raise StrategyError(
-            "the search player plays on the fast path only (--engine fast): its rollouts are "
-            "the fast path's"
-        )
+        """The reference engine's call: the fast path's choice, computed by the compiled search
+        from the turn's start that the game keeps (`Game.keep_turn_start`) and the search
+        decisions taken since (its trace), so both engines play the same games. The replay
+        must reach this very decision with these options, or the engines disagree on the rules.
+        Nothing of the game is changed: its random streams are not drawn from."""
+        from sim.abyss.fast import lineup_arrays
+        from sim.abyss.kernel_search import reference_choice
+
+        if game.turn_start is None:
+            raise StrategyError("the search player decides in games played by `Game.play`")
+        if any(getattr(p, "kind", None) is None for p in game.policies):
+            raise StrategyError("the search player replays every seat: all must be built-in "
+                                "strategies or presets")  # fmt: skip
+        kinds, params = lineup_arrays(game.policies)
+        state, counters, first = game.turn_start
+        script = [o for q, _, o, _ in game.trace[first:] if kinds[q] == P.SEARCH]
+        option, asked = reference_choice(game.t, kinds, params, (state, counters), script,
+                                         game.seed, game.game_index)  # fmt: skip
+        if asked != (seat, int(decision), list(options)):
+            raise RuntimeError(
+                f"the search's replay of turn {game.turn} reached {asked}, the reference engine "
+                f"asks {(seat, int(decision), list(options))}"
+            )
+        return option

@@ -1,12 +1,16 @@
 """The search player (issue 21): "It never peeks: a test gives two states that differ only in
 hidden cards the player has not seen and checks that the decision does not depend on them (same
-decision for the same search seed)"; "Deterministic from the run's seed"."""
+decision for the same search seed)"; "Deterministic from the run's seed on any thread count; both
+engines play the same games (the reference engine may call the compiled search)"; legal moves on
+random states: every search decision is among the options the rules (the reference engine) give,
+and the fast path ends those games in the same state."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
+from abyss_parity import TRACE_CAP, compare, decoded
 
 from sim import games
 from sim.abyss import kernel as KN
@@ -14,6 +18,9 @@ from sim.abyss import kernel_base as B
 from sim.abyss import state as S
 from sim.abyss import workspace as W
 from sim.abyss.fast import lineup_arrays
+from sim.abyss.policy_params import SEARCH as SEARCH_KIND
+from sim.abyss.rules import Game
+from sim.core.workspace import trace_of
 
 SPEC = games.get("abyss")
 SEARCH = "search:rollouts=24"
@@ -103,15 +110,6 @@ def test_search_games_are_deterministic_and_independent_of_the_batch():
     pd.testing.assert_frame_equal(one.seats, both.seats[both.seats["game"] == 0])
 
 
-def test_the_reference_engine_says_the_search_plays_on_the_fast_path():
-    from strategies.registry import StrategyError
-
-    tables = SPEC.load_cards(None, [], ())
-    with pytest.raises(StrategyError, match="fast path only"):
-        SPEC.play().run_games(tables, engine="reference", n_players=2, n_games=1, seed=1,
-                              policies=_policies([SEARCH, "greedy"], 2))  # fmt: skip
-
-
 def test_a_planted_winning_move_is_found():
     """Recruiting a Lord worth 60 IP wins the game outright: offered it among other Lords, the
     search takes it, whichever Lord that is."""
@@ -128,3 +126,167 @@ def test_a_planted_winning_move_is_found():
         planted = start.copy()
         planted[T.LORD_IP + lord] = 60
         assert _decide(s, planted, active)[0] == lord, (lord, plain)
+
+
+# ------------------------------------------------------------ both engines, the same games
+SMALL = "search:rollouts=8"
+#: (expansions, line-up): against presets, two search seats (one with other rollouts), random
+PARITY_LINEUPS = [
+    ((), [SMALL, "leviathan_hunter"]),
+    (("leviathan",), [SMALL, "pearl_economist_tuned_3p", "farmer"]),
+    (("leviathan",), ["random", SMALL, "greedy", "search:rollouts=8:rollout_policy=farmer"]),
+]
+PARITY_IDS = ["base-2p", "leviathan-3p", "leviathan-4p-two-searches"]
+
+
+@pytest.fixture(scope="module")
+def all_tables():
+    return {exp: SPEC.load_cards(None, [], exp) for exp in ((), ("leviathan",))}
+
+
+def _parity(t, lineup, seed, games):
+    base = W.template(t)
+    n_searched = 0
+    for game in games:
+        ref = compare(t, base, lineup, seed, game, play=KN.play_game)
+        kinds = [p.kind for p in ref.policies]
+        n_searched += sum(1 for q, _, _, _ in ref.trace if kinds[q] == SEARCH_KIND)
+    assert n_searched > 0  # the search did decide
+
+
+@pytest.mark.parametrize(("expansions", "lineup"), PARITY_LINEUPS, ids=PARITY_IDS)
+def test_both_engines_play_the_same_search_games(all_tables, expansions, lineup):
+    """The reference engine calls the compiled search (`sim.abyss.kernel_search`): the fast
+    path's games, decision by decision, to the same final state and stream counters."""
+    _parity(all_tables[expansions], lineup, seed=20251201, games=range(2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("expansions", "lineup"), PARITY_LINEUPS, ids=PARITY_IDS)
+def test_both_engines_play_the_same_search_games_many_seeds(all_tables, expansions, lineup):
+    for seed in range(100):
+        _parity(all_tables[expansions], lineup, seed=seed, games=[seed % 7])
+
+
+def test_both_runners_play_the_same_search_games(all_tables):
+    """`--engine reference` and `--engine fast` on 1 or 2 threads (seats rotated game by game)
+    give the same results with a search seat."""
+    run = SPEC.play().run_games
+    policies = _policies([SMALL, "leviathan_hunter"], 2)
+    games = dict(n_players=2, n_games=3, seed=5, policies=policies)
+    ref = run(all_tables[()], engine="reference", **games)
+    for threads in (1, 2):
+        fast = run(all_tables[()], engine="fast", threads=threads, **games)
+        pd.testing.assert_frame_equal(fast.seats, ref.seats)
+        pd.testing.assert_frame_equal(fast.games, ref.games)
+
+
+# ------------------------------------------------------ legal moves on random states
+class Logged:
+    """A search seat's policy, every decision it is asked logged: (seat, decision, the options
+    the rules give, the option chosen, whether the game's random streams moved meanwhile)."""
+
+    def __init__(self, policy, log: list):
+        self.policy, self.log = policy, log
+
+    def __getattr__(self, name):
+        return getattr(self.policy, name)
+
+    def choose(self, game, seat, decision, options):
+        counters = game.rng.counters.copy()
+        option = self.policy.choose(game, seat, decision, options)
+        drew = not np.array_equal(counters, game.rng.counters)
+        self.log.append((seat, int(decision), list(options), option, drew))
+        return option
+
+
+class Recorder(Game):
+    """Encodes the state before every turn."""
+
+    def take_turn(self, seat: int) -> None:
+        self.__dict__.setdefault("snapshots", []).append(S.encode(self))
+        super().take_turn(seat)
+
+
+ROLLOUT_POLICIES = ["random", "greedy", "leviathan_hunter", "farmer"]
+OTHERS = ["random", "greedy", "leviathan_hunter", "pearl_economist"]
+
+
+def _random_state(t, n_players, seed, game, rng):
+    """The state (and stream counters) before a random turn of a game of random players."""
+    random_players = _policies(["random"] * n_players, n_players)
+    snapshots = Recorder(t, random_players, seed, game, record=False).play().snapshots
+    return snapshots[rng.integers(len(snapshots))]
+
+
+def _random_lineup(n_players, rng):
+    """One or two search seats (a small budget, random rollout policies) among presets."""
+    specs = [str(rng.choice(OTHERS)) for _ in range(n_players)]
+    for seat in rng.choice(n_players, size=int(rng.integers(1, 3)), replace=False):
+        specs[seat] = f"search:rollouts=4:rollout_policy={rng.choice(ROLLOUT_POLICIES)}"
+    return specs
+
+
+CONFIGS = [((), n) for n in (2, 3, 4)] + [(("leviathan",), n) for n in (2, 3, 4)]
+CONFIG_IDS = [f"{'leviathan' if exp else 'base'}-{n}p" for exp, n in CONFIGS]
+
+
+@pytest.mark.parametrize(("expansions", "n_players"), CONFIGS, ids=CONFIG_IDS)
+def test_search_decisions_are_legal_on_random_states(all_tables, expansions, n_players):
+    """From the state before a random turn of a random game, one or two search seats play on to
+    the end on the reference engine: each search decision's option is among the options the
+    rules give (the search computes its own on the fast path, and its replay must reach this
+    decision with these options), and deciding draws nothing from the game's random streams.
+    The fast path, from the same state, plays the same decisions to the same final state."""
+    n_searched = _legal_on_random_states(all_tables[expansions], n_players, range(2))
+    assert n_searched >= 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("expansions", "n_players"), CONFIGS, ids=CONFIG_IDS)
+def test_search_decisions_are_legal_on_many_random_states(all_tables, expansions, n_players):
+    assert _legal_on_random_states(all_tables[expansions], n_players, range(2, 42)) >= 100
+
+
+def _legal_on_random_states(t, n_players, games) -> int:
+    """Games `games` from random states (`test_search_decisions_are_legal_on_random_states`);
+    returns the number of search decisions."""
+    rng = np.random.default_rng([n_players, len(t.expansions), games[0]])
+    n_searched = 0
+    for game in games:
+        seed = int(rng.integers(1 << 30))
+        state, counters = _random_state(t, n_players, seed, game, rng)
+        specs = _random_lineup(n_players, rng)
+        log: list = []
+        policies = [Logged(p, log) if p.kind == SEARCH_KIND else p
+                    for p in _policies(specs, n_players)]  # fmt: skip
+        ref = S.decode(state, counters, t, policies, seed, game).play()
+        for seat, decision, options, option, drew in log:
+            assert option in options, (specs, seat, decision, options, option)
+            assert not drew, "the search drew from the game's random streams"
+        n_searched += len(log)
+        s = KN.new_workspace(W.template(t), *lineup_arrays(policies), trace_cap=TRACE_CAP)
+        KN.load_state(s, state, counters, seed, game)
+        KN.play_game(s)
+        assert trace_of(s, W.TRACE) == [tuple(int(x) for x in r) for r in ref.trace], specs
+        fast_state, fast_counters = S.encode(decoded(s, t, policies, seed, game))
+        ref_state, ref_counters = S.encode(ref)
+        np.testing.assert_array_equal(fast_state, ref_state)
+        np.testing.assert_array_equal(fast_counters, ref_counters)
+    return n_searched
+
+
+def test_the_reference_engine_needs_every_seat_compiled_to_replay_a_turn(all_tables):
+    """The search replays the turn on the kernel, every seat included: a seat the kernel cannot
+    play (a Python policy) is a clear error, not another game."""
+    from strategies.registry import StrategyError
+
+    class First:
+        name = "first"
+
+        def choose(self, game, seat, decision, options):
+            return options[0]
+
+    policies = [*_policies([SMALL], 1), First()]
+    with pytest.raises(StrategyError, match="built-in strategies"):
+        Game(all_tables[()], policies, seed=1, game=0, record=False).play()

@@ -65,6 +65,17 @@ def test_a_run_longer_than_the_compile_compiles_in_the_foreground(cold) -> None:
     assert cold == ["abyss"]
 
 
+def test_a_search_seat_compiles_in_the_foreground(cold) -> None:
+    """The search player's decisions are the compiled search's on either engine (docs/search.md):
+    the reference engine would wait for the same compile, so a short run does not go there."""
+    spec = games.get("abyss")
+    policies = spec.strategies().make_policies(["search", "greedy"], 2)
+    assert c.cold_start_engine(spec, 2, 10, policies) == "fast"
+    assert c.cold_start_engine(spec, 2, 10, spec.strategies().make_policies(["greedy"], 2)) \
+        == "reference"  # fmt: skip
+    assert cold == ["abyss"]
+
+
 def test_the_cold_start_can_be_turned_off(cold, monkeypatch) -> None:
     monkeypatch.setenv(firstrun.COLD_START_ENV, "compile")
     assert c.cold_start_engine(games.get("conspiracy"), 2, 10) == "fast"

@@ -88,13 +88,48 @@ def test_an_interrupted_strengths_run_resumes_to_the_same_results(tmp_path, monk
 
 
 def test_bad_strength_options_are_one_line(tmp_path):
-    for args, message in ((["--strengths", "strong"], "--strengths must be auto, tuned or none"),
-                          (["--card-blocks", "1"], "--card-blocks must be 0 or at least 2")):
+    for args, message in ((["--strengths", "strong"],
+                           "--strengths must be auto, tuned, search or none"),
+                          (["--card-blocks", "1"], "--card-blocks must be 0 or at least 2"),
+                          (["--strengths", "search", "--search-blocks", "0"],
+                           "--search-blocks and --search-rollouts must be at least 1")):
         out = tmp_path / "run"
         result = runner.invoke(app, ["tournament", *args, "--out", str(out)])
         assert result.exit_code == 2, result.output
         assert message in result.output and len(result.output.strip().splitlines()) == 1
         assert not out.exists()
+
+
+def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tmp_path):
+    """"... the hand-written presets and the tuned presets, and the search player where it
+    exists": search players whose rollouts model the best tuned presets play a third
+    tournament; each verdict is then read across the three."""
+    from reports.strengths import CONTENDERS, family, ranked
+
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["tournament", "--players", "2", "--blocks", "10", "--strengths",
+                                 "search", "--search-blocks", "2", "--search-rollouts", "4",
+                                 "--card-blocks", "0", "--fight-points", "0", "--expansions", "",
+                                 "--seed", "5", "--strategies", "greedy,key_hunter,random",
+                                 "--report", "--out", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    tuned = pd.read_parquet(out / "strengths" / "tuned" / "seats.parquet")
+    rates = tuned.groupby(tuned["strategy"].astype(str))["win"].mean().sort_values()
+    best = list(rates.index[::-1][:CONTENDERS])
+    assert ranked(tuned, 2)[:CONTENDERS] == best
+    seats = pd.read_parquet(out / "strengths" / "search" / "seats.parquet")
+    assert sorted(seats["strategy"].astype(str).unique()) == sorted(
+        f"search:rollout_policy={p}:rollouts=4" for p in best)
+    assert {family(s) for s in seats["strategy"].astype(str)} == {family(p) for p in best}
+    assert len(seats) == 2 * 6 * 2  # 2 blocks x 6 tables (3 line-ups, 2 rotations) x 2 seats
+    config = json.loads((out / "manifest.json").read_text())["config"]
+    assert config["strengths"] == ["hand-written", "tuned", "search"]
+    verdicts = _verdicts(out)
+    assert "the hand-written presets, the tuned presets and the search player" in verdicts
+    assert "Search player: At 2 players" in verdicts
+    assert "4 rollouts per decision, 2 blocks" in verdicts
+    md = (out / "report" / "report.md").read_text()
+    assert "## Search player: rankings" in md
 
 
 def test_the_conspiracy_report_opens_with_verdicts_across_strengths(tmp_path):
@@ -126,3 +161,4 @@ def test_the_quick_start_report_plays_both_strengths_and_opens_with_its_verdicts
     md = (out / "report" / "report.md").read_text()
     assert md.startswith("# ") and md.index("## Verdicts") < md.index("## Contents")
     assert "Tuned presets:" in _verdicts(out)
+    assert "--strengths search` adds it" in _verdicts(out)  # the third strength, on request

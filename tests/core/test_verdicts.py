@@ -152,3 +152,18 @@ def test_verdicts_across_strengths_say_whether_each_holds_with_both_figures() ->
     assert ("**Best strategy at 4 players: depends on play strength.** Hand-written presets: "
             "H best. Tuned presets: T best.") in md
     assert "**Seat advantage at 4 players: no play strength can tell.**" in md
+
+
+def test_a_search_player_is_of_its_rollouts_models_family() -> None:
+    """The search tier's best strategy agrees with the presets' when its rollouts model the
+    same hand-written preset: `search` over `farmer_tuned_4p` is of the farmer family."""
+    from reports.strengths import family
+
+    assert family("search:rollout_policy=farmer_tuned_4p:rollouts=32") == "farmer"
+    assert family("search:rollouts=8:rollout_policy=council_hoarder") == "council_hoarder"
+    assert family("search") == "search" and family("farmer_tuned_2p") == "farmer"
+    planted = _tournament(1.0, {"search:rollout_policy=farmer_tuned_4p:rollouts=32": 2.0,
+                                "b": 1.0, "c": 1.0, "d": 1.0}, seed=2)  # fmt: skip
+    searched = best_strategy_blocks(planted, 4)
+    preset = best_strategy_blocks(_tournament(1.0, {"farmer": 2.0, **EVEN}, seed=4), 4)
+    assert searched.finding and preset.finding and holds([searched, preset]) == "holds"
