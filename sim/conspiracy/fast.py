@@ -11,6 +11,7 @@ import numpy as np
 
 from sim.conspiracy import kernel as KN
 from sim.conspiracy import state as S
+from sim.conspiracy.policies import SEARCH
 from sim.conspiracy.state import END_REASONS
 from sim.core.batch import check_lineup, concat, rotated_seatings, set_threads, timings
 from sim.core.policy import lineup_arrays as core_lineup_arrays
@@ -48,7 +49,10 @@ def play_raw(tables, seed: int, games, seatings, strategies: list):
     n_tasks, n_players = seatings.shape
     out_seats = np.zeros((n_tasks, n_players, KN.N_SEAT_FIELDS), dtype=np.int32)
     out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
-    KN.play_tables(
+    play = KN.play_tables
+    if (kinds == SEARCH).any():  # the search's driver compiles only when a seat searches
+        from sim.conspiracy.kernel_search import play_tables_searched as play
+    play(
         S.cached_template(tables),
         np.int64(seed),
         games,

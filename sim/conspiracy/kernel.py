@@ -13,6 +13,8 @@ from sim.conspiracy import state as S
 from sim.conspiracy.cards import KeyKind, LocationPower, LocationScore, LordPower
 from sim.conspiracy.kcore import largest_group, pb, pile_of, swap_spots
 from sim.core.jit import borrow, njit, prange
+from sim.core.rng import N_STREAMS
+from sim.core.search import canonical_shuffle_in
 from sim.core.stack import clear, index_of, pop, pop_at, push
 from sim.core.workspace import LANES, reset_game, seat_lineup, shuffle_in, traced
 
@@ -49,7 +51,11 @@ def ask(s, seat, decision, n):
     """The seat's policy decides among the n options at s[OPT:] (one option: no question)."""
     if n == 1:
         return s[S.OPT]
-    return traced(s, S.TRACE, seat, decision, P.choose(s, seat, decision, n), n)
+    pick = searched(s, seat, decision, n) if s[S.POLICY_KIND + seat] == P.SEARCH \
+        else POLICY_DECIDES  # fmt: skip
+    if pick == POLICY_DECIDES:  # one policy call: the search hook adds little to the compile
+        pick = P.choose(s, seat, decision, n)
+    return traced(s, S.TRACE, seat, decision, pick, n)
 
 
 @njit(cache=True)
@@ -83,6 +89,7 @@ def new_game(s, seed, game, n_players):
     s[S.PEARL_MASTER] = -1
     s[S.RESTRICTION_OWNER] = -1
     s[S.END_TRIGGER] = -1
+    s[S.SEARCH_MODE] = s[S.SCRIPT] = 0
     for i in range(s[S.T_N_LORDS]):
         push(s, S.LORD_DECK, i)
     shuffle_stack(s, S.LORD_DECK, ST_LORDS)
@@ -94,17 +101,40 @@ def new_game(s, seed, game, n_players):
 
 @njit(cache=True)
 def play(s):
-    n_players = s[S.N_PLAYERS]
-    seat = 0
-    while s[S.END_TRIGGER] < 0:
-        if s[S.TURN] >= S.TURN_LIMIT:
-            s[S.END_REASON] = S.END_TURN_LIMIT
-            return
+    """Play turns until the end (resumes from NEXT_SEAT / FINAL_TURNS)."""
+    while not turn_limit(s):
+        seat = s[S.NEXT_SEAT]
         take_turn(s, seat)
-        seat = (seat + 1) % n_players
-    s[S.END_REASON] = S.END_CHAMBER
-    for i in range(1, n_players):
-        take_turn(s, (s[S.END_TRIGGER] + i) % n_players)
+        if end_of_turn(s, seat):
+            return
+
+
+@njit(cache=True)
+def turn_limit(s):
+    """A safety stop before a turn (never reached by the shipped data)."""
+    if s[S.END_TRIGGER] < 0 and s[S.TURN] >= S.TURN_LIMIT:
+        s[S.END_REASON] = S.END_TURN_LIMIT
+        return True
+    return False
+
+
+@njit(cache=True)
+def end_of_turn(s, seat):
+    """After `seat`'s turn: the next seat (clockwise; once a Chamber is complete, each opponent
+    of the player who completed it in turn); True when the game is over."""
+    n = s[S.N_PLAYERS]
+    if s[S.END_TRIGGER] < 0:
+        s[S.NEXT_SEAT] = (seat + 1) % n
+        return False
+    if s[S.END_REASON] == S.END_NONE:  # this turn completed a Chamber
+        s[S.END_REASON] = S.END_CHAMBER
+        s[S.FINAL_TURNS] = n - 1
+    else:
+        s[S.FINAL_TURNS] -= 1
+    if s[S.FINAL_TURNS] == 0:
+        return True
+    s[S.NEXT_SEAT] = (s[S.END_TRIGGER] + n - s[S.FINAL_TURNS]) % n
+    return False
 
 
 @njit(cache=True)
@@ -413,11 +443,74 @@ def score(s, out_seats):
         out_seats[seat, R_RANK] = rank
 
 
+# ----------------------------------------------------------------------------- the search player
+# (`sim.conspiracy.kernel_search` drives it: these are its steps inside a turn). Small and without
+# array slices: `ask`, which every decision calls, compiles them into plain play too.
+PROBE, ROLLOUT = 1, 2
+#: `searched`: no option of its own, the seat's (now the rollout) policy decides.
+POLICY_DECIDES = -(1 << 30)
+
+
+@njit(cache=True)
+def searched(s, seat, decision, n):
+    """A search seat's decision in a replayed turn: the script's, if it has one; in a rollout,
+    fork here: determinize, play SEARCH_FORCE, and every seat plays the rollout policy from now
+    on; else (probing, the first decision past the script is recorded) every seat plays the
+    rollout policy to the end of the turn, and POLICY_DECIDES."""
+    k = s[S.SEARCH_COUNT]
+    s[S.SEARCH_COUNT] = k + 1
+    if k < s[S.SCRIPT]:
+        return s[S.SCRIPT + 1 + k]
+    if s[S.SEARCH_MODE] == ROLLOUT:
+        determinize(s)
+        rollout_policy(s, seat)
+        s[S.SEARCH_MODE] = 0
+        return s[S.SEARCH_FORCE]
+    if s[S.SEARCH_MODE] == PROBE and s[S.SEARCH_FOUND] == 0:
+        s[S.SEARCH_FOUND] = 1
+        s[S.SEARCH_SEAT], s[S.SEARCH_DECISION], s[S.SEARCH_N] = seat, decision, n
+        for i in range(n):
+            s[S.SEARCH_OPTS + i] = s[S.OPT + i]
+    rollout_policy(s, seat)
+    return POLICY_DECIDES
+
+
+@njit(cache=True)
+def rollout_policy(s, seat):
+    """Every seat plays the searching seat's rollout policy (its kind and slots) from now on."""
+    vec = S.POLICY_PARAMS + seat * S.N_PARAMS
+    kind = s[vec + P.ROLLOUT_KIND]
+    for q in range(s[S.N_PLAYERS]):  # (the slots written never overlap the rollout's)
+        s[S.POLICY_KIND + q] = kind
+        at = S.POLICY_PARAMS + q * S.N_PARAMS
+        for i in range(S.N_SLOTS):
+            s[at + i] = s[vec + P.ROLLOUT_PARAMS + i]
+
+
+@njit(cache=True)
+def determinize(s):
+    """What no player can see, sampled afresh: every stream re-keyed from FORK_KEYS, and the two
+    face-down decks (Lords, Locations) put in a canonical order (sorted) and shuffled, so the
+    sample does not depend on their true order: the search never peeks. Everything else is face
+    up ("discarded faceup", "available faceup Locations", the Chambers, Pearls and Keys)."""
+    for i in range(2 * N_STREAMS):
+        s[S.RNG_KEYS + i] = s[S.FORK_KEYS + i]
+        s[S.RNG_COUNTERS + i] = 0
+    canonical_shuffle_in(s, S.LORD_DECK, S.RNG_KEYS, S.RNG_COUNTERS, ST_LORDS)
+    canonical_shuffle_in(s, S.LOC_DECK, S.RNG_KEYS, S.RNG_COUNTERS, ST_LOCATIONS)
+
+
 # ----------------------------------------------------------------------------- entry points
 @njit(cache=True)
 def play_one(s, seed, game, n_players, out_seats, out_game):
     new_game(s, seed, game, n_players)
     play(s)
+    results(s, out_seats, out_game)
+
+
+@njit(cache=True)
+def results(s, out_seats, out_game):
+    """The finished game's scores and ranks (out_seats) and its end (out_game)."""
     score(s, out_seats)
     out_game[RG_TURNS] = s[S.TURN]
     out_game[RG_END] = s[S.END_REASON]
@@ -429,13 +522,20 @@ def play_tables(template, seed, games, seatings, lineup_kinds, lineup_params, ou
     """Play game games[i] of `seed` with seat s taken by line-up entry seatings[i, s], for every
     i, on all threads; a game depends only on (seed, game index, seating), never on its lane."""
     n_tasks = out_games.shape[0]
-    n_players = seatings.shape[1]
     n_lanes = min(LANES, n_tasks)
     for lane in prange(n_lanes):
         owned = template.copy()
         s = borrow(owned)
         for i in range(lane, n_tasks, n_lanes):
-            seat_lineup(s, S.POLICY_KIND, S.POLICY_PARAMS, S.N_PARAMS, seatings[i],
-                        lineup_kinds, lineup_params)  # fmt: skip
-            play_one(s, seed, games[i], n_players, out_seats[i], out_games[i])
+            start_task(s, seed, games[i], seatings[i], lineup_kinds, lineup_params)
+            play(s)
+            results(s, out_seats[i], out_games[i])
         owned[0] = owned[0]  # keep the lane's workspace alive to here
+
+
+@njit(cache=True)
+def start_task(s, seed, game, seating, lineup_kinds, lineup_params):
+    """Seat line-up entry seating[seat] at every seat and set up game `game` of `seed`."""
+    seat_lineup(s, S.POLICY_KIND, S.POLICY_PARAMS, S.N_PARAMS, seating, lineup_kinds,
+                lineup_params)  # fmt: skip
+    new_game(s, seed, game, seating.shape[0])

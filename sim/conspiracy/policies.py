@@ -22,6 +22,7 @@ from sim.core.workspace import best_or_draw
 
 RANDOM = 0
 HEURISTIC = 1
+SEARCH = 2  # the search player (sim.conspiracy.kernel_search): its driver decides, not `choose`
 POLICY_STREAM = 2  # sim.conspiracy.rules.Stream.POLICY
 
 # decisions (sim.conspiracy.rules.Decision)
@@ -32,6 +33,11 @@ PILE, NO_SWAP, LOCATION_DRAW = 10, -1, 1000
 H_IP, H_COALITION, H_KEY, H_PEARL, H_PILE_MIN, H_DRAW, H_LOCATION_MIN, H_MASTER = range(8)
 # restricted play (`abyss-mc restrict`): the forbidden Lords (colour and IP) and Location, -1: none
 H_FORBID_COLOUR, H_FORBID_IP, H_FORBID_LOCATION = 8, 9, 10
+# the search player's slots: rollouts per decision (the budget), the UCB exploration constant
+# (thousandths), determinizations cycled (0: a new one for every rollout); then its rollout
+# policy's kind and parameters (state.N_PARAMS)
+S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS = 0, 1, 2
+ROLLOUT_KIND, ROLLOUT_PARAMS = S.N_SLOTS, S.N_SLOTS + 1
 
 
 @njit(cache=True)

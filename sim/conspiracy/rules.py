@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from sim.conspiracy.cards import (
     ConspiracyTables,
@@ -22,7 +23,11 @@ from sim.conspiracy.cards import (
     LordPower,
     ZeroSwap,
 )
+from sim.conspiracy.state import encode
 from sim.core.reference import ReferenceGame, ScoreBySource
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TURN_LIMIT = 400  # = sim.conspiracy.state.TURN_LIMIT
 
@@ -93,6 +98,11 @@ class Game(ReferenceGame):
         self.restriction_owner = -1
         self.end_trigger = -1  # seat that placed its 15th Lord
         self.end_reason = "none"  # sim.conspiracy.state.END_REASONS
+        self.next_seat = 0  # the turn boundary: the seat to play next,
+        self.final_turns = 0  # and the last turns still to play once the end is triggered
+        #: (state, stream counters, trace length) at the current turn's start, kept for the
+        #: search player (`keep_turn_start`); None: no search seat, or not in `play`.
+        self.turn_start: tuple[np.ndarray, np.ndarray, int] | None = None
         self.scores: list[Score] = []
         self.ranks: list[int] = []
         self._setup()
@@ -118,20 +128,44 @@ class Game(ReferenceGame):
     # ------------------------------------------------------------------ play
     def play(self) -> Game:
         """Turns clockwise until a Chamber is complete, then "Each opponent then gets to play
-        one last turn"; then the scoring."""
-        seat = 0
-        while self.end_trigger < 0:
-            if self.turn >= TURN_LIMIT:  # a safety stop (never reached by the shipped data)
+        one last turn"; then the scoring. Resumes from any turn's start (`next_seat`)."""
+        while True:
+            if self.end_trigger < 0 and self.turn >= TURN_LIMIT:
+                # a safety stop (never reached by the shipped data)
                 self.end_reason = "turn_limit"
-                self.score()
-                return self
+                break
+            seat = self.next_seat
+            self.keep_turn_start()
             self.take_turn(seat)
-            seat = (seat + 1) % self.n_players
-        self.end_reason = "chamber_complete"
-        for i in range(1, self.n_players):
-            self.take_turn((self.end_trigger + i) % self.n_players)
+            if self.end_of_turn(seat):
+                break
         self.score()
         return self
+
+    def end_of_turn(self, seat: int) -> bool:
+        """After `seat`'s turn: the next seat (clockwise; once a Chamber is complete, each
+        opponent of the player who completed it in turn); True when the game is over."""
+        n = self.n_players
+        if self.end_trigger < 0:
+            self.next_seat = (seat + 1) % n
+            return False
+        if self.end_reason == "none":  # this turn completed a Chamber
+            self.end_reason = "chamber_complete"
+            self.final_turns = n - 1
+        else:
+            self.final_turns -= 1
+        if self.final_turns == 0:
+            return True
+        self.next_seat = (self.end_trigger + n - self.final_turns) % n
+        return False
+
+    def keep_turn_start(self) -> None:
+        """The search player decides by replaying the turn from its start, as the fast path's
+        driver does (`sim.conspiracy.kernel_search`): with a search seat, keep that start (the
+        encoded state, and where the turn's decisions begin in the trace). A hook of the play
+        loop, since the state before the turn cannot be rebuilt from inside it."""
+        if any(getattr(policy, "REPLAYS_TURNS", False) for policy in self.policies):
+            self.turn_start = (*encode(self), len(self.trace))
 
     def take_turn(self, seat: int) -> None:
         p = self.players[seat]

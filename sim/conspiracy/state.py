@@ -37,6 +37,10 @@ RESTRICTION = _b.scalar()  # LocationPower in force "until your next turn", 0 no
 RESTRICTION_OWNER = _b.scalar()
 END_TRIGGER = _b.scalar()  # seat that completed its Chamber, -1
 END_REASON = _b.scalar()
+# the turn boundary, so a game resumes from any turn's start (the search replays turns): the seat
+# to play next, and the last turns still to play once a Chamber is complete ("Each opponent then
+# gets to play one last turn")
+NEXT_SEAT, FINAL_TURNS = _b.scalars(2)
 # --- game stacks
 LORD_DECK = _b.stack(MAX_LORDS)  # top = last item
 PILE_STRIDE = 1 + MAX_LORDS
@@ -71,7 +75,10 @@ TABLE_END = _b.size
 
 # --- kernel workspace
 ROW_WIDTH = 128  # longest option list (the 0's swaps: at most 105 pairs + decline)
-N_PARAMS = 16
+N_SLOTS = 16  # parameters of a strategy (sim.conspiracy.policies)
+# A seat's vector: its strategy's N_SLOTS, then, for the search player, its rollout policy's kind
+# and N_SLOTS (every seat plays that policy in the search's rollouts).
+N_PARAMS = 2 * N_SLOTS + 1
 OPT = _b.block(ROW_WIDTH)  # the options of the decision being asked
 ROW1 = _b.block(ROW_WIDTH)  # Lords recruited this turn, still to place
 ROW2 = _b.block(ROW_WIDTH)  # Lords or Locations drawn
@@ -80,6 +87,22 @@ POLICY_KIND = _b.block(MAX_PLAYERS)
 POLICY_PARAMS = _b.block(MAX_PLAYERS * N_PARAMS)
 RNG_KEYS = _b.block(2 * N_STREAMS)
 RNG_COUNTERS = _b.block(2 * N_STREAMS)
+# The search player (`sim.conspiracy.kernel_search`): a turn with a search seat is replayed from
+# its start; SCRIPT holds the search decisions taken so far in the turn, and the first decision
+# past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the face-down decks
+# redealt, SEARCH_FORCE played, every seat on the searching seat's rollout policy).
+FORK_KEYS = _b.block(2 * N_STREAMS)
+SEARCH_BEGIN = _b.size  # a turn's replay restores the workspace below this
+MAX_SCRIPT = 256
+SEARCH_MODE = _b.block(1)  # 0 off, 1 probe, 2 rollout
+SEARCH_COUNT = _b.block(1)  # search decisions asked so far in this replay of the turn
+SCRIPT = _b.block(1 + MAX_SCRIPT)  # their number, then the options chosen
+SEARCH_FORCE = _b.block(1)
+SEARCH_FOUND = _b.block(1)  # probe: 1 when the decision past the script was met (below)
+SEARCH_SEAT = _b.block(1)
+SEARCH_DECISION = _b.block(1)
+SEARCH_N = _b.block(1)
+SEARCH_OPTS = _b.block(ROW_WIDTH)
 TRACE = _b.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
 WORKSPACE_BASE = _b.size
 
@@ -165,6 +188,7 @@ def encode(g) -> tuple[np.ndarray, np.ndarray]:
     s[RESTRICTION], s[RESTRICTION_OWNER] = g.restriction, g.restriction_owner
     s[END_TRIGGER] = g.end_trigger
     s[END_REASON] = END_REASONS.index(g.end_reason)
+    s[NEXT_SEAT], s[FINAL_TURNS] = g.next_seat, g.final_turns
     _put_stack(s, LORD_DECK, g.lord_deck)
     for c, pile in enumerate(g.piles):
         _put_stack(s, PILES + c * PILE_STRIDE, pile)

@@ -1,9 +1,10 @@
 """Strategies for Abyss: Conspiracy: compiled policies (`policies.py`) behind small dataclasses.
 
-`RandomPolicy` and `HeuristicPolicy` (weights of what a Lord adds: IP over the colour's best,
+`RandomPolicy`, `HeuristicPolicy` (weights of what a Lord adds: IP over the colour's best,
 coalition growth, Keys, Pearls, the Pearl Master; when to take a discard pile; how many cards to
-draw; which Location to take). Both engines run the same compiled `policies.choose`: the reference
-engine encodes its state for it (`CompiledPolicy.choose`, `strategies.compiled`).
+draw; which Location to take) and `SearchPolicy` (`search.py`: looks ahead by rollouts). Both
+engines run the same compiled `policies.choose`: the reference engine encodes its state for it
+(`CompiledPolicy.choose`, `strategies.compiled`).
 """
 
 from __future__ import annotations
@@ -166,6 +167,12 @@ class HeuristicPolicy(CompiledPolicy):
     kind = P.HEURISTIC
 
 
-POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
+from strategies.conspiracy.search import SearchPolicy  # noqa: E402 (it builds on the above)
+
+POLICIES: dict[str, type] = {
+    "random": RandomPolicy,
+    "heuristic": HeuristicPolicy,
+    "search": SearchPolicy,
+}
 #: The hand-written presets, then the tuned ones (`abyss-mc tune`, docs/tuning.md).
 REGISTRY = Registry(POLICIES, [Path(__file__).with_name(f) for f in ("presets.toml", "tuned.toml")])

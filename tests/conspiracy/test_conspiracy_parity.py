@@ -1,6 +1,7 @@
 """Parity: Conspiracy's fast path (`sim.conspiracy.kernel`) plays exactly the reference engine's
 games: the same decisions with the same options in the same order, the same final state (every
-card's place, every counter, the random streams' positions) and the same scores."""
+card's place, every counter, the random streams' positions) and the same scores; with the search
+player too (`sim.conspiracy.kernel_search`)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,19 @@ import pytest
 from sim.conspiracy import kernel as KN
 from sim.conspiracy import state as S
 from sim.conspiracy.cards import load_cards
+from sim.conspiracy.kernel_search import play_game
+from sim.conspiracy.policies import SEARCH
 from sim.conspiracy.rules import Game
 from sim.core.rng import N_STREAMS
 from sim.core.workspace import trace_of, with_trace
-from strategies.conspiracy import HeuristicPolicy, RandomPolicy
+from strategies.conspiracy import REGISTRY, HeuristicPolicy, RandomPolicy
 
 TRACE_CAP = 4000
 
 
 def policies(lineup):
-    return [RandomPolicy() if name == "random" else HeuristicPolicy() for name in lineup]
+    made = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
+    return [made[name]() if name in made else REGISTRY.make_policy(name) for name in lineup]
 
 
 def kernel_game(t, lineup, seed, game):
@@ -33,7 +37,12 @@ def kernel_game(t, lineup, seed, game):
         )
     out_seats = np.zeros((len(lineup), KN.N_SEAT_FIELDS), dtype=np.int32)
     out_game = np.zeros(KN.N_GAME_FIELDS, dtype=np.int32)
-    KN.play_one(s, np.int64(seed), np.int64(game), np.int64(len(lineup)), out_seats, out_game)
+    if any(p.kind == SEARCH for p in ps):  # the search's driver (play_tables_searched's)
+        KN.new_game(s, np.int64(seed), np.int64(game), np.int64(len(lineup)))
+        play_game(s)
+        KN.results(s, out_seats, out_game)
+    else:
+        KN.play_one(s, np.int64(seed), np.int64(game), np.int64(len(lineup)), out_seats, out_game)
     trace = trace_of(s, S.TRACE)
     return s, out_seats, out_game, trace
 
@@ -86,6 +95,16 @@ def test_parity_ci(tables, data, lineup, n_players):
     t = tables[data]
     for game in range(15):
         compare(t, [lineup[i % len(lineup)] for i in range(n_players)], seed=11, game=game)
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+@pytest.mark.parametrize("data", ["seed", "options"])
+def test_parity_search(tables, data, n_players):
+    """The search player (strategies/conspiracy/search.py): the reference engine calls the
+    compiled search from each turn's start, and plays the fast path's very games."""
+    lineup = ["search:rollouts=6:rollout_policy=heuristic", "random", "key_hunter"]
+    for game in range(3):
+        compare(tables[data], [lineup[i % 3] for i in range(n_players)], seed=12, game=game)
 
 
 @pytest.mark.slow

@@ -1,0 +1,164 @@
+"""The search player's driver on Conspiracy's fast path (docs/search.md, "Abyss: Conspiracy"):
+determinized flat Monte Carlo with UCB1, as Abyss's (`sim.abyss.kernel.play_searched`).
+
+Every turn of a game with a search seat is played from a copy of its start; at the first search
+decision past the turn's script the turn stops being real (`kernel.searched` records it),
+rollouts from the turn's start value each option, the best joins the script and the turn is
+replayed, until it ends with every search decision scripted. A rollout forks at the decision
+(`kernel.determinize`: the face-down decks in a canonical order, reshuffled with the search's own
+keys), then every seat plays the searching seat's rollout policy to the end of the game.
+
+Compiled only for line-ups with a search seat (`play_tables_searched`): the plain `play_tables`
+never reaches this module. The reference engine plays the same games through `reference_choice`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.conspiracy import kernel as KN
+from sim.conspiracy import policies as P
+from sim.conspiracy import state as S
+from sim.core.jit import borrow, njit, prange
+from sim.core.rng import N_STREAMS, stream_keys_in
+from sim.core.search import most_visited, search_seed, share_reward, ucb
+from sim.core.workspace import LANES
+
+
+@njit(cache=True)
+def play_game(s):
+    """`kernel.play`, or with a search seat (policies.SEARCH) `play_searched`."""
+    for q in range(s[S.N_PLAYERS]):
+        if s[S.POLICY_KIND + q] == P.SEARCH:
+            play_searched(s)
+            return
+    KN.play(s)
+
+
+@njit(cache=True)
+def play_searched(s):
+    """`kernel.play` with every turn replayed until its search decisions are scripted. Nothing
+    of the real game is changed by a rollout: they run in a copy."""
+    start = np.empty(S.SEARCH_BEGIN, dtype=np.int32)
+    scratch = s.copy()
+    rows = np.zeros((S.MAX_PLAYERS, KN.N_SEAT_FIELDS), dtype=np.int32)
+    while not KN.turn_limit(s):
+        seat = s[S.NEXT_SEAT]
+        start[:] = s[: S.SEARCH_BEGIN]
+        trace = s[S.TRACE]
+        s[S.SCRIPT] = 0
+        while True:
+            s[: S.SEARCH_BEGIN] = start
+            s[S.TRACE] = trace
+            s[S.SEARCH_MODE], s[S.SEARCH_COUNT], s[S.SEARCH_FOUND] = KN.PROBE, 0, 0
+            KN.take_turn(s, seat)
+            if s[S.SEARCH_FOUND] == 0:
+                break
+            k = s[S.SCRIPT]
+            visits, total = np.zeros(s[S.SEARCH_N], np.int64), np.zeros(s[S.SEARCH_N])
+            s[S.SCRIPT + 1 + k] = search_decision(s, start, scratch, rows, seat, visits, total)
+            s[S.SCRIPT] = k + 1
+        s[S.SEARCH_MODE] = 0
+        if KN.end_of_turn(s, seat):
+            return
+
+
+@njit(cache=True)
+def search_decision(s, start, w, rows, active, visits, total):
+    """The searching seat's option at the decision s recorded (SEARCH_SEAT, SEARCH_N,
+    SEARCH_OPTS, after the SCRIPT's decisions of the turn that began at `start`): UCB1 over its
+    options, each rollout the turn replayed from `start` in w, forked at the decision (the j-th
+    rollout of every option gets the j-th determinization: common random numbers), then played
+    out by the rollout policy. Reward: the seat's share of the win, the IP margin as a
+    tie-break. Each option's rollouts and summed reward are left in visits and total."""
+    seat, n = s[S.SEARCH_SEAT], s[S.SEARCH_N]
+    options = s[S.SEARCH_OPTS : S.SEARCH_OPTS + n].copy()
+    vec = S.POLICY_PARAMS + seat * S.N_PARAMS  # read at the turn's start: the probe changed s's
+    budget = max(start[vec + P.S_ROLLOUTS], n)
+    c = start[vec + P.S_EXPLORATION] / 1000.0
+    kinds = start[vec + P.S_DETERMINIZATIONS]
+    k = s[S.SCRIPT]
+    seed = search_seed(s, S.RNG_KEYS, s[S.TURN], k)
+    for r in range(budget):
+        i = r if r < n else ucb(total, visits, r, c)
+        j = visits[i] % kinds if kinds > 0 else visits[i]
+        w[: S.SEARCH_BEGIN] = start
+        w[S.SCRIPT : S.SCRIPT + 1 + k] = s[S.SCRIPT : S.SCRIPT + 1 + k]
+        w[S.SEARCH_MODE], w[S.SEARCH_COUNT], w[S.SEARCH_FORCE] = KN.ROLLOUT, 0, options[i]
+        w[S.TRACE] = 0
+        stream_keys_in(w, S.FORK_KEYS, seed, j, N_STREAMS)
+        KN.take_turn(w, active)
+        if not KN.end_of_turn(w, active):
+            KN.play(w)
+        KN.score(w, rows)
+        visits[i] += 1
+        total[i] += share_reward(rows, w[S.N_PLAYERS], seat, KN.R_RANK, KN.R_SCORE)
+    return options[most_visited(visits, total)]
+
+
+# ----------------------------------------------------------------------------- the reference engine
+@njit(cache=True)
+def search_choice(s, k):
+    """The search's choice at the turn's k-th search decision (0-based), s holding the turn's
+    start and the first k in its script (`play_searched`, one pass of its loop). The probe
+    leaves the decision's seat, number and options in s[S.SEARCH_SEAT], s[S.SEARCH_DECISION],
+    s[S.SEARCH_OPTS:] for the caller to check; s[S.SEARCH_FOUND] == 0: the turn has no such
+    decision (and 0 is returned: any integer may be an option)."""
+    start = s[: S.SEARCH_BEGIN].copy()
+    seat = s[S.NEXT_SEAT]
+    s[S.SCRIPT] = k
+    s[S.TRACE] = 0
+    s[S.SEARCH_MODE], s[S.SEARCH_COUNT], s[S.SEARCH_FOUND] = KN.PROBE, 0, 0
+    KN.take_turn(s, seat)
+    if s[S.SEARCH_FOUND] == 0:
+        return 0
+    n = s[S.SEARCH_N]
+    visits, total = np.zeros(n, np.int64), np.zeros(n)
+    rows = np.zeros((S.MAX_PLAYERS, KN.N_SEAT_FIELDS), dtype=np.int32)
+    return search_decision(s, start, s.copy(), rows, seat, visits, total)
+
+
+def reference_choice(tables, kinds, params, turn_start, script, seed, game):
+    """The search's choice past `script` (the options the search seats chose so far in the
+    turn, in order) in the turn starting at `turn_start` (state, stream counters: `S.encode`)
+    of game `game` of `seed`, the seats playing `kinds` and `params` (`fast.lineup_arrays`).
+    Returns (option, (seat, decision, options)): the decision the replay reached, for the
+    reference engine to check against its own (None: the replay met no such decision)."""
+    from sim.core.rng import stream_keys
+
+    if len(script) >= S.MAX_SCRIPT:
+        raise ValueError(f"more than {S.MAX_SCRIPT} search decisions in one turn")
+    state, counters = turn_start
+    s = S.cached_template(tables).copy()
+    n = len(kinds)
+    s[S.POLICY_KIND : S.POLICY_KIND + n] = kinds
+    s[S.POLICY_PARAMS : S.POLICY_PARAMS + n * S.N_PARAMS] = np.asarray(params).reshape(-1)
+    s[: S.STATE_SIZE] = state
+    keys = np.zeros(N_STREAMS, dtype=np.uint64)
+    stream_keys(np.int64(seed), np.int64(game), keys)
+    s[S.RNG_KEYS : S.RNG_KEYS + 2 * N_STREAMS] = keys.view(np.int32)
+    s[S.RNG_COUNTERS : S.RNG_COUNTERS + 2 * N_STREAMS] = counters.astype(np.int64).view(np.int32)
+    s[S.SCRIPT + 1 : S.SCRIPT + 1 + len(script)] = script
+    option = int(search_choice(s, np.int64(len(script))))
+    if s[S.SEARCH_FOUND] == 0:
+        return option, None
+    n = int(s[S.SEARCH_N])
+    options = [int(x) for x in s[S.SEARCH_OPTS : S.SEARCH_OPTS + n]]
+    return option, (int(s[S.SEARCH_SEAT]), int(s[S.SEARCH_DECISION]), options)
+
+
+@njit(cache=True, parallel=True)
+def play_tables_searched(template, seed, games, seatings, lineup_kinds, lineup_params, out_seats,
+                         out_games):  # fmt: skip
+    """`kernel.play_tables` for a line-up with the search player (`play_game`): the same games,
+    this driver compiled only when it is used."""
+    n_tasks = out_games.shape[0]
+    n_lanes = min(LANES, n_tasks)
+    for lane in prange(n_lanes):
+        owned = template.copy()
+        s = borrow(owned)
+        for i in range(lane, n_tasks, n_lanes):
+            KN.start_task(s, seed, games[i], seatings[i], lineup_kinds, lineup_params)
+            play_game(s)
+            KN.results(s, out_seats[i], out_games[i])
+        owned[0] = owned[0]
