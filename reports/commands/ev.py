@@ -619,7 +619,13 @@ def search(
     spec.strategies().use_presets(presets)
     spec.check_players(None, players, EXPANSIONS)
     c.check_seed(seed)
-    from reports.search_check import check_summary, check_text, parse_rule, run_search_check
+    from reports.search_check import (
+        check_summary,
+        check_text,
+        parse_rule,
+        run_search_check,
+        save_check,
+    )
     from sim.abyss.kernel_record import MAX_EVAL_REPLICATES
 
     parse_rule(rule)
@@ -629,29 +635,27 @@ def search(
         raise UserError(
             f"--replicates must be between 1 and {MAX_EVAL_REPLICATES - 1}; got {replicates}"
         )
-    names, lineup = lineup_of(spec, strategies, players)
+    _, lineup = lineup_of(spec, strategies, players)
     from sim.core.batch import set_threads
     from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_manifest
 
     set_threads(threads)
     out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    tables = spec.load_cards(cards, set_, EXPANSIONS)
-    check = run_search_check(
-        tables,
-        n_players=players,
-        strategies=lineup,
-        seed=seed,
-        n_games=games,
-        replicates=replicates,
-        progress=sys.stderr.isatty(),
-    )
-    command = ["abyss-mc", *sys.argv[1:]]
-    check.meta["command"] = " ".join(command)
-    found = check_summary(check.points, rule)
-    text = check_text(check, found)
-    from reports.search_check import save_check
-
     with create_run_dir(out_dir) as staging:
+        tables = spec.load_cards(cards, set_, EXPANSIONS)
+        check = run_search_check(
+            tables,
+            n_players=players,
+            strategies=lineup,
+            seed=seed,
+            n_games=games,
+            replicates=replicates,
+            progress=sys.stderr.isatty(),
+        )
+        command = ["abyss-mc", *sys.argv[1:]]
+        check.meta["command"] = " ".join(command)
+        found = check_summary(check.points, rule)
+        text = check_text(check, found)
         save_check(check, found, staging.dir)
         write_manifest(
             staging.dir,
