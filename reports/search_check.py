@@ -129,7 +129,7 @@ def run_search_check(
         parts.append(point_rows(games, seatings, strategies, out_info, out_values, out_count,
                                 replicates))  # fmt: skip
 
-    run_chunks(n_games, play, chunk_size=chunk_games or 8, progress=progress, label="games")
+    run_chunks(n_games, play, chunk_size=chunk_games or 64, progress=progress, label="games")
     points = pd.concat(parts, ignore_index=True) if parts else point_rows(*_empty(n_players))
     if (points["seat"] < 0).any():
         raise RuntimeError("a recorded decision's situation was not met: the replay diverged")
@@ -226,7 +226,27 @@ def check_summary(points: pd.DataFrame, rule: str, conf: float = 0.95) -> dict:
         "search continues, rule fights": difference(differ[~fights], fights[~fights], conf),
     }
     found["verdict"] = verdict(found["differ"]["all"]["eval_reward"])
+    found["by_risk"] = by_risk(both, search_fight, rule_fight)
     return found
+
+
+#: Bins of the risk of continuing, in 36ths: (label, lowest, highest).
+RISK_BINS = (("1-5/36", 1, 5), ("6-8/36", 6, 8), ("9-12/36", 9, 12), ("13-18/36", 13, 18),
+             ("19+/36", 19, 36))  # fmt: skip
+
+
+def by_risk(both: pd.DataFrame, search_fight: np.ndarray, rule_fight: np.ndarray) -> list[dict]:
+    """Per bin of the risk of continuing (`RISK_BINS`, in 36ths as the rule reads it):
+    decisions, and how often the search and the rule fight there."""
+    risk_36 = np.rint(both["arrival_risk"].to_numpy() * 36 / 1000).astype(int)
+    rows = []
+    for label, low, high in RISK_BINS:
+        at = (risk_36 >= low) & (risk_36 <= high)
+        if at.any():
+            rows.append({"risk": label, "decisions": int(at.sum()),
+                         "search_fights": float(search_fight[at].mean()),
+                         "rule_fights": float(rule_fight[at].mean())})  # fmt: skip
+    return rows
 
 
 def difference(differ: pd.DataFrame, search_fights: np.ndarray, conf: float) -> dict:
@@ -313,6 +333,10 @@ def check_text(check: SearchCheck, found: dict) -> str:
             f"reward {_ci(d['eval_reward'], '+.3f')}, IP {_ci(d['eval_ip'], '+.2f')}; "
             f"the search's own rollouts: reward {_ci(d['search_reward'], '+.3f')}"
         )
+    lines.append("Who fights, by the risk of continuing (decisions: the search, the rule):")
+    lines.append("  " + "; ".join(
+        f"{r['risk']} ({r['decisions']}): {r['search_fights']:.0%}, {r['rule_fights']:.0%}"
+        for r in found["by_risk"]))  # fmt: skip
     lines.append(
         f"Which wins more where they differ (extra paired rollouts, every seat then playing the "
         f"search's rollout policy): {found['verdict']}."

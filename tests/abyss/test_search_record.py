@@ -53,6 +53,30 @@ def test_recording_changes_no_game(game):
     np.testing.assert_array_equal(recorded, plain)
 
 
+def test_recorded_tables_score_as_the_search_driver_does():
+    """The parallel drivers agree too: `record_tables` ends every game with the scores
+    `play_tables_searched` gives it."""
+    from sim.abyss import state as S
+
+    tables = _tables()
+    kinds, params = lineup_arrays(SPEC.strategies().make_policies(LINEUP, 4))
+    g = np.arange(3, dtype=np.int64)
+    seatings = seatings_of(g, 4, 4)
+    template = W.cached_template(tables)
+    plain = np.zeros((3, 4, S.N_SEAT_FIELDS), dtype=np.int32)
+    KN.play_tables_searched(template, np.int64(6), g, seatings, kinds, params, plain,
+                            np.zeros((3, S.N_GAME_FIELDS), dtype=np.int32),
+                            np.full(3, -1, dtype=np.int64),
+                            np.zeros((0, W.MAX_ROUNDS, 4, 3), dtype=np.int32))  # fmt: skip
+    recorded = np.zeros_like(plain)
+    count = np.zeros(3, dtype=np.int32)
+    KR.record_tables(template, np.int64(6), g, seatings, kinds, params, np.int64(5), np.int64(2),
+                     recorded, np.zeros((3, 64, W.N_FORK_INFO), dtype=np.int32),
+                     np.zeros((3, 64, KR.N_VALUE_ROWS, KR.MAX_OPTIONS)), count)  # fmt: skip
+    assert count.sum() > 0
+    np.testing.assert_array_equal(recorded, plain)
+
+
 def test_the_plain_fast_path_does_not_import_the_recording():
     """`play_tables` and the search driver compile nothing of the recording: the kernel does
     not import it."""
