@@ -259,6 +259,7 @@ def difference(differ: pd.DataFrame, search_fights: np.ndarray, conf: float) -> 
                         ("search_reward", "search_mean")):  # fmt: skip
         d = sign * (differ[f"{prefix}_fight"] - differ[f"{prefix}_continue"]).to_numpy()
         out[key] = _mean(games, d, conf)
+    out["verdict"] = verdict(out["eval_reward"])
     return out
 
 
@@ -331,7 +332,8 @@ def check_text(check: SearchCheck, found: dict) -> str:
         lines.append(
             f"  {label}: {d['decisions']} decisions in {d['games']} games; extra rollouts: "
             f"reward {_ci(d['eval_reward'], '+.3f')}, IP {_ci(d['eval_ip'], '+.2f')}; "
-            f"the search's own rollouts: reward {_ci(d['search_reward'], '+.3f')}"
+            f"the search's own rollouts: reward {_ci(d['search_reward'], '+.3f')}; "
+            f"wins more: {d['verdict']}"
         )
     lines.append("Who fights, by the risk of continuing (decisions: the search, the rule):")
     lines.append("  " + "; ".join(
