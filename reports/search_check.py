@@ -105,6 +105,8 @@ def run_search_check(
     t0 = time.perf_counter()
     if not 1 <= replicates < KR.MAX_EVAL_REPLICATES:
         raise ValueError(f"replicates must be 1..{KR.MAX_EVAL_REPLICATES - 1}")
+    if n_games < 1:
+        raise ValueError("n_games must be at least 1")
     kinds, params = lineup_arrays(REGISTRY.make_policies(list(strategies), len(strategies)))
     if SEARCH not in kinds.tolist():
         raise UserError("no search seat in --strategies: nothing to check (e.g. search,greedy)")
@@ -130,7 +132,7 @@ def run_search_check(
                                 replicates))  # fmt: skip
 
     run_chunks(n_games, play, chunk_size=chunk_games or 64, progress=progress, label="games")
-    points = pd.concat(parts, ignore_index=True) if parts else point_rows(*_empty(n_players))
+    points = pd.concat(parts, ignore_index=True)
     if (points["seat"] < 0).any():
         raise RuntimeError("a recorded decision's situation was not met: the replay diverged")
     meta = {
@@ -145,15 +147,6 @@ def run_search_check(
     return SearchCheck(points, meta)
 
 
-def _empty(n_players: int):
-    from sim.abyss import kernel_record as KR
-    from sim.abyss import workspace as W
-
-    none = np.zeros(0, dtype=np.int64)
-    return (none, np.zeros((0, n_players), np.int64), [], np.zeros((0, 0, W.N_FORK_INFO)),
-            np.zeros((0, 0, KR.N_VALUE_ROWS, KR.MAX_OPTIONS)), none, 1)  # fmt: skip
-
-
 def point_rows(games, seatings, strategies, info, values, counts, replicates) -> pd.DataFrame:
     """One row per recorded decision: game, its rank in the game, the situation
     (`INFO_COLUMNS`; own_choice is the search's), the deciding seat's strategy, and per option
@@ -162,33 +155,31 @@ def point_rows(games, seatings, strategies, info, values, counts, replicates) ->
     from sim.abyss import kernel_record as KR
 
     g_idx = np.repeat(np.arange(len(games)), counts)
-    p_idx = np.concatenate([np.arange(c) for c in counts]) if len(counts) else g_idx
+    p_idx = np.concatenate([np.arange(c) for c in counts])
     frame = pd.DataFrame(info[g_idx, p_idx], columns=list(INFO_COLUMNS))
     frame.insert(0, "point", p_idx)
     frame.insert(0, "game", np.asarray(games)[g_idx])
     seat = frame["seat"].to_numpy().clip(0)
-    names = np.array(strategies, dtype=object)
-    frame["strategy"] = names[seatings[g_idx, seat]] if len(frame) else []
+    frame["strategy"] = np.array(strategies, dtype=object)[seatings[g_idx, seat]]
     frame["search_choice"] = frame["own_choice"]
     v = values[g_idx, p_idx]
     options = v[:, KR.V_OPTION, :]
     frame["n_options"] = (options >= 0).sum(axis=1)
     for o, name in enumerate(OPTION_NAMES):
-        col = _column_of(options, o)
-        present = col >= 0
-        rows = np.arange(len(frame))
-        take = col.clip(0)
-
-        def pick(row: int, scale: float, rows=rows, take=take, present=present) -> np.ndarray:
-            return np.where(present, v[rows, row, take] / scale, np.nan)
-
-        visits = pick(KR.V_VISITS, 1.0)
+        at = _column_of(options, o)
+        visits = _of_option(v, KR.V_VISITS, at)
         frame[f"search_visits_{name}"] = visits
-        frame[f"search_mean_{name}"] = pick(KR.V_TOTAL, 1.0) / visits
-        frame[f"eval_reward_{name}"] = pick(KR.V_EVAL_REWARD, replicates)
-        frame[f"eval_ip_{name}"] = pick(KR.V_EVAL_IP, replicates)
+        frame[f"search_mean_{name}"] = _of_option(v, KR.V_TOTAL, at) / visits
+        frame[f"eval_reward_{name}"] = _of_option(v, KR.V_EVAL_REWARD, at) / replicates
+        frame[f"eval_ip_{name}"] = _of_option(v, KR.V_EVAL_IP, at) / replicates
     frame["chance"] = frame["chance_36"] / 36.0
     return frame
+
+
+def _of_option(values: np.ndarray, row: int, at: np.ndarray) -> np.ndarray:
+    """Per decision: values[., row, at] (NaN where the option is not offered: at -1)."""
+    taken = values[np.arange(len(values)), row, at.clip(0)]
+    return np.where(at >= 0, taken, np.nan)
 
 
 def _column_of(options: np.ndarray, option: int) -> np.ndarray:
