@@ -382,6 +382,18 @@ def explore_text(tables: Any, risk: Any, holdings: dict[str, int]) -> str:
 
 # --- forked rollouts ---------------------------------------------------------------------------
 
+
+def lineup_of(spec: Any, strategies: str, players: int) -> tuple[list[str], list[str]]:
+    """``--strategies``: the names given, and the line-up (the names repeated to at least
+    `players`); every name is checked before any work."""
+    names = [p.strip() for p in strategies.split(",") if p.strip()]
+    if not names:
+        raise UserError("--strategies is empty; give at least one strategy name")
+    for name in names:
+        spec.strategies().make_policy(name)  # unknown names and parameters fail before any work
+    return names, [names[i % len(names)] for i in range(max(players, len(names)))]
+
+
 #: The default line-up of `ev rollout`: the built-in strategies with different fight rules.
 DEFAULT_ROLLOUT_STRATEGIES = "greedy,leviathan_hunter,cautious_explorer,lord_rusher"
 
@@ -467,12 +479,7 @@ def rollout(
         raise UserError(
             f"--rule-replicates must be between 1 and {MAX_REPLICATES}; got {rule_replicates}"
         )
-    names = [p.strip() for p in strategies.split(",") if p.strip()]
-    if not names:
-        raise UserError("--strategies is empty; give at least one strategy name")
-    lineup = [names[i % len(names)] for i in range(max(players, len(names)))]
-    for name in names:
-        spec.strategies().make_policy(name)  # unknown names and parameters fail before any work
+    names, lineup = lineup_of(spec, strategies, players)
     from sim.core.batch import set_threads
     from sim.core.runs import create_run_dir, default_run_dir, write_manifest
 
@@ -548,3 +555,125 @@ def rollout(
     typer.echo(f"results: {out_dir}")
     if report:
         typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
+
+
+# --- under search play -------------------------------------------------------------------------
+
+#: The default line-up of `ev search`: the search player at its default budget against tuned
+#: presets (docs/fight-or-explore.md "Under search play").
+DEFAULT_SEARCH_STRATEGIES = (
+    "search,pearl_economist_tuned_4p,leviathan_hunter_tuned_4p,farmer_tuned_4p"
+)
+
+
+@ev_app.command()
+@c.user_errors
+def search(
+    players: Annotated[int, typer.Option("--players", help="Players per game: 2-5.")] = 4,
+    strategies: Annotated[
+        str,
+        typer.Option(
+            "--strategies",
+            metavar="A,B,...",
+            help="The line-up, with at least one search seat (e.g. search:rollouts=128); game "
+            "g seats names g, g+1, ... (every strategy in every seat).",
+        ),
+    ] = DEFAULT_SEARCH_STRATEGIES,
+    rule: Annotated[
+        str,
+        typer.Option(
+            "--rule",
+            metavar="RULE",
+            help="The fight rule to check, as `ev rollout` names them: fight_risk=W/36 (fight "
+            "iff an Ally can damage and continuing risks an attack with at least W/36), "
+            "fight_p=C/36 (fight iff the chance of damage is at least C/36), or both.",
+        ),
+    ] = "fight_risk=6/36",
+    games: Annotated[int, typer.Option("--games", help="Games to play.")] = 200,
+    replicates: Annotated[
+        int,
+        typer.Option(
+            "--replicates",
+            help="Extra rollouts of each option per decision, paired across the options "
+            "(common random numbers): they measure which choice does better.",
+        ),
+    ] = 32,
+    seed: c.SeedOption = 1,
+    out: c.OutDirOption = None,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    threads: c.ThreadsOption = None,
+    presets: c.PresetsOption = None,
+) -> None:
+    """Check a fight rule against the search player: agreement, and which choice wins more.
+
+    Plays games with the search player on the fast path; at each fight-or-explore decision a
+    search seat takes, records the rule's inputs, the search's choice and its value of each
+    option, and rolls every option out --replicates more times from there (paired). Reports the
+    agreement rate and, where the rule and the search differ, the search's choice minus the
+    rule's in mean reward and IP, with 95% intervals ("cannot tell" when the interval holds 0).
+    """
+    import sys
+
+    spec = c.game_spec(GAME)
+    spec.strategies().use_presets(presets)
+    spec.check_players(None, players, EXPANSIONS)
+    c.check_seed(seed)
+    from reports.search_check import (
+        check_summary,
+        check_text,
+        parse_rule,
+        run_search_check,
+        save_check,
+    )
+    from sim.abyss.kernel_record import MAX_EVAL_REPLICATES
+
+    parse_rule(rule)
+    if games < 1:
+        raise UserError(f"--games must be at least 1; got {games}")
+    if not 1 <= replicates < MAX_EVAL_REPLICATES:
+        raise UserError(
+            f"--replicates must be between 1 and {MAX_EVAL_REPLICATES - 1}; got {replicates}"
+        )
+    _, lineup = lineup_of(spec, strategies, players)
+    from sim.core.batch import set_threads
+    from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_manifest
+
+    set_threads(threads)
+    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
+    with create_run_dir(out_dir) as staging:
+        tables = spec.load_cards(cards, set_, EXPANSIONS)
+        check = run_search_check(
+            tables,
+            n_players=players,
+            strategies=lineup,
+            seed=seed,
+            n_games=games,
+            replicates=replicates,
+            progress=sys.stderr.isatty(),
+        )
+        command = ["abyss-mc", *sys.argv[1:]]
+        check.meta["command"] = " ".join(command)
+        found = check_summary(check.points, rule)
+        text = check_text(check, found)
+        save_check(check, found, staging.dir)
+        write_manifest(
+            staging.dir,
+            command=command,
+            seed=seed,
+            config={
+                "command": "ev search",
+                "n_players": players,
+                "strategies": lineup,
+                "rule": rule,
+                "games": games,
+                "replicates": replicates,
+                **c.data_options(cards, set_, presets, out_dir),
+            },
+            card_digest=c.card_digest(tables, cards, set_),
+            timings={"total": check.meta["seconds"]},
+        )
+        atomic_write_text(staging.dir / "summary.txt", text)
+        staging.commit()
+    typer.echo(text, nl=False)
+    typer.echo(f"results: {out_dir}")

@@ -154,8 +154,8 @@ class Forker:
         from sim.core.errors import UserError
 
         if SEARCH in np.asarray(kinds).tolist():
-            raise UserError("the fight-or-explore rollouts do not take the search player yet "
-                            "(docs/search.md)")  # fmt: skip
+            raise UserError("the fight-or-explore rollouts do not take the search player; "
+                            "`abyss-mc ev search` checks a fight rule against it")  # fmt: skip
         self.template = W.cached_template(tables)
         self.seed = int(seed)
         self.kinds = kinds

@@ -161,18 +161,8 @@ def search_decision(s, start, w, rows, active, visits, total):
     for r in range(budget):
         i = r if r < n else ucb(total, visits, r, c)
         j = visits[i] % kinds if kinds > 0 else visits[i]
-        w[: W.SEARCH_BEGIN] = start
-        w[W.SCRIPT : W.SCRIPT + 1 + k] = s[W.SCRIPT : W.SCRIPT + 1 + k]
-        w[W.SEARCH_MODE], w[W.SEARCH_COUNT], w[W.SEARCH_FORCE] = B.ROLLOUT, 0, options[i]
-        w[W.TRAJ_ON], w[W.TRACE] = 0, 0
-        stream_keys_in(w, W.FORK_KEYS, seed, j, N_STREAMS)
-        take_turn(w, active)
-        if end_of_turn(w, active):
-            finish(w)
-        else:
-            play(w)
         visits[i] += 1
-        total[i] += reward(w, rows, seat)
+        total[i] += rollout(s, start, w, rows, active, seat, k, options[i], seed, j)
     best = 0
     for i in range(1, n):
         if visits[i] > visits[best] or (
@@ -180,6 +170,25 @@ def search_decision(s, start, w, rows, active, visits, total):
         ):
             best = i
     return options[best]
+
+
+@njit(cache=True)
+def rollout(s, start, w, rows, active, seat, k, option, seed, j):
+    """One rollout of `option` at the search decision past the script's first k: the turn
+    replayed from `start` in w, forked there on the keys of (seed, j), played to the end by the
+    rollout policy; the seat's reward (rows: every seat's final score and rank). Also the
+    extra, independent rollouts of `sim.abyss.kernel_record`."""
+    w[: W.SEARCH_BEGIN] = start
+    w[W.SCRIPT : W.SCRIPT + 1 + k] = s[W.SCRIPT : W.SCRIPT + 1 + k]
+    w[W.SEARCH_MODE], w[W.SEARCH_COUNT], w[W.SEARCH_FORCE] = B.ROLLOUT, 0, option
+    w[W.TRAJ_ON], w[W.TRACE] = 0, 0
+    stream_keys_in(w, W.FORK_KEYS, seed, j, N_STREAMS)
+    take_turn(w, active)
+    if end_of_turn(w, active):
+        finish(w)
+    else:
+        play(w)
+    return reward(w, rows, seat)
 
 
 @njit(cache=True)
