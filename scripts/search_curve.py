@@ -24,6 +24,7 @@ def main() -> None:
     ap.add_argument("--opponent", default="pearl_economist_tuned_4p")
     ap.add_argument("--rollout-policy", default="leviathan_hunter")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--expansions", default="leviathan", help='"" for the base game')
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--extra", default="", help="more search parameters, e.g. :tree=1")
     ap.add_argument("--out", type=Path, required=True)
@@ -38,7 +39,7 @@ def main() -> None:
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "reports.cli", "simulate", "--players",
                         str(a.players), "--games", str(a.games), "--engine", "fast", "--seed",
-                        str(a.seed), "--strategies",
+                        str(a.seed), "--expansions", a.expansions, "--strategies",
                         ",".join([spec] + [a.opponent] * (a.players - 1)), "--out", str(run)],
                        check=True, capture_output=True)  # fmt: skip
         seconds = time.perf_counter() - t0

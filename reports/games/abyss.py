@@ -44,7 +44,9 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
         from sim.core.firstrun import first_compile
 
         n = 4 if 4 in counts else counts[0]
-        lineup = [s for s in names if s.split(":")[0] != "random"] or names
+        lineup = rollout_lineup(names)
+        if not lineup:
+            return {"fight_points": 0}
         lineup = [lineup[i % len(lineup)] for i in range(max(n, len(lineup)))]
         with first_compile("fight-or-explore rollouts", ROLLOUT_COMPILE_SECONDS):
             found = run_rollouts(
@@ -55,6 +57,15 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
         (run_dir / FIGHT_DIR).mkdir()
         save_rollouts(found, run_dir / FIGHT_DIR)
     return {"fight_points": fight_points}
+
+
+def rollout_lineup(names: list[str]) -> list[str]:
+    """The strategies the fight-or-explore rollouts fork: the tournament's but random, and never
+    a player that looks ahead (the search player: a fork plays on without searching)."""
+    from strategies.abyss import REGISTRY
+
+    forkable = [s for s in names if not getattr(REGISTRY.make_policy(s), "LOOKS_AHEAD", False)]
+    return [s for s in forkable if s.split(":")[0] != "random"] or forkable
 
 
 #: the benchmark's line-up unless told (docs/benchmarks.md's history plays it)

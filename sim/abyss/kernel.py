@@ -40,6 +40,7 @@ from sim.abyss.kernel_lords import enforce_commander
 from sim.abyss.kernel_recruit import recruit
 from sim.abyss.kernel_scoring import final_affiliation, record_results, record_round, score
 from sim.abyss.state import N_SEAT_FIELDS, R_RANK, R_SCORE
+from sim.core import search as C
 from sim.core.jit import borrow, njit, prange
 from sim.core.rng import N_STREAMS, stream_keys_in
 from sim.core.workspace import LANES, reset_game, seat_lineup, with_trace
@@ -156,20 +157,13 @@ def search_decision(s, start, w, rows, active, visits, total):
     kinds = start[vec + P.S_DETERMINIZATIONS]
     k = s[W.SCRIPT]
     # the search's own random numbers: from the game's keys and this decision, never the cards
-    salt = np.int64(s[S.TURN]) * 1024 + k
-    seed = np.int64(s[W.RNG_KEYS] & 0x7FFFFFFF) * (1 << 20) + salt
+    seed = C.search_seed(s, W.RNG_KEYS, s[S.TURN], k)
     for r in range(budget):
-        i = r if r < n else ucb(total, visits, r, c)
+        i = r if r < n else C.ucb(total, visits, r, c)
         j = visits[i] % kinds if kinds > 0 else visits[i]
         visits[i] += 1
         total[i] += rollout(s, start, w, rows, active, seat, k, options[i], seed, j)
-    best = 0
-    for i in range(1, n):
-        if visits[i] > visits[best] or (
-            visits[i] == visits[best] and total[i] > total[best]
-        ):
-            best = i
-    return options[best]
+    return options[C.most_visited(visits, total)]
 
 
 @njit(cache=True)
@@ -192,29 +186,11 @@ def rollout(s, start, w, rows, active, seat, k, option, seed, j):
 
 
 @njit(cache=True)
-def ucb(total, visits, r, c):
-    best, best_value = 0, -1e300
-    for i in range(len(visits)):
-        value = total[i] / visits[i] + c * np.sqrt(np.log(r) / visits[i])
-        if value > best_value:
-            best, best_value = i, value
-    return best
-
-
-@njit(cache=True)
 def reward(w, rows, seat):
     """The seat's share of the win (ties shared), plus a thousandth of its score margin over
     the best other seat (a tie-break between equal shares)."""
     score(w, rows)
-    n = w[S.N_PLAYERS]
-    winners, other = 0, -(1 << 30)
-    for q in range(n):
-        if rows[q, R_RANK] == 1:
-            winners += 1
-        if q != seat:
-            other = max(other, rows[q, R_SCORE])
-    share = 1.0 / winners if rows[seat, R_RANK] == 1 else 0.0
-    return share + 0.001 * max(-100.0, min(100.0, rows[seat, R_SCORE] - other)) / 100.0
+    return C.share_reward(rows, w[S.N_PLAYERS], seat, R_RANK, R_SCORE)
 
 
 @njit(cache=True)

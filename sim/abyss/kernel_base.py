@@ -14,6 +14,7 @@ from sim.abyss import kcore as K
 from sim.abyss import policies as P
 from sim.abyss import state as S
 from sim.abyss import workspace as W
+from sim.core import search as C
 from sim.core.jit import njit, njit_ints
 from sim.core.rng import N_STREAMS, rand_below_in
 from sim.core.workspace import shuffle_in, traced
@@ -152,16 +153,8 @@ def determinize(s, seat):
 
 @njit(cache=True)
 def canonical_shuffle(s, off, stream):
-    """Sort the stack, then shuffle it: the result depends on its cards, not on their order.
-    (An insertion sort: a deck is short, and numba's generic sort doubles the compile.)"""
-    for i in range(off + 2, off + 1 + s[off]):
-        v = s[i]
-        j = i
-        while j > off + 1 and s[j - 1] > v:
-            s[j] = s[j - 1]
-            j -= 1
-        s[j] = v
-    shuffle_stack(s, off, stream)
+    """Sort the stack, then shuffle it: the result depends on its cards, not on their order."""
+    C.canonical_shuffle_in(s, off, W.RNG_KEYS, W.RNG_COUNTERS, stream)
 
 
 # the entry of every decision, compiled eagerly (njit_ints): after what it calls

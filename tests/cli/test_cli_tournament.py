@@ -301,3 +301,18 @@ def test_bad_player_counts(tmp_path: Path, players: str, message: str) -> None:
     result = invoke("tournament", "--players", players, "--blocks", "2", "--out", str(out))
     assert message in one_line_error(result)
     assert not out.exists()
+
+
+def test_a_report_of_a_tournament_with_the_search_player(tmp_path: Path) -> None:
+    """The fight-or-explore rollouts fork decisions and play on without searching: they fork the
+    tournament's other strategies, and the report of a line-up with `search` is written."""
+    from reports.games.abyss import rollout_lineup
+
+    assert rollout_lineup(["search", "farmer", "random"]) == ["farmer"]
+    assert rollout_lineup(["search:rollouts=4", "random"]) == ["random"]
+    assert rollout_lineup(["search", "search:rollouts=4"]) == []
+    out = tmp_path / "run"
+    ok(invoke("tournament", "--players", "2", "--blocks", "1", "--fight-points", "20",
+              "--strategies", "search:rollouts=2,farmer,random", "--report", "--out", out))
+    manifest = json.loads((out / "manifest.json").read_text())["config"]
+    assert manifest["fight_points"] == 20 and (out / "report" / "report.html").is_file()
