@@ -22,19 +22,21 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--budgets", default="8,16,32,64,128,256")
     ap.add_argument("--opponent", default="pearl_economist_tuned_4p")
-    ap.add_argument("--rollout-policy", default="leviathan_hunter")
+    ap.add_argument("--rollout-policy", default=None, help="default: the strategy's own")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--expansions", default="leviathan", help='"" for the base game')
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--extra", default="", help="more search parameters, e.g. :tree=1")
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--chart", type=Path, help="also draw the curve into this PNG")
     a = ap.parse_args()
     from reports.summary import wilson_interval
 
     a.out.mkdir(parents=True, exist_ok=True)
     rows = []
     for budget in [int(b) for b in a.budgets.split(",")]:
-        spec = f"search:rollouts={budget}:rollout_policy={a.rollout_policy}{a.extra}"
+        model = f":rollout_policy={a.rollout_policy}" if a.rollout_policy else ""
+        spec = f"search:rollouts={budget}{model}{a.extra}"
         run = a.out / f"b{budget}"
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "reports.cli", "simulate", "--players",
@@ -54,6 +56,25 @@ def main() -> None:
                      "games_per_second": a.games / seconds})  # fmt: skip
         print(json.dumps(rows[-1]), flush=True)
     pd.DataFrame(rows).to_csv(a.out / "curve.csv", index=False)
+    if a.chart:
+        chart(pd.DataFrame(rows), a).savefig(a.chart, dpi=110, bbox_inches="tight")
+
+
+def chart(df: pd.DataFrame, a):
+    """Win rate with its interval against rollouts per decision (log scale), parity marked."""
+    from reports.charts import error_bars, figure
+
+    fig = figure(figsize=(6, 3.6))
+    ax = fig.add_subplot()
+    ax.errorbar(df["rollouts"], df["win_rate"], yerr=error_bars(df["win_rate"], df["lo"], df["hi"]),
+                marker="o", capsize=3, label="search")  # fmt: skip
+    ax.axhline(1 / a.players, color="grey", linestyle="--", label=f"parity (1/{a.players})")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("rollouts per decision")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_title(f"search against {a.players - 1} x {a.opponent}", fontsize=9)
+    ax.legend(fontsize=8, frameon=False)
+    return fig
 
 
 if __name__ == "__main__":

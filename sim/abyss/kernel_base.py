@@ -101,7 +101,7 @@ def searched(s, seat, decision, n):
         s[W.SEARCH_MODE] = 0
         return s[W.SEARCH_FORCE]
     if s[W.SEARCH_MODE] == PROBE and s[W.SEARCH_FOUND] == 0:
-        s[W.SEARCH_FOUND] = 1
+        s[W.SEARCH_FOUND] = 2  # `choose` keeps the rollout policy's option, then makes it 1
         s[W.SEARCH_SEAT], s[W.SEARCH_DECISION], s[W.SEARCH_N] = seat, decision, n
         for i in range(n):
             s[W.SEARCH_OPTS + i] = s[W.OPT + i]
@@ -168,6 +168,8 @@ def choose(s, seat, decision, n):
         else POLICY_DECIDES  # fmt: skip
     if pick == POLICY_DECIDES:
         pick = P.choose(s, seat, decision, n)
+        if s[W.SEARCH_FOUND] == 2:  # the probe's decision: the rollout policy's own option
+            s[W.SEARCH_FOUND], s[W.SEARCH_DEFAULT] = 1, pick
     return traced(s, W.TRACE, seat, decision, pick, n)
 
 

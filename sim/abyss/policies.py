@@ -44,6 +44,7 @@ from sim.abyss.policy_params import (  # noqa: F401  (the search's slots: the ke
     N_SLOTS,
     ROLLOUT_KIND,
     ROLLOUT_PARAMS,
+    S_CONFIDENCE,
     S_DETERMINIZATIONS,
     S_EXPLORATION,
     S_ROLLOUTS,

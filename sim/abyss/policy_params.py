@@ -17,8 +17,9 @@ ROLLOUT_KIND = N_SLOTS
 ROLLOUT_PARAMS = N_SLOTS + 1
 N_PARAMS = 2 * N_SLOTS + 1
 # the search player's own slots: rollouts per decision (the budget), the UCB exploration constant
-# (thousandths), determinizations cycled (0: a new one for every rollout)
-S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS = 0, 1, 2
+# (thousandths), determinizations cycled (0: a new one for every rollout), and the standard errors
+# by which an option must beat the rollout policy's own to be played (thousandths)
+S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE = 0, 1, 2, 3
 # greedy parameter vector
 G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
 G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6

@@ -36,6 +36,25 @@ def most_visited(visits, total):
     return best
 
 
+@njit(cache=True)
+def confident(visits, total, squares, best, default, z):
+    """`best`, if its mean reward beats the `default` option's (the rollout policy's own) by
+    more than z standard errors of the difference; else `default`. Where many options share a
+    small budget their means are noisy, and the largest of them is the luckiest, not the best:
+    the search departs from its model of good play only when the rollouts say so clearly.
+    z = 0: `best`, always."""
+    if z <= 0.0 or default < 0 or best == default or visits[default] == 0:
+        return best
+    se2 = 0.0
+    for i in (best, default):
+        n = visits[i]
+        mean = total[i] / n
+        var = squares[i] / n - mean * mean if n > 1 else 0.25
+        se2 += max(var, 1e-6) / n
+    gain = total[best] / visits[best] - total[default] / visits[default]
+    return best if gain > z * np.sqrt(se2) else default
+
+
 @njit(cache=True, inline="always")
 def share_reward(rows, n_players, seat, rank_col, score_col):
     """The seat's share of the win (ties shared: every seat ranked 1), plus a thousandth of its

@@ -72,10 +72,24 @@ class SearchPolicy(CompiledPolicy):
         unit="samples",
         tune=False,
     )
+    confidence: float = param(
+        1.0,
+        "How many standard errors of the difference the best option's mean reward must beat "
+        "the rollout policy's own option by to be played instead (0: always the best).",
+        "keeps to the model of good play unless the rollouts say clearly otherwise "
+        "(docs/search.md: without it the search played noise at 4 players with Leviathan).",
+        low=0.0,
+        high=5.0,
+        unit="standard errors",
+        tune=False,
+    )
     rollout_policy: str = param(
-        "leviathan_hunter",
+        "pearl_economist_tuned_4p",
         "The strategy every seat plays in the rollouts (a built-in policy or preset): the "
-        "search's model of every player, itself included, after the decision.",
+        "search's model of every player, itself included, after the decision; also its "
+        "default, played unless the rollouts show clearly better. The default is the strongest "
+        "preset at 4 players with Leviathan; at other tables that count's best preset is a "
+        "better model.",
         "plays the rollouts with another model of every player (docs/search.md: a model close "
         "to the real opponents makes the search much stronger).",
         choices=ROLLOUT_POLICIES,
@@ -95,6 +109,7 @@ class SearchPolicy(CompiledPolicy):
         vec[P.S_ROLLOUTS] = self.rollouts
         vec[P.S_EXPLORATION] = round(self.exploration * 1000)
         vec[P.S_DETERMINIZATIONS] = self.determinizations
+        vec[P.S_CONFIDENCE] = round(self.confidence * 1000)
         rollout = REGISTRY.make_policy(self.rollout_policy)
         vec[P.ROLLOUT_KIND] = rollout.kind
         vec[P.ROLLOUT_PARAMS : P.ROLLOUT_PARAMS + P.N_SLOTS] = rollout.params()[: P.N_SLOTS]
