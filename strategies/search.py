@@ -1,0 +1,110 @@
+"""What every game's search player shares (docs/search.md): its budget, UCB1's constant and the
+determinizations, the parameter vector its kernel reads, and the reference engine's call into the
+compiled search. A game's `SearchPolicy` adds `rollout_policy` (the game's policies and presets)
+and names its package; the decisions are its kernel's (`sim.<game>.kernel_search`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from strategies.registry import StrategyError, param
+
+
+def rollout_choices(directory: Path, policies: tuple[str, ...]) -> tuple[str, ...]:
+    """What a game's rollouts may play: its built-in policies, then the presets of its
+    `presets.toml` and `tuned.toml` (hand-written and tuned)."""
+    names = []
+    for f in ("presets.toml", "tuned.toml"):
+        with open(directory / f, "rb") as fh:
+            names += [k for k, v in tomllib.load(fh).items() if isinstance(v, dict)]
+    return (*policies, *names)
+
+
+@dataclass
+class SearchPlayer:
+    """Looks ahead: every option of every decision valued by rollouts to the end of the game."""
+
+    rollouts: int = param(
+        64,
+        "Rollouts per decision (the budget), shared among the options by UCB1; every option "
+        "gets at least one.",
+        "values the options more exactly and plays slower (docs/search.md: the budget-strength "
+        "curve).",
+        low=1,
+        high=100_000,
+        unit="rollouts",
+        tune=False,
+    )
+    exploration: float = param(
+        0.7,
+        "UCB1's exploration constant: the next rollout goes to the option with the highest "
+        "mean reward + exploration x sqrt(ln rollouts / the option's rollouts).",
+        "spreads the rollouts more evenly over the options; 0: always the best so far.",
+        low=0.0,
+        high=5.0,
+        unit="reward",
+        tune=False,
+    )
+    determinizations: int = param(
+        0,
+        "Samples of the hidden cards cycled: the j-th rollout of every option plays sample j "
+        "modulo this (common random numbers between the options). 0: a new sample for every "
+        "rollout.",
+        "compares the options on fewer deals, each seen by several rollouts.",
+        low=0,
+        high=100_000,
+        unit="samples",
+        tune=False,
+    )
+    #: the game's package (`sim.<package>`, `strategies.<package>`)
+    package: ClassVar[str]
+    #: it looks ahead (slow): not screened into `tune`'s default field
+    LOOKS_AHEAD = True
+    #: it decides from its turn's start: the reference engine keeps it (`Game.keep_turn_start`)
+    REPLAYS_TURNS = True
+
+    def search_vector(self, slots, n_params: int, n_slots: int) -> np.ndarray:
+        """The vector the kernel reads: the search's own slots (`slots.S_*`), then its rollout
+        policy's kind and parameters (`slots.ROLLOUT_KIND`, `slots.ROLLOUT_PARAMS`)."""
+        registry = import_module(f"strategies.{self.package}").REGISTRY
+        vec = np.zeros(n_params, dtype=np.int32)
+        vec[slots.S_ROLLOUTS] = self.rollouts
+        vec[slots.S_EXPLORATION] = round(self.exploration * 1000)
+        vec[slots.S_DETERMINIZATIONS] = self.determinizations
+        rollout = registry.make_policy(self.rollout_policy)
+        vec[slots.ROLLOUT_KIND] = rollout.kind
+        vec[slots.ROLLOUT_PARAMS : slots.ROLLOUT_PARAMS + n_slots] = rollout.params()[:n_slots]
+        return vec
+
+    def choose(self, game, seat: int, decision: int, options: list[int]) -> int:
+        """The reference engine's call: the fast path's choice, computed by the compiled search
+        from the turn's start that the game keeps (`Game.keep_turn_start`) and the search
+        decisions taken since (its trace), so both engines play the same games. The replay
+        must reach this very decision with these options, or the engines disagree on the rules.
+        Nothing of the game is changed: its random streams are not drawn from."""
+        lineup_arrays = import_module(f"sim.{self.package}.fast").lineup_arrays
+        reference_choice = import_module(f"sim.{self.package}.kernel_search").reference_choice
+
+        if getattr(game, "turn_start", None) is None:
+            raise StrategyError("the search player decides in games played by `Game.play`")
+        if any(getattr(p, "kind", None) is None for p in game.policies):
+            raise StrategyError("the search player replays every seat: all must be built-in "
+                                "strategies or presets")  # fmt: skip
+        kinds, params = lineup_arrays(game.policies)
+        state, counters, first = game.turn_start
+        script = [o for q, _, o, _ in game.trace[first:] if kinds[q] == self.kind]
+        option, asked = reference_choice(game.t, kinds, params, (state, counters), script,
+                                         game.seed, game.game_index)  # fmt: skip
+        if asked != (seat, int(decision), list(options)):
+            raise RuntimeError(
+                f"the search's replay of turn {game.turn} reached {asked}, the reference engine "
+                f"asks {(seat, int(decision), list(options))}"
+            )
+        return option
