@@ -40,6 +40,7 @@ from test_rules_lords import (
     pearl_gains,
     set_court,
     to_council,
+    with_rules,
 )
 
 from sim.abyss.audit import audit
@@ -128,17 +129,16 @@ def test_assassin_skips_an_opponent_without_a_free_working_lord():
 # ============================================================================= Commander
 def test_commander_disabled_limits_nobody():
     """The Commander (#5) is semi-permanent ("Your opponents can no longer hold more than 6 Allies
-    in hand"); disabled by the Assassin it "counts only for points": an opponent ends a turn
-    with 8 Allies and discards nothing."""
-    g, _ = make_game({}, {D.ACTION: [Action.REQUEST_SUPPORT]})
+    in hand"); disabled by the Assassin it "counts only for points": an opponent holding 8 takes
+    a 9th Ally in an exploration and ends the turn with 9, discarding nothing."""
+    g, _ = make_game({}, {D.TAKE_ALLY: [1]})
     p1 = g.players[1]
     commander = give_lord(g, 0, "Commander")
     g.players[0].disabled.add(commander)
-    _hand_of(g, 1, 5)
-    set_court(g)
-    to_council(g, Q, 1, 1, 1)
+    _hand_of(g, 1, 8)
+    (squid,) = stack_deck(g, (Q, 5))
     g.take_turn(1)
-    assert len(p1.hand) == 8
+    assert squid in p1.hand and len(p1.hand) == 9
     assert events(g, "discard_ally", why="commander") == []
     assert audit(g) == []
 
@@ -216,6 +216,24 @@ def test_ship_master_disabled_or_under_a_location_pays_nothing(how):
     set_pearls(g, 0, 0)
     assert _explore_ship_master(g, pols, 0) == 0
     assert g.players[0].pearls == 0
+    assert audit(g) == []
+
+
+# ============================================================================= Landlord
+def test_landlord_pearl_at_the_start_of_an_extra_turn_too():
+    """The Landlord (#11): "Gain 1 Pearl now and at the start of EACH of your turns." The Invoker
+    (#15): "Take an extra turn after this one." - the extra turn is one of the owner's turns:
+    seat 0 recruits the Invoker on turn 1 and gains the Landlord's Pearl at the start of turns 1
+    and 2 (the extra one), not at the start of seat 1's turn 3."""
+    g, pols = make_game({D.ACTION: [Action.RECRUIT]}, t=with_rules(turn_limit=3))
+    give_lord(g, 0, "Landlord")
+    invoker = lord_id(g, "Invoker")
+    pols[0].answers[D.RECRUIT_LORD] = [invoker]
+    set_court(g, "Invoker")
+    give_allies(g, 0, *PAY["Invoker"])
+    g.play()
+    assert [e["who"] for e in events(g, "turn_start")] == [0, 0, 1]
+    assert [e["turn"] for e in events(g, "pearls", why="landlord")] == [1, 2]
     assert audit(g) == []
 
 
