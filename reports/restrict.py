@@ -91,9 +91,10 @@ def summary_text(df: pd.DataFrame, strategy: str, n_players: int, unrestricted: 
         f"Restricted play: {strategy} at {n_players} players, forbidden one card at a time, "
         f"against {strategy} in the other seats",
         f"unrestricted win rate {unrestricted:.1%} (parity {1 / n_players:.1%}); value = "
-        "unrestricted minus restricted win rate, Holm-adjusted p and interval over deals (each",
-        "at the level Holm's correction over all rows tested it: it excludes 0 exactly when",
-        "p_holm < 0.05)",
+        "unrestricted minus restricted win rate;",
+        "p_holm: Holm-adjusted over all rows; each interval over deals at the level at which "
+        "Holm's",
+        "correction tested it (it excludes 0 exactly when p_holm < 0.05)",
         "",
         f"  {'kind':<9} {'card':<24} {'value':>7}  {'interval':>17}  {'level':>6}  {'p_holm':>7}"
         "  finding",
