@@ -1,7 +1,8 @@
-"""What every game's search player shares (docs/search.md): its budget, UCB1's constant and the
-determinizations, the parameter vector its kernel reads, and the reference engine's call into the
-compiled search. A game's `SearchPolicy` adds `rollout_policy` (the game's policies and presets)
-and names its package; the decisions are its kernel's (`sim.<game>.kernel_search`).
+"""What every game's search player shares (docs/search.md): its budget, UCB1's constant, the
+determinizations and the confidence of its rule, the parameter vector its kernel reads, and the
+reference engine's call into the compiled search. A game's `SearchPolicy` adds `rollout_policy`
+(the game's policies and presets) and names its package; the decisions are its kernel's
+(`sim.core.search.search_decision_for`, with the game's rollout).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from sim.core.search import CONFIDENCE_UNIT
 from strategies.registry import StrategyError, param
 
 
@@ -63,6 +65,21 @@ class SearchPlayer:
         unit="samples",
         tune=False,
     )
+    confidence: float = param(
+        0.95,
+        "How sure the search must be that UCB1's choice (the most visited option) beats the "
+        "rollout policy's own before playing it instead: the one-sided confidence of a paired "
+        "sign-flip test on a quarter of the budget, pairs of rollouts of the two on fresh "
+        "samples. A choice no better than the policy's is played at most 1 - confidence of "
+        "the time. 0: always UCB1's choice (the whole budget to UCB1); 1: always the policy's.",
+        "keeps to the model of good play unless the rollouts say clearly otherwise "
+        "(docs/search.md, \"How it decides\"); lower plays more of the rollouts' favourites, "
+        "noise included.",
+        low=0.0,
+        high=1.0,
+        unit="probability",
+        tune=False,
+    )
     #: the game's package (`sim.<package>`, `strategies.<package>`)
     package: ClassVar[str]
     #: it looks ahead (slow): not screened into `tune`'s default field
@@ -78,6 +95,7 @@ class SearchPlayer:
         vec[slots.S_ROLLOUTS] = self.rollouts
         vec[slots.S_EXPLORATION] = round(self.exploration * 1000)
         vec[slots.S_DETERMINIZATIONS] = self.determinizations
+        vec[slots.S_CONFIDENCE] = round(self.confidence * CONFIDENCE_UNIT)
         rollout = registry.make_policy(self.rollout_policy)
         vec[slots.ROLLOUT_KIND] = rollout.kind
         vec[slots.ROLLOUT_PARAMS : slots.ROLLOUT_PARAMS + n_slots] = rollout.params()[:n_slots]

@@ -143,41 +143,6 @@ def play_searched(s):
 
 
 @njit(cache=True)
-def search_decision(s, start, w, rows, active, visits, total):
-    """The searching seat's option at the decision s recorded: UCB1 over its options, each
-    rollout the turn replayed from `start` in w, forked at the decision (a determinization:
-    the j-th rollout of every option gets the j-th, common random numbers), then played out by
-    the rollout policy. Reward: the seat's share of the win, the score margin as a tie-break.
-    The option visited most is played if it beats the rollout policy's own option (recorded by
-    the probe) by `confidence` standard errors, else the policy's. Each option's rollouts and
-    summed reward are left in visits and total."""
-    seat, n = s[W.SEARCH_SEAT], s[W.SEARCH_N]
-    options = s[W.SEARCH_OPTS : W.SEARCH_OPTS + n].copy()
-    vec = W.POLICY_PARAMS + seat * W.N_PARAMS  # read at the turn's start: the probe changed s's
-    budget = max(start[vec + P.S_ROLLOUTS], n)
-    c = start[vec + P.S_EXPLORATION] / 1000.0
-    kinds = start[vec + P.S_DETERMINIZATIONS]
-    k = s[W.SCRIPT]
-    # the search's own random numbers: from the game's keys and this decision, never the cards
-    seed = C.search_seed(s, W.RNG_KEYS, s[S.TURN], k)
-    squares = np.zeros(n)
-    for r in range(budget):
-        i = r if r < n else C.ucb(total, visits, r, c)
-        j = visits[i] % kinds if kinds > 0 else visits[i]
-        visits[i] += 1
-        gain = rollout(s, start, w, rows, active, seat, k, options[i], seed, j)
-        total[i] += gain
-        squares[i] += gain * gain
-    default = -1
-    for i in range(n):
-        if options[i] == s[W.SEARCH_DEFAULT]:
-            default = i
-    best = C.most_visited(visits, total)
-    z = start[vec + P.S_CONFIDENCE] / 1000.0
-    return options[C.confident(visits, total, squares, best, default, z)]
-
-
-@njit(cache=True)
 def rollout(s, start, w, rows, active, seat, k, option, seed, j):
     """One rollout of `option` at the search decision past the script's first k: the turn
     replayed from `start` in w, forked there on the keys of (seed, j), played to the end by the
@@ -194,6 +159,14 @@ def rollout(s, start, w, rows, active, seat, k, option, seed, j):
     else:
         play(w)
     return reward(w, rows, seat)
+
+
+#: the searching seat's option at the decision s recorded (`sim.core.search.search_decision_for`)
+search_decision = C.search_decision_for(rollout, (
+    W.SEARCH_SEAT, W.SEARCH_N, W.SEARCH_OPTS, W.SCRIPT, W.SEARCH_DEFAULT, S.TURN, W.RNG_KEYS,
+    W.POLICY_PARAMS, W.N_PARAMS, P.S_ROLLOUTS, P.S_EXPLORATION, P.S_DETERMINIZATIONS,
+    P.S_CONFIDENCE,
+))  # fmt: skip
 
 
 @njit(cache=True)

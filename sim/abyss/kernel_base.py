@@ -125,30 +125,44 @@ def rollout_policy(s, seat):
 def determinize(s, seat):
     """What `seat` cannot see, sampled afresh: every stream re-keyed from W.FORK_KEYS, each
     face-down deck put in a canonical order (sorted) and shuffled, and the opponents' face-down
-    Monster tokens redealt from those not seen (the supply's and theirs). The canonical order
-    makes the sample independent of the true hidden order: the search never peeks. (With perfect
-    recall the Allies in hand and in the Council are known: every one was seen face up.)"""
+    tokens (Monster tokens; Leviathan's, held before they are revealed) redealt from those not
+    seen (their deck's and theirs). The canonical order makes the sample independent of the
+    true hidden order: the search never peeks. (With perfect recall the Allies in hand and in the
+    Council are known: every one was seen face up.)"""
     for i in range(2 * N_STREAMS):
         s[W.RNG_KEYS + i] = s[W.FORK_KEYS + i]
         s[W.RNG_COUNTERS + i] = 0
-    n_players = s[S.N_PLAYERS]
-    pool = S.MONSTER_TOKENS
-    for q in range(n_players):  # the opponents' tokens join the supply's, then are redealt
-        if q != seat:
-            b = K.pbase(q) + S.P_TOKENS
-            for i in range(s[b]):
-                K.push(s, pool, s[b + 1 + i])
+    gather_tokens(s, seat, S.MONSTER_TOKENS, S.P_TOKENS)
+    gather_tokens(s, seat, S.LEV_TOKENS, S.P_HELD)
     canonical_shuffle(s, S.EXP_DECK, K.ST_EXPLORATION)
     canonical_shuffle(s, S.LORD_DECK, K.ST_LORDS)
     canonical_shuffle(s, S.LOC_DECK, K.ST_LOCATIONS)
-    canonical_shuffle(s, pool, K.ST_MONSTERS)
+    canonical_shuffle(s, S.MONSTER_TOKENS, K.ST_MONSTERS)
     canonical_shuffle(s, S.LEV_DECK, K.ST_LEV_DECK)
     canonical_shuffle(s, S.LEV_TOKENS, K.ST_LEV_TOKENS)
-    for q in range(n_players - 1, -1, -1):
+    deal_tokens(s, seat, S.MONSTER_TOKENS, S.P_TOKENS)
+    deal_tokens(s, seat, S.LEV_TOKENS, S.P_HELD)
+
+
+@njit(cache=True)
+def gather_tokens(s, seat, deck, field):
+    """The opponents' face-down tokens (their stack at `field`) onto their `deck` (they keep
+    their counts, for `deal_tokens`)."""
+    for q in range(s[S.N_PLAYERS]):
         if q != seat:
-            b = K.pbase(q) + S.P_TOKENS
+            b = K.pbase(q) + field
+            for i in range(s[b]):
+                K.push(s, deck, s[b + 1 + i])
+
+
+@njit(cache=True)
+def deal_tokens(s, seat, deck, field):
+    """Each opponent's face-down tokens dealt again from the top of `deck`, as many as before."""
+    for q in range(s[S.N_PLAYERS] - 1, -1, -1):
+        if q != seat:
+            b = K.pbase(q) + field
             for i in range(s[b] - 1, -1, -1):
-                s[b + 1 + i] = K.pop(s, pool)
+                s[b + 1 + i] = K.pop(s, deck)
 
 
 @njit(cache=True)

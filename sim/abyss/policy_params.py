@@ -17,8 +17,9 @@ ROLLOUT_KIND = N_SLOTS
 ROLLOUT_PARAMS = N_SLOTS + 1
 N_PARAMS = 2 * N_SLOTS + 1
 # the search player's own slots: rollouts per decision (the budget), the UCB exploration constant
-# (thousandths), determinizations cycled (0: a new one for every rollout), and the standard errors
-# by which an option must beat the rollout policy's own to be played (thousandths)
+# (thousandths), determinizations cycled (0: a new one for every rollout), and the confidence with
+# which an option must beat the rollout policy's own to be played (millionths,
+# sim.core.search.confident)
 S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE = 0, 1, 2, 3
 # greedy parameter vector
 G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3

@@ -55,6 +55,8 @@ def ask(s, seat, decision, n):
         else POLICY_DECIDES  # fmt: skip
     if pick == POLICY_DECIDES:  # one policy call: the search hook adds little to the compile
         pick = P.choose(s, seat, decision, n)
+        if s[S.SEARCH_FOUND] == 2:  # the probe's decision: the rollout policy's own option
+            s[S.SEARCH_FOUND], s[S.SEARCH_DEFAULT] = 1, pick
     return traced(s, S.TRACE, seat, decision, pick, n)
 
 
@@ -467,7 +469,7 @@ def searched(s, seat, decision, n):
         s[S.SEARCH_MODE] = 0
         return s[S.SEARCH_FORCE]
     if s[S.SEARCH_MODE] == PROBE and s[S.SEARCH_FOUND] == 0:
-        s[S.SEARCH_FOUND] = 1
+        s[S.SEARCH_FOUND] = 2  # `ask` keeps the rollout policy's option, then makes it 1
         s[S.SEARCH_SEAT], s[S.SEARCH_DECISION], s[S.SEARCH_N] = seat, decision, n
         for i in range(n):
             s[S.SEARCH_OPTS + i] = s[S.OPT + i]

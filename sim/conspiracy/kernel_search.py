@@ -19,9 +19,9 @@ import numpy as np
 from sim.conspiracy import kernel as KN
 from sim.conspiracy import policies as P
 from sim.conspiracy import state as S
+from sim.core import search as C
 from sim.core.jit import borrow, njit, prange
 from sim.core.rng import N_STREAMS, stream_keys_in
-from sim.core.search import most_visited, search_seed, share_reward, ucb
 from sim.core.workspace import LANES
 
 
@@ -64,36 +64,28 @@ def play_searched(s):
 
 
 @njit(cache=True)
-def search_decision(s, start, w, rows, active, visits, total):
-    """The searching seat's option at the decision s recorded (SEARCH_SEAT, SEARCH_N,
-    SEARCH_OPTS, after the SCRIPT's decisions of the turn that began at `start`): UCB1 over its
-    options, each rollout the turn replayed from `start` in w, forked at the decision (the j-th
-    rollout of every option gets the j-th determinization: common random numbers), then played
-    out by the rollout policy. Reward: the seat's share of the win, the IP margin as a
-    tie-break. Each option's rollouts and summed reward are left in visits and total."""
-    seat, n = s[S.SEARCH_SEAT], s[S.SEARCH_N]
-    options = s[S.SEARCH_OPTS : S.SEARCH_OPTS + n].copy()
-    vec = S.POLICY_PARAMS + seat * S.N_PARAMS  # read at the turn's start: the probe changed s's
-    budget = max(start[vec + P.S_ROLLOUTS], n)
-    c = start[vec + P.S_EXPLORATION] / 1000.0
-    kinds = start[vec + P.S_DETERMINIZATIONS]
-    k = s[S.SCRIPT]
-    seed = search_seed(s, S.RNG_KEYS, s[S.TURN], k)
-    for r in range(budget):
-        i = r if r < n else ucb(total, visits, r, c)
-        j = visits[i] % kinds if kinds > 0 else visits[i]
-        w[: S.SEARCH_BEGIN] = start
-        w[S.SCRIPT : S.SCRIPT + 1 + k] = s[S.SCRIPT : S.SCRIPT + 1 + k]
-        w[S.SEARCH_MODE], w[S.SEARCH_COUNT], w[S.SEARCH_FORCE] = KN.ROLLOUT, 0, options[i]
-        w[S.TRACE] = 0
-        stream_keys_in(w, S.FORK_KEYS, seed, j, N_STREAMS)
-        KN.take_turn(w, active)
-        if not KN.end_of_turn(w, active):
-            KN.play(w)
-        KN.score(w, rows)
-        visits[i] += 1
-        total[i] += share_reward(rows, w[S.N_PLAYERS], seat, KN.R_RANK, KN.R_SCORE)
-    return options[most_visited(visits, total)]
+def rollout(s, start, w, rows, active, seat, k, option, seed, j):
+    """One rollout of `option` at the search decision past the script's first k: the turn
+    replayed from `start` in w, forked there on the keys of (seed, j), played to the end by the
+    rollout policy; the seat's reward (rows: every seat's final score and rank)."""
+    w[: S.SEARCH_BEGIN] = start
+    w[S.SCRIPT : S.SCRIPT + 1 + k] = s[S.SCRIPT : S.SCRIPT + 1 + k]
+    w[S.SEARCH_MODE], w[S.SEARCH_COUNT], w[S.SEARCH_FORCE] = KN.ROLLOUT, 0, option
+    w[S.TRACE] = 0
+    stream_keys_in(w, S.FORK_KEYS, seed, j, N_STREAMS)
+    KN.take_turn(w, active)
+    if not KN.end_of_turn(w, active):
+        KN.play(w)
+    KN.score(w, rows)
+    return C.share_reward(rows, w[S.N_PLAYERS], seat, KN.R_RANK, KN.R_SCORE)
+
+
+#: the searching seat's option at the decision s recorded (`sim.core.search.search_decision_for`)
+search_decision = C.search_decision_for(rollout, (
+    S.SEARCH_SEAT, S.SEARCH_N, S.SEARCH_OPTS, S.SCRIPT, S.SEARCH_DEFAULT, S.TURN, S.RNG_KEYS,
+    S.POLICY_PARAMS, S.N_PARAMS, P.S_ROLLOUTS, P.S_EXPLORATION, P.S_DETERMINIZATIONS,
+    P.S_CONFIDENCE,
+))  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- the reference engine

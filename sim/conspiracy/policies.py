@@ -34,9 +34,10 @@ H_IP, H_COALITION, H_KEY, H_PEARL, H_PILE_MIN, H_DRAW, H_LOCATION_MIN, H_MASTER 
 # restricted play (`abyss-mc restrict`): the forbidden Lords (colour and IP) and Location, -1: none
 H_FORBID_COLOUR, H_FORBID_IP, H_FORBID_LOCATION = 8, 9, 10
 # the search player's slots: rollouts per decision (the budget), the UCB exploration constant
-# (thousandths), determinizations cycled (0: a new one for every rollout); then its rollout
-# policy's kind and parameters (state.N_PARAMS)
-S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS = 0, 1, 2
+# (thousandths), determinizations cycled (0: a new one for every rollout), the confidence with
+# which an option must beat the rollout policy's own to be played (millionths,
+# sim.core.search.confident); then its rollout policy's kind and parameters (state.N_PARAMS)
+S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE = 0, 1, 2, 3
 ROLLOUT_KIND, ROLLOUT_PARAMS = S.N_SLOTS, S.N_SLOTS + 1
 
 

@@ -99,6 +99,7 @@ SEARCH_COUNT = _b.block(1)  # search decisions asked so far in this replay of th
 SCRIPT = _b.block(1 + MAX_SCRIPT)  # their number, then the options chosen
 SEARCH_FORCE = _b.block(1)
 SEARCH_FOUND = _b.block(1)  # probe: 1 when the decision past the script was met (below)
+SEARCH_DEFAULT = _b.block(1)  # probe: the rollout policy's own option at that decision
 SEARCH_SEAT = _b.block(1)
 SEARCH_DECISION = _b.block(1)
 SEARCH_N = _b.block(1)

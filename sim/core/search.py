@@ -1,4 +1,5 @@
 """What every game's search player shares (docs/search.md): UCB1 over a decision's options, the
+rule that keeps the rollout policy's own option unless the rollouts say clearly otherwise, the
 reward of a finished rollout, the search's own random keys, and the canonical shuffle that keeps
 a determinization from depending on the true order of a face-down deck.
 
@@ -11,7 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.jit import njit
+from sim.core.rng import GOLDEN, mix64
 from sim.core.workspace import shuffle_in
+
+#: the sign-flip test enumerates every sign pattern up to this many pairs, beyond them FLIPS
+EXACT_PAIRS = 12
+FLIPS = 4095
+#: the parameter vector holds `confidence` in millionths
+CONFIDENCE_UNIT = 1_000_000
 
 
 @njit(cache=True)
@@ -28,7 +36,7 @@ def ucb(total, visits, r, c):
 
 @njit(cache=True)
 def most_visited(visits, total):
-    """The option played: the most visited, the best summed reward among equals."""
+    """The most visited option, the best summed reward among equals."""
     best = 0
     for i in range(1, len(visits)):
         if visits[i] > visits[best] or (visits[i] == visits[best] and total[i] > total[best]):
@@ -37,22 +45,151 @@ def most_visited(visits, total):
 
 
 @njit(cache=True)
-def confident(visits, total, squares, best, default, z):
-    """`best`, if its mean reward beats the `default` option's (the rollout policy's own) by
-    more than z standard errors of the difference; else `default`. Where many options share a
-    small budget their means are noisy, and the largest of them is the luckiest, not the best:
-    the search departs from its model of good play only when the rollouts say so clearly.
-    z = 0: `best`, always."""
-    if z <= 0.0 or default < 0 or best == default or visits[default] == 0:
-        return best
-    se2 = 0.0
-    for i in (best, default):
-        n = visits[i]
-        mean = total[i] / n
-        var = squares[i] / n - mean * mean if n > 1 else 0.25
-        se2 += max(var, 1e-6) / n
-    gain = total[best] / visits[best] - total[default] / visits[default]
-    return best if gain > z * np.sqrt(se2) else default
+def position(options, option):
+    """Where `option` is among `options`; -1: not there."""
+    for i in range(len(options)):
+        if options[i] == option:
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def sample(v, kinds):
+    """The sample of the hidden cards a v-th rollout plays: v, or v modulo `kinds` (the
+    determinizations cycled; kinds > 0)."""
+    return v % kinds if kinds > 0 else v
+
+
+@njit(cache=True)
+def confirmation_pairs(budget, n, confidence, kinds):
+    """The pairs of rollouts a decision among n options keeps from its budget to confirm
+    UCB1's choice against the default: a quarter of the budget, UCB1 keeping one rollout per
+    option at least; none with the rule off (confidence <= 0). With `kinds` determinizations
+    cycled (kinds > 0) at most kinds: a repeated sample repeats its rollouts, no new pair (and
+    the pairs are not fresh: UCB1 played the same samples)."""
+    if confidence <= 0.0:
+        return 0
+    pairs = max(0, min(budget // 4, (budget - n) // 2))
+    return min(pairs, kinds) if kinds > 0 else pairs
+
+
+def search_decision_for(rollout, layout):
+    """A game's search decision (`search_decision(s, start, w, rows, active, visits, total)`):
+    UCB1 over the options of the decision s recorded (the probe), each rollout
+    `rollout(s, start, w, rows, active, seat, k, option, seed, j)` (the turn replayed from
+    `start` in w past the script's first k decisions, forked there on the keys of (seed, j):
+    sample j of the hidden cards, common to every option: the v-th rollout of every option
+    plays sample v; the seat's reward). UCB1's choice, the most visited option (the best summed
+    reward among equals), is played if the rule is off (confidence 0) or the rollout policy's
+    own option (recorded by the probe) is unknown; else only if it beats that default in
+    `confirmation_pairs` pairs of rollouts on fresh samples, samples no rollout of UCB1 played,
+    with `confidence` (`confident`). Each option's rollouts (the confirmation's included) and
+    summed reward are left in visits and total.
+
+    `layout`: the game's workspace offsets (SEARCH_SEAT, SEARCH_N, SEARCH_OPTS, SCRIPT,
+    SEARCH_DEFAULT, TURN, RNG_KEYS, POLICY_PARAMS), its seats' vector length (N_PARAMS) and the
+    search's slots in it (rollouts, exploration, determinizations, confidence). One
+    implementation for every game, compiled for each with its own rollout."""
+    seat_at, n_at, options_at, script_at, default_at, turn_at, keys_at, params_at = layout[:8]
+    n_params, rollouts_slot, exploration_slot, kinds_slot, confidence_slot = layout[8:]
+
+    @njit(cache=True)
+    def search_decision(s, start, w, rows, active, visits, total):
+        seat, n, k = s[seat_at], s[n_at], s[script_at]
+        options = s[options_at : options_at + n].copy()
+        vec = params_at + seat * n_params  # read at the turn's start: the probe changed s's
+        budget = max(start[vec + rollouts_slot], n)
+        c = start[vec + exploration_slot] / 1000.0
+        kinds = start[vec + kinds_slot]
+        confidence = start[vec + confidence_slot] / CONFIDENCE_UNIT
+        # the search's own random numbers: from the game's keys and this decision, never the cards
+        seed = search_seed(s, keys_at, s[turn_at], k)
+        default = position(options, s[default_at])
+        pairs = confirmation_pairs(budget, n, confidence, kinds)
+        selection = budget - 2 * pairs
+        for r in range(selection):  # UCB1: every option once, then the highest bound
+            i = r if r < n else ucb(total, visits, r, c)
+            gain = rollout(s, start, w, rows, active, seat, k, options[i], seed,
+                           sample(visits[i], kinds))  # fmt: skip
+            visits[i] += 1
+            total[i] += gain
+        best = most_visited(visits, total)
+        if pairs == 0 or default < 0 or best == default:
+            return options[best]
+        paired = np.empty(2 * pairs)  # the confirmation: UCB1's choice, then the default
+        for r in range(2 * pairs):
+            i = best if r % 2 == 0 else default
+            paired[r] = rollout(s, start, w, rows, active, seat, k, options[i], seed,
+                                sample(selection + r // 2, kinds))  # fmt: skip
+            visits[i] += 1
+            total[i] += paired[r]
+        return options[best] if confident(paired, confidence, seed) else options[default]
+
+    return search_decision
+
+
+@njit(cache=True)
+def sign_flip_p(d, m, seed):
+    """One-sided p-value of the sum of the paired differences d[:m] (none zero) by the sign-flip
+    (randomization) test: the share of sign patterns whose sum reaches the observed one. Where
+    the two options are worth the same, each difference is as likely positive as negative, so
+    every pattern is equally likely: exact, whatever the rewards' distribution (win or loss,
+    few pairs). Every pattern up to EXACT_PAIRS pairs (at least 2^-m: few pairs never convince);
+    beyond, FLIPS random patterns from `seed`, (1 + reached) / (FLIPS + 1) (still exact)."""
+    observed, scale = 0.0, 0.0
+    for i in range(m):
+        observed += d[i]
+        scale += abs(d[i])
+    reach = observed - 1e-9 * scale  # a sum equal up to rounding reaches it
+    count = 0
+    if m <= EXACT_PAIRS:
+        for pattern in range(1 << m):
+            t = 0.0
+            for i in range(m):
+                t += -d[i] if (pattern >> i) & 1 else d[i]
+            count += t >= reach
+        return count / (1 << m)
+    key = mix64(np.uint64(seed) * GOLDEN + np.uint64(1))
+    bits = np.uint64(0)
+    drawn = 0
+    for _ in range(FLIPS):
+        t = 0.0
+        for i in range(m):
+            if i % 64 == 0:
+                drawn += 1
+                bits = mix64(key + np.uint64(drawn) * GOLDEN)
+            t += -d[i] if (bits >> np.uint64(i % 64)) & np.uint64(1) else d[i]
+        count += t >= reach
+    return (1 + count) / (FLIPS + 1)
+
+
+@njit(cache=True)
+def confident(paired, confidence, seed):
+    """Whether the confirmation's rollouts show UCB1's choice better than the default (the
+    rollout policy's own option) with `confidence`. paired[2v], paired[2v + 1]: the rewards of
+    the choice and of the default on the v-th fresh sample.
+
+    Fresh, because UCB1's own rollouts cannot tell: the most visited of k options is the
+    luckiest, its mean biased upward by its selection (and by UCB1 giving an option more
+    rollouts while it looks good), so a test on them departs far more often than its level
+    says. On samples played after the choice was made that bias is gone, and the one test needs
+    no correction for the k options the choice was made among. Paired: both rewards of a pair
+    played the same sample, so the sample's luck cancels; the sign-flip test (`sign_flip_p`)
+    is exact on win-or-loss rewards and few pairs; identical rollouts (a difference of 0) say
+    nothing and are left out. With a choice of equal worth to the default, the search departs
+    with probability at most 1 - confidence (0: always departs; 1: never)."""
+    if confidence <= 0.0:
+        return True
+    pairs = len(paired) // 2
+    d = np.empty(pairs)
+    m, gain = 0, 0.0
+    for v in range(pairs):
+        x = paired[2 * v] - paired[2 * v + 1]
+        if x != 0.0:
+            d[m] = x
+            m += 1
+            gain += x
+    return gain > 0.0 and sign_flip_p(d, m, seed) <= 1.0 - confidence
 
 
 @njit(cache=True, inline="always")

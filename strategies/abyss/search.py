@@ -3,10 +3,12 @@
 At each of its decisions with more than one option, the kernel's driver (`sim.abyss.kernel`,
 `play_searched`) replays the turn from its start in a copy of the game, samples what the seat
 cannot see (`kernel_base.determinize`: the face-down decks in a canonical order, reshuffled; the
-opponents' face-down Monster tokens redealt), plays each option and the game to its end with
-`rollout_policy` in every seat, and keeps the option that UCB1 visited most. This class holds the
-documented parameters and the vector the kernel reads; the decisions are the kernel's, on the
-reference engine too (`choose`, `sim.abyss.kernel_search`: the same choices, the same games).
+opponents' face-down tokens redealt), plays each option and the game to its end with
+`rollout_policy` in every seat, and plays the option UCB1 visited most if paired rollouts on
+fresh samples confirm it beats the rollout policy's own (`sim.core.search.search_decision_for`).
+This class holds the documented parameters and the vector the kernel reads; the decisions are
+the kernel's, on the reference engine too (`choose`, `sim.abyss.kernel_search`: the same
+choices, the same games).
 """
 
 from __future__ import annotations
@@ -30,17 +32,6 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
     """Looks ahead: every option of every decision valued by rollouts to the end of the game."""
 
     name: str = "search"
-    confidence: float = param(
-        1.0,
-        "How many standard errors of the difference the best option's mean reward must beat "
-        "the rollout policy's own option by to be played instead (0: always the best).",
-        "keeps to the model of good play unless the rollouts say clearly otherwise "
-        "(docs/search.md: without it the search played noise at 4 players with Leviathan).",
-        low=0.0,
-        high=5.0,
-        unit="standard errors",
-        tune=False,
-    )
     rollout_policy: str = param(
         "pearl_economist_tuned_4p",
         "The strategy every seat plays in the rollouts (a built-in policy or preset): the "
@@ -58,6 +49,4 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
     package = "abyss"
 
     def params(self) -> np.ndarray:
-        vec = self.search_vector(P, P.N_PARAMS, P.N_SLOTS)
-        vec[P.S_CONFIDENCE] = round(self.confidence * 1000)
-        return vec
+        return self.search_vector(P, P.N_PARAMS, P.N_SLOTS)

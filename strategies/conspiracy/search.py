@@ -4,8 +4,10 @@ fast path, as Abyss's.
 At each of its decisions with more than one option, the driver (`sim.conspiracy.kernel_search`)
 replays the turn from its start in a copy of the game, samples what no player can see
 (`kernel.determinize`: the Lord and Location decks in a canonical order, reshuffled), plays each
-option and the game to its end with `rollout_policy` in every seat, and keeps the option that
-UCB1 visited most. This class holds the documented parameters and the vector the kernel reads.
+option and the game to its end with `rollout_policy` in every seat, and plays the option UCB1
+visited most if paired rollouts on fresh samples confirm it beats the rollout policy's own
+(`sim.core.search.search_decision_for`, as Abyss's). This class holds the documented parameters
+and the vector the kernel reads.
 
 The reference engine plays the same games: it keeps every turn's start (`Game.keep_turn_start`:
 the state encoded) and `choose` runs the same compiled search from there, with the turn's search

@@ -7,14 +7,19 @@ and the fast path ends those games in the same state."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
 from abyss_parity import TRACE_CAP, compare, decoded
+from search_helpers import check_seen, check_unseen, redeal, reorder
 
 from sim import games
+from sim.abyss import kcore as K
 from sim.abyss import kernel as KN
 from sim.abyss import kernel_base as B
+from sim.abyss import ktables as T
 from sim.abyss import state as S
 from sim.abyss import workspace as W
 from sim.abyss.fast import lineup_arrays
@@ -23,6 +28,7 @@ from sim.abyss.rules import Game
 from sim.core.workspace import trace_of
 
 SPEC = games.get("abyss")
+THIS = sys.modules[__name__]  # its _probe, _asked, _decide: for search_helpers
 SEARCH = "search:rollouts=24"
 
 
@@ -38,8 +44,9 @@ def _workspace(tables, specs):
 
 def _reach(s, seed, game, n_players, wanted):
     """Play game `game` turn by turn as the driver does (the search deciding on the way) up to
-    the first decision of a search seat for which `wanted(s)` holds; the active seat and the
-    turn's start there."""
+    the first decision of a search seat for which `wanted(s, active seat)` holds (s: the probe's
+    workspace, at the turn's end); the active seat and the turn's start there (None: the game
+    ended first)."""
     KN.new_game(s, seed, game, n_players)
     while True:
         seat = int(s[S.NEXT_SEAT])
@@ -51,13 +58,14 @@ def _reach(s, seed, game, n_players, wanted):
             KN.take_turn(s, seat)
             if s[W.SEARCH_FOUND] == 0:
                 break
-            if wanted(s):
+            if wanted(s, seat):
                 return seat, start
             k = s[W.SCRIPT]
             s[W.SCRIPT + 1 + k] = _decide(s, start, seat)[0]
             s[W.SCRIPT] = k + 1
         s[W.SEARCH_MODE] = 0
-        assert not KN.end_of_turn(s, seat)
+        if KN.end_of_turn(s, seat):
+            return None
 
 
 def _decide(s, start, active):
@@ -68,35 +76,135 @@ def _decide(s, start, active):
     return int(option), visits, total
 
 
-def _bottom_swap(start, deck):
-    """Swap the two bottom cards of a face-down deck (drawn last: not seen this turn)."""
-    n = int(start[deck])
-    assert n >= 12
-    start[deck + 1], start[deck + 2] = start[deck + 2], start[deck + 1]
+def _probe(s, start, active):
+    """The turn from `start` replayed with s's script to the search decision past it (the
+    probe, as the driver's): its workspace at the turn's end, the decision recorded."""
+    p = s.copy()
+    p[: W.SEARCH_BEGIN] = start
+    p[W.SEARCH_MODE], p[W.SEARCH_COUNT], p[W.SEARCH_FOUND] = B.PROBE, 0, 0
+    KN.take_turn(p, active)
+    assert p[W.SEARCH_FOUND] == 1
+    return p
 
 
-@pytest.mark.parametrize("expansions, n_players", [((), 2), (("leviathan",), 4)])
-def test_the_search_never_peeks_at_the_hidden_cards(expansions, n_players):
-    tables = SPEC.load_cards(None, [], expansions)
-    specs = [SEARCH] + ["leviathan_hunter"] * (n_players - 1)
-    s = _workspace(tables, specs)
-    active, start = _reach(s, 3, 5, n_players, lambda s: s[W.SEARCH_N] >= 2)
-    option, visits, total = _decide(s, start.copy(), active)
-    assert visits.sum() >= 24 and len(visits) >= 2
-    # the same turn with hidden cards in another order: every rollout the same
-    hidden = start.copy()
-    _bottom_swap(hidden, S.EXP_DECK)
-    _bottom_swap(hidden, S.LORD_DECK)
-    again = _decide(s, hidden, active)
-    assert again[0] == option
-    np.testing.assert_array_equal(again[1], visits)
-    np.testing.assert_array_equal(again[2], total)
-    # a seen card changed (the Court's first Lord): the rollouts see it
+def _asked(p):
+    """The decision the probe recorded: seat, decision, options, the rollout policy's own."""
+    n = int(p[W.SEARCH_N])
+    options = [int(x) for x in p[W.SEARCH_OPTS : W.SEARCH_OPTS + n]]
+    return int(p[W.SEARCH_SEAT]), int(p[W.SEARCH_DECISION]), options, int(p[W.SEARCH_DEFAULT])
+
+
+#: the face-down stacks: "Shuffle the Location tiles and form a face-down stack", "Shuffle the
+#: Exploration cards and form a face-down deck", "Shuffle the Lord cards and form a face-down
+#: deck", "Shuffle the Monster tokens and place them face down"; with Leviathan "Place this deck
+#: face down" and "a second deck with the new Monster tokens, which you will place face down"
+HIDDEN = (S.EXP_DECK, S.LORD_DECK, S.LOC_DECK, S.MONSTER_TOKENS, S.LEV_DECK, S.LEV_TOKENS)
+#: a player's face-down tokens ("Drawn at random and kept face down"; Leviathan's: "you have
+#: the option, after consulting them, to reveal them immediately or reveal them at the start of
+#: one of your next turns"), each with the deck it comes from
+TOKENS = ((S.MONSTER_TOKENS, S.P_TOKENS), (S.LEV_TOKENS, S.P_HELD))
+
+
+def _unseen_changed(start, end, searching, n_players, rng, whole):
+    """The turn's start with what `searching` cannot see at the decision changed: every
+    face-down stack's unseen cards reordered, the opponents' face-down tokens redealt
+    (`search_helpers`); and how many of the opponents' tokens of each kind were redealt."""
+    changed = start.copy()
+    reorder(changed, start, end, HIDDEN, rng, whole)
+    redealt = np.zeros(len(TOKENS), np.int64)
+    for kind, (pool, field) in enumerate(TOKENS):
+        hands = [K.pbase(q) + field for q in range(n_players) if q != searching]
+        if redeal(changed, start, end, pool, hands, rng, whole):
+            redealt[kind] = sum(int(start[h]) for h in hands)
+    return changed, redealt
+
+
+def _opponents_hold(s, field):
+    """Whether an opponent of the searching seat holds face-down tokens (P_TOKENS, P_HELD)."""
+    seat = s[W.SEARCH_SEAT]
+    return any(s[K.pbase(q) + field] > 0 for q in range(s[S.N_PLAYERS]) if q != seat)
+
+
+def _seen_changed(start, searching):
+    """The turn's start with a card the searching seat has seen changed: one of its own
+    Monster tokens (it consulted them) for one of another worth from the deck, else the
+    Court's first Lord for the Lord deck's bottom card."""
     seen = start.copy()
-    court = S.COURT
-    seen[court + 1] = seen[S.LORD_DECK + 1]  # replace it by a card from the deck's bottom
-    changed = _decide(s, seen, active)
-    assert not np.array_equal(changed[2], total)
+    own, pool = K.pbase(searching) + S.P_TOKENS, S.MONSTER_TOKENS
+    worth = lambda token: start[T.MONSTER_TOKEN_IP + token]  # noqa: E731
+    other = [i for i in range(start[pool]) if start[own] and
+             worth(start[pool + 1 + i]) != worth(start[own + 1])]  # fmt: skip
+    if other:
+        seen[own + 1], seen[pool + 1 + other[0]] = start[pool + 1 + other[0]], start[own + 1]
+    else:
+        seen[S.COURT + 1], seen[S.LORD_DECK + 1] = start[S.LORD_DECK + 1], start[S.COURT + 1]
+    return seen
+
+
+def _first(s, active):
+    """The first search decision of the searching seat's own turn, an opponent holding
+    Monster tokens: nothing drawn in the turn yet, every face-down stack may be reordered
+    whole."""
+    return s[W.SCRIPT] == 0 and s[W.SEARCH_SEAT] == active and _opponents_hold(s, S.P_TOKENS)
+
+
+def _later(s, active):
+    """A search decision after the turn's first (cards may have been drawn), an opponent
+    holding Monster tokens."""
+    return (s[W.SCRIPT] >= 1 or s[W.SEARCH_SEAT] != active) and _opponents_hold(s, S.P_TOKENS)
+
+
+def _held(s, active):
+    """A search decision with an opponent holding Leviathan's tokens face down."""
+    return _opponents_hold(s, S.P_HELD)
+
+
+def _places(tables, specs, wants, n=3, seed=3):
+    """For each predicate of `wants`, the first n games of `seed` that reach such a decision:
+    (predicate, game, the workspace there, the active seat, the turn's start)."""
+    for wanted in wants:
+        found = 0
+        for game in range(40):
+            s = _workspace(tables, specs)
+            reached = _reach(s, seed, game, len(specs), wanted) if found < n else None
+            if reached:
+                found += 1
+                yield wanted, game, s, *reached
+        assert found == n, wanted.__name__
+
+
+#: (expansions, the opponents): `random` keeps Leviathan's tokens face down for a while (the
+#: presets reveal them at once)
+PEEK_CONFIGS = [((), ["leviathan_hunter"]), (("leviathan",), ["random", "leviathan_hunter"]),
+                (("leviathan",), ["leviathan_hunter", "random", "greedy"])]  # fmt: skip
+
+
+@pytest.mark.parametrize(("expansions", "opponents"), PEEK_CONFIGS,
+                         ids=["base-2p", "leviathan-3p", "leviathan-4p"])  # fmt: skip
+def test_the_search_never_peeks_at_the_hidden_cards(expansions, opponents):
+    """What the searching seat cannot see, changed in the turn's start: every face-down stack's
+    unseen cards in another order, the opponents' face-down tokens redealt. The turn re-probed
+    reaches the same decision (its options and the rollout policy's own option recomputed),
+    and the search's rollouts are the same to the bit (every option's visits and summed reward,
+    the option played): at the first and at a later decision of three games with opponents
+    holding Monster tokens (with Leviathan, also one with an opponent holding its tokens), each
+    changed twice. A card the seat has seen changed (`_seen_changed`) changes the decision's
+    options or the summed reward of its default option."""
+    tables = SPEC.load_cards(None, [], expansions)
+    n_players = 1 + len(opponents)
+    redealt = np.zeros(len(TOKENS), np.int64)
+    wants = (_first, _later, _held) if expansions else (_first, _later)
+    for wanted, game, s, active, start in _places(tables, [SEARCH, *opponents], wants):
+        searching, end = int(s[W.SEARCH_SEAT]), s[: W.SEARCH_BEGIN].copy()
+        decided = _decide(s, start, active)
+        rng = np.random.default_rng([n_players, game])
+        for _ in range(2):
+            changed, n = _unseen_changed(start, end, searching, n_players, rng, wanted is _first)
+            assert not np.array_equal(changed, start)
+            redealt += n
+            check_unseen(THIS, s, start, active, changed, decided)
+        check_seen(THIS, s, active, _seen_changed(start, searching), decided)
+    assert redealt[0] > 0 and (redealt[1] > 0 or not expansions)  # tokens were redealt
 
 
 def test_search_games_are_deterministic_and_independent_of_the_batch():
@@ -112,20 +220,28 @@ def test_search_games_are_deterministic_and_independent_of_the_batch():
 
 def test_a_planted_winning_move_is_found():
     """Recruiting a Lord worth 60 IP wins the game outright: offered it among other Lords, the
-    search takes it, whichever Lord that is."""
-    from sim.abyss import ktables as T
+    search takes it, whichever Lord that is, unless the option it plays wins every one of its
+    rollouts too (the Lord stays in the Court: recruited next turn, it wins as well). Over
+    three recruitments; at least once the planted Lord is taken against the rollout policy's
+    own choice (the rule departs for it)."""
     from sim.abyss.policies import D_RECRUIT_LORD
 
     tables = SPEC.load_cards(None, [], ())
-    s = _workspace(tables, [SEARCH, "leviathan_hunter"])
-    active, start = _reach(s, 4, 2, 2, lambda s: s[W.SEARCH_DECISION] == D_RECRUIT_LORD
-                           and s[W.SEARCH_N] >= 2)  # fmt: skip
-    options = s[W.SEARCH_OPTS : W.SEARCH_OPTS + s[W.SEARCH_N]].copy()
-    plain = _decide(s, start.copy(), active)[0]
-    for lord in options:
-        planted = start.copy()
-        planted[T.LORD_IP + lord] = 60
-        assert _decide(s, planted, active)[0] == lord, (lord, plain)
+    def recruiting(s, _):
+        return s[W.SEARCH_DECISION] == D_RECRUIT_LORD and s[W.SEARCH_N] >= 2
+
+    departed = 0
+    for _, game, s, active, start in _places(tables, [SEARCH, "leviathan_hunter"], [recruiting],
+                                             seed=4):  # fmt: skip
+        _, _, options, default = _asked(s)
+        for lord in options:
+            planted = start.copy()
+            planted[T.LORD_IP + lord] = 60
+            option, visits, total = _decide(s, planted, active)
+            i = options.index(option)
+            assert option == lord or total[i] >= visits[i], (game, lord, option, visits, total)
+            departed += option == lord != default
+    assert departed > 0
 
 
 # ------------------------------------------------------------ both engines, the same games

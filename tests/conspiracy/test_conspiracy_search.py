@@ -12,10 +12,13 @@ in plain view.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
 from conspiracy_helpers import bonus_tables, tables
+from search_helpers import check_seen, check_unseen, reorder
 
 from sim import games
 from sim.conspiracy import kernel as KN
@@ -26,6 +29,7 @@ from sim.conspiracy.policies import D_KEEP, D_LOCATION_SOURCE, D_PLACE, D_SOURCE
 from sim.conspiracy.rules import Game
 
 SPEC = games.get("conspiracy")
+THIS = sys.modules[__name__]  # its _probe, _asked, _decide: for search_helpers
 SEARCH = "search:rollouts=24"
 
 
@@ -43,8 +47,9 @@ def _workspace(t, specs):
 
 def _reach(s, seed, game, n_players, wanted):
     """Play game `game` turn by turn as the driver does (the search deciding on the way) up to
-    the first search decision for which `wanted(s)` holds; the active seat and the turn's start
-    there."""
+    the first search decision for which `wanted(s, the turn's start)` holds (s: the probe's
+    workspace, at the turn's end); the active seat and the turn's start there (None: the game
+    ended first)."""
     KN.new_game(s, seed, game, n_players)
     while not KN.turn_limit(s):
         seat = int(s[S.NEXT_SEAT])
@@ -56,14 +61,15 @@ def _reach(s, seed, game, n_players, wanted):
             KN.take_turn(s, seat)
             if s[S.SEARCH_FOUND] == 0:
                 break
-            if wanted(s):
+            if wanted(s, start):
                 return seat, start
             k = s[S.SCRIPT]
             s[S.SCRIPT + 1 + k] = _decide(s, start, seat)[0]
             s[S.SCRIPT] = k + 1
         s[S.SEARCH_MODE] = 0
-        assert not KN.end_of_turn(s, seat), "the game ended before the wanted decision"
-    raise AssertionError("turn limit")
+        if KN.end_of_turn(s, seat):
+            return None
+    return None
 
 
 def _decide(s, start, active):
@@ -74,32 +80,45 @@ def _decide(s, start, active):
     return int(option), visits, total
 
 
-def _bottom_swap(start, deck):
-    """Swap the two bottom cards of a face-down deck (the top is drawn: these are not seen)."""
-    assert start[deck] >= 8
-    start[deck + 1], start[deck + 2] = start[deck + 2], start[deck + 1]
+def _probe(s, start, active):
+    """The turn from `start` replayed with s's script to the search decision past it (the
+    probe): its workspace at the turn's end, the decision recorded (if it was met)."""
+    p = s.copy()
+    p[: S.SEARCH_BEGIN] = start
+    p[S.SEARCH_MODE], p[S.SEARCH_COUNT], p[S.SEARCH_FOUND] = KN.PROBE, 0, 0
+    KN.take_turn(p, active)
+    return p
 
 
-@pytest.mark.parametrize("n_players", [2, 4])
-def test_the_search_never_peeks_at_the_face_down_decks(n_players):
-    t = tables()
-    specs = [SEARCH] + ["key_hunter_tuned_2p"] * (n_players - 1)
-    s = _workspace(t, specs)
-    # a recruitment with a discard pile on offer: turn 4 on, the piles hold Lords seen face up
-    active, start = _reach(s, 3, 5, n_players, lambda s: s[S.SEARCH_DECISION] == D_SOURCE
-                           and s[S.TURN] >= 4 and s[S.SEARCH_N] >= 4)  # fmt: skip
-    option, visits, total = _decide(s, start.copy(), active)
-    assert visits.sum() >= 24 and len(visits) >= 4
-    # the same turn with the decks' hidden cards in another order: every rollout the same
-    hidden = start.copy()
-    _bottom_swap(hidden, S.LORD_DECK)
-    _bottom_swap(hidden, S.LOC_DECK)
-    again = _decide(s, hidden, active)
-    assert again[0] == option
-    np.testing.assert_array_equal(again[1], visits)
-    np.testing.assert_array_equal(again[2], total)
-    # a card in plain view changed (a discard pile's Lord for the deck's bottom card, of the
-    # same colour so the pile stays a pile of one colour): the rollouts see it
+def _asked(p):
+    """The decision the probe recorded: seat, decision, options, the rollout policy's own
+    (None: the turn met no decision past the script)."""
+    if p[S.SEARCH_FOUND] != 1:
+        return None
+    n = int(p[S.SEARCH_N])
+    options = [int(x) for x in p[S.SEARCH_OPTS : S.SEARCH_OPTS + n]]
+    return int(p[S.SEARCH_SEAT]), int(p[S.SEARCH_DECISION]), options, int(p[S.SEARCH_DEFAULT])
+
+
+def _piles(s):
+    return any(s[S.PILES + c * S.PILE_STRIDE] > 0 for c in range(S.MAX_COLOURS))
+
+
+def _first(s, start):
+    """A turn's first decision, the recruitment's source, with a discard pile on the table:
+    nothing drawn yet, both decks may be reordered whole."""
+    return s[S.SCRIPT] == 0 and s[S.SEARCH_DECISION] == D_SOURCE and _piles(start)
+
+
+def _later(s, start):
+    """A decision after cards were drawn (keeping a Lord, placing, a Location), with a discard
+    pile on the table."""
+    return s[S.SCRIPT] >= 1 and s[S.SEARCH_DECISION] != D_SOURCE and _piles(start)
+
+
+def _seen_changed(start):
+    """A card in plain view changed: a discard pile's Lord for one of the Lord deck of the same
+    colour and other IP (the pile stays one colour)."""
     seen = start.copy()
     colour = next(c for c in range(S.MAX_COLOURS) if seen[S.PILES + c * S.PILE_STRIDE] > 0)
     pile = S.PILES + colour * S.PILE_STRIDE
@@ -107,8 +126,39 @@ def test_the_search_never_peeks_at_the_face_down_decks(n_players):
     i = next(i for i, lord in enumerate(deck) if seen[S.T_LORD_COLOUR + lord] == colour
              and seen[S.T_LORD_IP + lord] != seen[S.T_LORD_IP + seen[pile + 1]])  # fmt: skip
     seen[pile + 1], seen[S.LORD_DECK + 1 + i] = seen[S.LORD_DECK + 1 + i], seen[pile + 1]
-    changed = _decide(s, seen, active)
-    assert not np.array_equal(changed[2], total)
+    return seen
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_the_search_never_peeks_at_the_face_down_decks(n_players):
+    """Both face-down decks' unseen cards in another order in the turn's start: the turn
+    re-probed reaches the same decision (its options and the rollout policy's own option
+    recomputed), and the search's rollouts are the same to the bit (every option's visits and
+    summed reward, the option played), at a turn's first decision (both decks reordered whole)
+    and at a later one (below every card the turn draws) of three games each, each changed
+    twice. A card in plain view changed (`_seen_changed`) changes the decision's options or the
+    summed reward of its default option."""
+    t = tables()
+    specs = [SEARCH] + ["key_hunter_tuned_2p"] * (n_players - 1)
+    for wanted in (_first, _later):
+        found = 0
+        for game in range(40):
+            s = _workspace(t, specs)
+            reached = _reach(s, 3, game, n_players, wanted) if found < 3 else None
+            if not reached:
+                continue
+            found += 1
+            active, start = reached
+            end = s[: S.SEARCH_BEGIN].copy()
+            decided = _decide(s, start, active)
+            rng = np.random.default_rng([n_players, game])
+            for _ in range(2):
+                changed = start.copy()
+                reorder(changed, start, end, (S.LORD_DECK, S.LOC_DECK), rng, wanted is _first)
+                assert not np.array_equal(changed, start)
+                check_unseen(THIS, s, start, active, changed, decided)
+            check_seen(THIS, s, active, _seen_changed(start), decided)
+        assert found == 3, wanted.__name__
 
 
 def test_search_games_are_deterministic_and_independent_of_the_batch_and_threads():
@@ -131,9 +181,13 @@ def test_a_planted_winning_lord_is_always_kept():
     most influential Lord scores), the search keeps it, whichever it is. Left in a discard
     pile, the opponent would take it."""
     t = tables()
-    s = _workspace(t, [SEARCH, "key_hunter_tuned_2p"])
-    active, start = _reach(s, 4, 2, 2, lambda s: s[S.SEARCH_DECISION] == D_KEEP
-                           and s[S.SEARCH_N] >= 3)  # fmt: skip
+    for game in range(2, 40):
+        s = _workspace(t, [SEARCH, "key_hunter_tuned_2p"])
+        reached = _reach(s, 4, game, 2, lambda s, _: s[S.SEARCH_DECISION] == D_KEEP
+                         and s[S.SEARCH_N] >= 3)  # fmt: skip
+        if reached:
+            break
+    active, start = reached
     options = s[S.SEARCH_OPTS : S.SEARCH_OPTS + s[S.SEARCH_N]].copy()
     plain = _decide(s, start.copy(), active)[0]
     for lord in options:
