@@ -21,7 +21,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--budgets", default="8,16,32,64,128,256")
-    ap.add_argument("--opponent", default="pearl_economist_tuned_4p")
+    ap.add_argument("--opponent", default="pearl_economist_open_4p")
     ap.add_argument("--rollout-policy", default=None, help="default: the strategy's own")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--expansions", default="leviathan", help='"" for the base game')

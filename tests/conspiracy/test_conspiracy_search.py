@@ -83,7 +83,7 @@ def _bottom_swap(start, deck):
 @pytest.mark.parametrize("n_players", [2, 4])
 def test_the_search_never_peeks_at_the_face_down_decks(n_players):
     t = tables()
-    specs = [SEARCH] + ["key_hunter_tuned_2p"] * (n_players - 1)
+    specs = [SEARCH] + ["key_hunter_open_2p"] * (n_players - 1)
     s = _workspace(t, specs)
     # a recruitment with a discard pile on offer: turn 4 on, the piles hold Lords seen face up
     active, start = _reach(s, 3, 5, n_players, lambda s: s[S.SEARCH_DECISION] == D_SOURCE
@@ -113,7 +113,7 @@ def test_the_search_never_peeks_at_the_face_down_decks(n_players):
 
 def test_search_games_are_deterministic_and_independent_of_the_batch_and_threads():
     t = tables()
-    policies = _policies([SEARCH, "key_hunter_tuned_2p"], 2)
+    policies = _policies([SEARCH, "key_hunter_open_2p"], 2)
     run = SPEC.play().run_games
     both = run(t, engine="fast", n_players=2, n_games=3, seed=8, policies=policies, threads=2)
     again = run(t, engine="fast", n_players=2, n_games=3, seed=8, policies=policies, threads=1)
@@ -131,7 +131,7 @@ def test_a_planted_winning_lord_is_always_kept():
     most influential Lord scores), the search keeps it, whichever it is. Left in a discard
     pile, the opponent would take it."""
     t = tables()
-    s = _workspace(t, [SEARCH, "key_hunter_tuned_2p"])
+    s = _workspace(t, [SEARCH, "key_hunter_open_2p"])
     active, start = _reach(s, 4, 2, 2, lambda s: s[S.SEARCH_DECISION] == D_KEEP
                            and s[S.SEARCH_N] >= 3)  # fmt: skip
     options = s[S.SEARCH_OPTS : S.SEARCH_OPTS + s[S.SEARCH_N]].copy()
@@ -188,7 +188,7 @@ def test_the_search_plays_only_legal_moves_from_random_states(cards, n_games=40)
 
 def test_the_reference_engine_plays_the_same_search_games():
     t = tables()
-    policies = _policies(["search:rollouts=8", "key_hunter_tuned_2p"], 2)
+    policies = _policies(["search:rollouts=8", "key_hunter_open_2p"], 2)
     play = SPEC.play().run_games
     fast = play(t, engine="fast", n_players=2, n_games=3, seed=4, policies=policies)
     reference = play(t, engine="reference", n_players=2, n_games=3, seed=4, policies=policies)
