@@ -10,8 +10,9 @@ numbers), so their signatures differ by their decisions and what those lead to.
 Abyss: Lords recruited (by guild), Allies bought and taken, Council stacks requested, how often
 it fights when it may (a Monster revealed on its exploration: the Threat Track's fight, or with
 Leviathan a Leviathan's), attacks and kills, Pearls spent at plotting, on Allies and on Lords,
-Keys and Locations at the end. Conspiracy: Lords placed, discard piles taken and their Lords,
-draws, Lords with Keys and Pearls placed, the Pearl Master held, the largest coalition, Locations.
+Lords with Keys recruited, Key tokens gained, Locations at the end. Conspiracy: Lords placed,
+discard piles taken and their Lords, draws, Lords with Keys and Pearls placed, the Pearl Master
+held, the largest coalition, Locations.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from functools import cache
 from importlib import import_module
 
 import numpy as np
+
+from sim.abyss.rules_base import lord_key_count
 
 #: Abyss' guilds, in the order of `sim.abyss.constants.Guild`, as columns.
 GUILDS = ("mage", "soldier", "farmer", "merchant", "politician", "ambassador")
@@ -48,7 +51,8 @@ COLUMNS = {
         "plot_pearls": "Pearls spent plotting at Court",
         "ally_pearls": "Pearls spent buying Allies",
         "lord_pearls": "Pearls paid for Lords",
-        "keys": "Keys at the end",
+        "key_lords": "Lords with a Key recruited",
+        "key_tokens": "Key tokens gained",
         "locations": "Locations at the end",
     },
     "conspiracy": {
@@ -95,7 +99,10 @@ def abyss_seat(g, seat: int) -> dict[str, float]:
         if kind == "recruit":
             out["lords"] += 1
             out[GUILDS[int(t.lord_guild[e["lord"]])]] += 1
+            out["key_lords"] += lord_key_count(t, e["lord"]) > 0
             out["lord_pearls"] += e["pearls"]
+        elif kind == "keys" and e["n"] > 0:
+            out["key_tokens"] += e["n"]
         elif kind == "buy":
             out["bought"] += 1
             out["ally_pearls"] += e["cost"]
@@ -109,8 +116,7 @@ def abyss_seat(g, seat: int) -> dict[str, float]:
                if s == seat and d in FIGHT_DECISIONS and FIGHT in opts]  # fmt: skip
     out["chances"], out["fights"] = len(chances), sum(c == FIGHT for c in chances)
     del out["fight_share"]  # a ratio over all games (RATIOS)
-    p = g.players[seat]
-    out["keys"], out["locations"] = p.keys, len(p.locations)
+    out["locations"] = len(g.players[seat].locations)
     out["IP"], out["win"] = g.scores[seat].total, _win(g.ranks, seat)
     return out
 
@@ -242,7 +248,8 @@ HEADERS = {
     "abyss": {"win": "win", "lords": "Lords", "mage": "Mag", "soldier": "Sol", "farmer": "Far",
               "merchant": "Mer", "politician": "Pol", "ambassador": "Amb", "bought": "bought",
               "taken": "taken", "council": "Council", "fight_share": "fights", "attacks": "attacks",
-              "plot_pearls": "plot Pearls", "keys": "Keys", "locations": "Loc"},
+              "plot_pearls": "plot Pearls", "key_lords": "Key Lords", "key_tokens": "Key tokens",
+              "locations": "Loc"},
     "conspiracy": {"win": "win", "lords": "Lords", "piles": "piles", "pile_lords": "pile Lords",
                    "draws": "draws", "key_lords": "Key Lords", "pearl_lords": "Pearl Lords",
                    "pearl_master": "Pearl Master", "coalition": "coalition",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -46,9 +47,12 @@ HEADER = """# Tuned presets: each hand-written preset tuned within its archetype
 """
 
 
-def abyss_mc() -> str:
-    here = Path(sys.executable).with_name("abyss-mc")
-    return str(here) if here.exists() else "abyss-mc"
+def abyss_mc(*args: str) -> None:
+    """`abyss-mc ARGS` on this checkout's code (whatever `abyss-mc` is installed)."""
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PYTHONPATH": path}
+    subprocess.run([sys.executable, "-m", "reports.entry", *args], check=True, cwd=ROOT, env=env,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
 
 
 def run_dir(root: Path, command: str) -> Path:
@@ -83,7 +87,7 @@ def run(command: str, out: Path, fresh: bool) -> None:
     args = ["tune", "--resume", str(out)] if partial.exists() else \
         [*shlex.split(command)[1:], "--out", str(out)]  # fmt: skip
     print(f"{out.name}: {'resuming' if partial.exists() else 'tuning'}", flush=True)
-    subprocess.run([abyss_mc(), *args], check=True, stdout=subprocess.DEVNULL)
+    abyss_mc(*args)
 
 
 def collect(root: Path, commands: dict[str, list[str]], signature_games: int) -> None:
@@ -187,7 +191,8 @@ tune, on the same {n_games} games of seed {SEED} (its seat rotated), means per g
 *Mer*chant, *Pol*itician, *Amb*assador); Allies *bought* from another's exploration and *taken*
 on its own; *Council* stacks requested; *fights*: the share of the Monsters revealed on its own
 exploration that it fought when it could; *attacks* on Leviathans; *plot Pearls*: Pearls spent
-plotting at Court; *Keys* and *Loc*ations at the end. Conspiracy: *Lords* placed, discard *piles*
+plotting at Court; Lords with a Key recruited (*Key Lords*), *Key tokens* gained, and
+*Loc*ations at the end. Conspiracy: *Lords* placed, discard *piles*
 taken and the *pile Lords* placed from them, *draws* from the deck, Lords with a Key and with
 Pearls placed, the share of games ending with the *Pearl Master*, the largest same-colour
 *coalition*, *Loc*ations, and the IP from Lords, Locations and the coalition.

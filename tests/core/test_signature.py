@@ -41,16 +41,20 @@ def test_two_names_of_one_policy_sign_the_same_game_for_game() -> None:
     assert len({r["IP"] for r in a}) > 5  # the games differ from one another
 
 
-def test_a_favoured_guild_is_what_it_recruits() -> None:
+def test_what_it_recruits_is_what_it_wants() -> None:
     """Planted: "Recruit only if the best affordable Lord is worth at least [recruit_min]" with
     the Farmers worth 50 more and recruit_min 50: every Lord it recruits is a Farmer, where the
-    plain heuristic recruits every guild; the guilds add up to the Lords."""
+    plain heuristic recruits every guild; the guilds add up to the Lords. The same with each Key
+    worth 50: the Lords it recruits carry Keys."""
     planted = _sign("heuristic:guild=farmer:guild_bonus=50:recruit_min=50")
     plain = _sign("heuristic")
     assert planted["lords"] > 1 and planted["farmer"] / planted["lords"] > 0.9
     assert plain["farmer"] / plain["lords"] < 0.4
     for sig in (planted, plain):
         assert sum(sig[g] for g in GUILDS) == pytest.approx(sig["lords"])
+    keys = _sign("heuristic:key_weight=50:recruit_min=50")  # only Lords with a Key are worth it
+    assert keys["lords"] > 1 and keys["key_lords"] / keys["lords"] > 0.9
+    assert plain["key_lords"] / plain["lords"] < 0.8
 
 
 @pytest.mark.parametrize("expansions", [("leviathan",), ()])
