@@ -218,3 +218,23 @@ def test_the_held_out_and_re_evaluation_deals_differ_from_the_search_deals(
     search, reeval, heldout = (played[seeds[k]] for k in seeds)
     assert len(search) == 16000 // (40 * 2) and len(heldout) == 2000
     assert not (search & reeval) and not (search & heldout) and not (reeval & heldout)
+
+
+@pytest.mark.slow
+def test_a_shipped_tuned_preset_is_made_again_by_its_recorded_command(tmp_path) -> None:
+    """"A user who runs the recorded command gets the same numbers": the cheapest shipped tune
+    (Conspiracy, 2 players), its command run again as recorded, on its full budget, makes the
+    shipped preset byte for byte (from its [table] on: the comments above name the code)."""
+    from pathlib import Path
+
+    shipped = (Path(__file__).parents[2] / "strategies" / "conspiracy" / "tuned.toml").read_text()
+    blocks = {MADE_BY.search(b)["command"]: b for b in shipped.split("\n\n") if MADE_BY.search(b)}
+    command = next(c for c in blocks if command_options(c)["players"] == "2"
+                   and "[" in blocks[c])  # fmt: skip
+    _tune(shlex.split(command)[1:], tmp_path / "again")
+    again = (tmp_path / "again" / "tuned.toml").read_text()
+    name = tomllib.loads(blocks[command]).popitem()[0]
+    made = f"[{command_options(command)['strategy']}_tuned]"
+    mine = again[again.index("\n[") + 1 :].replace(made, f"[{name}]")
+    theirs = blocks[command][blocks[command].index("\n[") + 1 :]
+    assert mine.strip("\n") == theirs.strip("\n")
