@@ -5,9 +5,10 @@ value is how much a strategy loses when it may not use it. For every card of the
 `restrictions` (Abyss: each Lord and each Location), the strategy forbidden that card plays the
 unrestricted strategy in every other seat; its win rate is compared with the unrestricted
 strategy's on the very same deals (common random numbers; every rotation of the seats), block by
-block. `value` = unrestricted minus restricted win rate, with a 95% t interval over blocks and
-Holm-adjusted p-values over all cards: a card is worth something when its interval lies above 0;
-a card the strategy is better off without has one below 0.
+block. `value` = unrestricted minus restricted win rate, with Holm-adjusted p-values over all
+cards and a t interval over blocks at the level Holm's procedure tested each card (95% and
+wider): a card is worth something when its interval lies above 0, which is when its Holm-adjusted
+p-value is below 0.05; a card the strategy is better off without has one below 0.
 
 The games are those of `reports.tune.evaluate`: the same seating plan, chunks and Dask tasks.
 """
@@ -58,18 +59,24 @@ def play_restricted(problem, cardlist, *, blocks: int, seed: int, client=None, d
 def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_players: int,
                  conf: float = 0.95) -> pd.DataFrame:  # fmt: skip
     """`shares`: row 0 the unrestricted strategy, row 1 + i the strategy without card i, one
-    column per block. One row per card, most valuable first."""
-    from reports.stats import adjust_pvalues, paired_test
+    column per block. One row per card, most valuable first; Holm's correction runs over every
+    row (every card and rules question), and `lo`, `hi` are each row's interval at the `level` at
+    which that correction tested it (`reports.stats.adjusted_levels`): it excludes 0 exactly when
+    the row is a finding."""
+    from reports.stats import adjust_pvalues, adjusted_levels, paired_test
 
+    diffs = [shares[0] - shares[1 + i] for i in range(len(cards))]
+    p = np.nan_to_num([paired_test(d, conf)[3] for d in diffs], nan=1.0)
+    levels = adjusted_levels(p, conf, "holm")
     rows = []
     for i, (kind, name, _) in enumerate(cards):
-        d = shares[0] - shares[1 + i]
-        value, lo, hi, p = paired_test(d, conf)
+        value, lo, hi, _ = paired_test(diffs[i], levels[i])
         rows.append({"kind": kind, "card": name, "players": n_players, "value": value,
-                     "lo": lo, "hi": hi, "p": p, "restricted": float(shares[1 + i].mean()),
+                     "lo": lo, "hi": hi, "level": levels[i], "p": p[i],
+                     "restricted": float(shares[1 + i].mean()),
                      "games": shares.shape[1] * n_players})  # fmt: skip
     df = pd.DataFrame(rows)
-    df["p_holm"] = adjust_pvalues(np.nan_to_num(df["p"].to_numpy(), nan=1.0), "holm")
+    df["p_holm"] = adjust_pvalues(df["p"].to_numpy(), "holm")
     df["finding"] = np.where((df["p_holm"] < 1 - conf) & (df["lo"] > 0), "worth something",
                              np.where((df["p_holm"] < 1 - conf) & (df["hi"] < 0),
                                       "better without", "cannot tell"))  # fmt: skip
@@ -84,13 +91,17 @@ def summary_text(df: pd.DataFrame, strategy: str, n_players: int, unrestricted: 
         f"Restricted play: {strategy} at {n_players} players, forbidden one card at a time, "
         f"against {strategy} in the other seats",
         f"unrestricted win rate {unrestricted:.1%} (parity {1 / n_players:.1%}); value = "
-        "unrestricted minus restricted win rate, 95% CI over deals, Holm-adjusted p",
+        "unrestricted minus restricted win rate;",
+        "p_holm: Holm-adjusted over all rows; each interval over deals at the level at which "
+        "Holm's",
+        "correction tested it (it excludes 0 exactly when p_holm < 0.05)",
         "",
-        f"  {'kind':<9} {'card':<24} {'value':>7}  {'95% CI':>17}  {'p_holm':>7}  finding",
+        f"  {'kind':<9} {'card':<24} {'value':>7}  {'interval':>17}  {'level':>6}  {'p_holm':>7}"
+        "  finding",
     ]
     for r in df.itertuples():
         lines.append(f"  {r.kind:<9} {r.card:<24} {r.value:>+7.2%}  [{r.lo:+.2%}, {r.hi:+.2%}]"
-                     f"  {r.p_holm:>7.3g}  {r.finding}")  # fmt: skip
+                     f"  {r.level:>6.2%}  {r.p_holm:>7.3g}  {r.finding}")  # fmt: skip
     found = df[~df["finding"].isin(["cannot tell", NEVER])]
     never = int((df["finding"] == NEVER).sum())
     lines += ["", f"{len(found)} of {len(df)} cards differ from worthless at 95% (Holm); "
@@ -124,7 +135,7 @@ def chart(df: pd.DataFrame, strategy: str, n_players: int):
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(y, ordered["card"], fontsize=6)
     ax.set_ylim(-0.7, len(ordered) - 0.3)
-    ax.set_xlabel("value: win rate lost when forbidden (points, 95% CI)")
+    ax.set_xlabel("value: win rate lost when forbidden (points; Holm-adjusted intervals)")
     ax.set_title(f"What each card is worth to {strategy} at {n_players} players", fontsize=9)
     kinds = [k for k in palette if k in set(ordered["kind"])]
     legend_outside(ax, handles=[Patch(color=palette[k], label=k) for k in kinds])

@@ -19,7 +19,8 @@ Public API
 * :func:`block_means`: per-block mean of a metric for each strategy (blocks x strategies);
 * :func:`strategy_summary`: win rate and mean score of each strategy with block t intervals;
 * :func:`pairwise`, :func:`pairwise_matrix`: paired block differences between strategies, paired t
-  tests and Holm-adjusted p-values (:func:`adjust_pvalues`);
+  tests and Holm-adjusted p-values (:func:`adjust_pvalues`), with the intervals that match them
+  (:func:`adjusted_levels`);
 * :func:`crn_variance_ratio`: how much CRN shrank the variance of a paired difference;
 * :func:`plackett_luce`: a multiplayer rating from finishing orders, with a block bootstrap;
 * :class:`ConfidenceSequence`, :class:`SequentialComparison`: anytime-valid confidence sequences for
@@ -44,6 +45,7 @@ __all__ = [
     "ConfidenceSequence",
     "SequentialComparison",
     "adjust_pvalues",
+    "adjusted_levels",
     "block_differences",
     "block_means",
     "crn_variance_ratio",
@@ -189,10 +191,56 @@ def adjust_pvalues(pvalues: Sequence[float] | np.ndarray, method: str = "holm") 
     ok = ~np.isnan(p)
     if method == "none":
         out[ok] = p[ok]
+    elif method == "holm" and ok.any():
+        # statsmodels' Holm runs gc.collect() on every call (a tenth of a second in a large
+        # process, and verdicts over many seeds call it often): the same numbers by hand
+        idx = np.flatnonzero(ok)
+        order = idx[np.argsort(p[idx], kind="stable")]
+        steps = p[order] * np.arange(len(order), 0, -1)
+        out[order] = np.minimum(1.0, np.maximum.accumulate(steps))
     elif ok.any():
         from statsmodels.stats.multitest import multipletests
 
         out[ok] = multipletests(p[ok], method=method)[1]
+    return out
+
+
+def adjusted_levels(pvalues: Sequence[float] | np.ndarray, conf: float = 0.95,
+                    method: str = "holm") -> np.ndarray:  # fmt: skip
+    """The confidence level of each comparison's interval that matches its multiple-test
+    decision: the two-sided t interval at that level excludes 0 exactly when the adjusted p-value
+    is below ``1 - conf`` (a t test and its t interval are duals).
+
+    * ``"none"``: ``conf`` for every comparison;
+    * ``"bonferroni"``: ``1 - (1 - conf)/m`` for all ``m``: simultaneous intervals (all ``m``
+      cover together with probability at least ``conf``);
+    * ``"holm"``: the level at which Holm's step-down procedure tested the comparison. With the
+      p-values sorted and ``r`` of them rejected, the ``i``-th smallest (from 0) of the rejected
+      is tested at ``1 - (1 - conf)/(m - i)`` and every comparison not rejected at
+      ``1 - (1 - conf)/(m - r)``, the Bonferroni level over those left. These intervals are not
+      simultaneous for the rejected comparisons (the decisions are what controls the
+      family-wise error rate); Bonferroni's are, and wider.
+
+    NaN p-values are outside the family (as in :func:`adjust_pvalues`): NaN level."""
+    p = np.asarray(pvalues, dtype=float)
+    alpha = 1 - conf
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    m = len(ok)
+    if method == "none":
+        out[ok] = conf
+    elif method == "bonferroni":
+        out[ok] = 1 - alpha / max(m, 1)
+    elif method == "holm":
+        order = ok[np.argsort(p[ok], kind="stable")]
+        steps = m - np.arange(m)  # Holm multiplies the i-th smallest p by m - i
+        passed = p[order] * steps < alpha
+        r = m if passed.all() else int(np.argmin(passed))  # rejected: the first r in order
+        out[order[:r]] = 1 - alpha / steps[:r]
+        out[order[r:]] = 1 - alpha / max(m - r, 1)
+    else:
+        raise ValueError(f"no intervals match the correction {method!r}; use holm, "
+                         "bonferroni or none")  # fmt: skip
     return out
 
 
@@ -222,22 +270,32 @@ def pairwise(
     * ``p`` is the two-sided paired t-test of ``E[d] = 0`` (``scipy.stats.ttest_1samp`` over
       blocks, i.e. the paired t-test of Student 1908 applied to block means);
     * ``p_adj`` is ``p`` adjusted for the ``K(K-1)/2`` comparisons with ``correction`` (default
-      Holm, see :func:`adjust_pvalues`), and ``significant`` is ``p_adj < 1 - conf``.
+      Holm, see :func:`adjust_pvalues`), and ``significant`` is ``p_adj < 1 - conf``;
+    * ``level``, ``lo_adj``, ``hi_adj``: the interval at the level that matches the correction
+      (:func:`adjusted_levels`), which excludes 0 exactly when the pair is ``significant`` (NaN
+      for a correction without matching intervals).
 
-    The intervals are per-comparison (not simultaneous); the Holm-adjusted decisions control the
+    ``lo``/``hi`` are per-comparison (not simultaneous); the Holm-adjusted decisions control the
     family-wise error rate at ``1 - conf``. ``n_blocks`` is the number of blocks both played in.
     """
     _check_columns(df, ("block", "strategy", metric))
-    rows = []
+    rows, diffs = [], []
     for (a, b), d in block_differences(df, metric).items():
         mean, lo, hi, p = paired_test(d, conf)
         rows.append({"a": a, "b": b, "n_blocks": len(d), "diff": mean, "lo": lo, "hi": hi, "p": p})
-    columns = ["a", "b", "n_blocks", "diff", "lo", "hi", "p", "p_adj", "significant"]
+        diffs.append(d)
+    columns = ["a", "b", "n_blocks", "diff", "lo", "hi", "p", "p_adj", "significant", "level",
+               "lo_adj", "hi_adj"]  # fmt: skip
     if not rows:
         return pd.DataFrame(columns=columns)
     out = pd.DataFrame(rows)
     out["p_adj"] = adjust_pvalues(out["p"].to_numpy(), correction)
     out["significant"] = (out["p_adj"] < 1 - conf).to_numpy(dtype=bool)
+    matched = correction in ("holm", "bonferroni", "none")
+    out["level"] = adjusted_levels(out["p"], conf, correction) if matched else np.nan
+    bounds = [(np.nan, np.nan) if math.isnan(level) else _t_interval(d, level)[1:]
+              for d, level in zip(diffs, out["level"], strict=True)]  # fmt: skip
+    out[["lo_adj", "hi_adj"]] = np.array(bounds, dtype=float).reshape(-1, 2)
     return out[columns]
 
 

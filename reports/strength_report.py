@@ -44,6 +44,9 @@ def add_verdicts(report, run, verdicts_of) -> None:
             has_cards = True
         tiers[label] = found
     notes = [] if has_cards else [V.CARD_NOTE]
+    untuned = St.tuned_note(run.config["tuned_versions"]) \
+        if run.config.get("tuned_versions") else None  # fmt: skip
+    notes += [untuned] if untuned else []
     if St.SEARCH in tiers:
         notes.append(SEARCH_NOTE.format(**search_config(tiers_config(run, St.SEARCH))))
     elif len(tiers) > 1 and _has_search(run.config.get("game", "abyss")):

@@ -1,13 +1,15 @@
 """Play strengths (issue 22): every headline verdict computed with more than one strength of play,
 so that a designer sees whether it is about the game or about the bots.
 
-A tournament with `--report` and the built-in line-up also plays, in the same run directory,
-- the *tuned* tier: at each player count a second tournament among the tuned presets made for
-  that count (`<preset>_tuned_<N>p`, `abyss-mc tune`), with the same blocks, design and seed, in
-  `TUNED_DIR` (a run directory of its own, that `reports.balance.RunData` reads);
-- the *card values* of each tier (restricted play, `reports.restrict`): the tier's best strategy
-  at 4 players (or the nearest count played) forbidden each card in turn, in
-  `CARDS_DIR/<tier>/`;
+A tournament with `--report` also plays, in the same run directory,
+- the *tuned* tier: at each player count a second tournament among the tuned versions made for
+  that count (`<preset>_tuned_<N>p`, `abyss-mc tune`) of the line-up's presets (the built-in
+  line-up: every tuned preset), with the same blocks, design and seed, in `TUNED_DIR` (a run
+  directory of its own, that `reports.balance.RunData` reads); the report names the strategies
+  without one (`tuned_note`);
+- with the built-in line-up, the *card values* of each tier (restricted play,
+  `reports.restrict`): the tier's best strategy at 4 players (or the nearest count played)
+  forbidden each card in turn, in `CARDS_DIR/<tier>/`;
 - with `--strengths search`, where the game has a search player, the *search* tier: at each
   player count a tournament among search players whose rollouts model the `CONTENDERS` best
   tuned presets of that count, in `strengths/search/` (docs/restricted-play.md says what it
@@ -55,9 +57,48 @@ def is_tuned(name: str) -> bool:
     return bool(_TUNED.search(name.split(":")[0]))
 
 
-def tuned_lineup(registry, n_players: int) -> list[str]:
-    """The built-in tuned presets made for `n_players` players, in file order."""
-    return [p for p in registry.builtin_presets() if p.endswith(f"_tuned_{n_players}p")]
+def tuned_versions(registry, names, n_players: int) -> dict[str, str | None]:
+    """Each strategy of a line-up -> its built-in tuned version for `n_players` players
+    (`<preset>_tuned_<N>p`), or None: a policy, a strategy with parameters of its own, or a preset
+    not tuned for that count."""
+    presets = registry.builtin_presets()
+    found = {name: f"{family(name)}_tuned_{n_players}p" for name in names}
+    return {name: t if ":" not in name and t in presets else None for name, t in found.items()}
+
+
+def tuned_lineup(registry, names, n_players: int) -> list[str]:
+    """The tuned tier at `n_players`: the tuned versions of the line-up's strategies, in the
+    presets' file order (the built-in line-up: every tuned preset of that count); empty when
+    fewer than two exist or they are the line-up itself."""
+    versions = set(tuned_versions(registry, names, n_players).values()) - {None}
+    lineup = [p for p in registry.builtin_presets() if p in versions]
+    return lineup if len(lineup) >= 2 and set(lineup) != set(names) else []
+
+
+def tuned_note(versions: dict) -> str | None:
+    """One line on the strategies without a tuned version (`versions`: the manifest's
+    `tuned_versions`, player count -> strategy -> its tuned version or None), or None."""
+    counts = sorted(versions, key=int)
+    names = list(versions[counts[0]])
+    missing = {name: [n for n in counts if versions[n].get(name) is None] for name in names}
+    missing = {name: ns for name, ns in missing.items() if ns}
+    if not missing:
+        return None
+    listed = ", ".join(f"`{name}`" + ("" if len(ns) == len(counts) else
+                                      f" (at {_counts(ns)} players)")
+                       for name, ns in missing.items())  # fmt: skip
+    text = ("Without a tuned version (`<preset>_tuned_<N>p`), so not in the tuned presets' "
+            f"tournament: {listed}.")  # fmt: skip
+    alone = [n for n in counts if sum(v is not None for v in versions[n].values()) < 2]
+    if alone:
+        text += (f" At {_counts(alone)} players fewer than two strategies have one: no tuned "
+                 "tournament there, and its verdicts have one play strength.")  # fmt: skip
+    return text
+
+
+def _counts(counts) -> str:
+    counts = [str(n) for n in counts]
+    return counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " and " + counts[-1]
 
 
 def card_players(counts) -> int:

@@ -1,14 +1,19 @@
 """The report's first section, `Verdicts`: the headline findings in plain sentences with their
 numbers and intervals, each stated as a finding only when its test is significant, otherwise as
-"the data cannot tell".
+"the data cannot tell". Every interval a verdict prints is the one that matches its test: it
+excludes the null value exactly when the verdict is a finding.
 
 - The best strategy at each player count: the strategy with the highest win rate, and its paired
-  difference to the runner-up (a tournament: t interval over blocks, Holm-corrected over every
-  pair; a simulation: Wilson intervals that do not overlap).
+  difference to the runner-up (a tournament: t test over blocks, Holm-corrected over every pair,
+  the interval at the level Holm's procedure tested the pair; a simulation: Wilson intervals that
+  do not overlap).
 - Seat advantage at each player count: each seat's win rate against the fair 1/n, with intervals
-  Bonferroni-widened over the n seats, so "some seat differs" holds at 95% for the whole table.
+  Bonferroni-widened over the n seats, so "some seat differs" holds at 95% for the whole table;
+  the finding is the set of seats (and directions) whose interval excludes 1/n.
 - Fight or explore (with Leviathan and rollouts): the learnt rule, a finding only when its
   out-of-sample gain in win probability has an interval above 0.
+- Card values (restricted play, `reports.restrict`): Holm-corrected over every restriction
+  tested, each interval at the level that correction tested it.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from reports.strengths import family, title
+from reports.strengths import family as family_of
+from reports.strengths import title
 
 CONF = 0.95
 
@@ -45,30 +51,63 @@ def _pts(x: float) -> str:
 
 
 # --- the best strategy ------------------------------------------------------------------------
+def _level(x: float) -> str:
+    """A confidence level to two significant digits of what it leaves out: 95%, 98.3%, 99.17%,
+    99.911%."""
+    import math
+
+    left = 100 * (1 - x)
+    digits = max(0, 1 - math.floor(math.log10(left))) if left > 0 else 4
+    return f"{100 * x:.{digits}f}".rstrip("0").rstrip(".") + "%"
+
+
+def _the(n: int, noun: str) -> str:
+    """`the 6 pairs`, `the one pair`."""
+    return f"the one {noun}" if n == 1 else f"the {n} {noun}s"
+
+
+def _against(pairs: pd.DataFrame, best: str, other: str) -> dict:
+    """`best` minus `other` from `reports.stats.pairwise` (each unordered pair is one row)."""
+    row = pairs[(pairs["a"] == best) & (pairs["b"] == other)]
+    sign = 1.0
+    if row.empty:
+        row, sign = pairs[(pairs["a"] == other) & (pairs["b"] == best)], -1.0
+    r = row.iloc[0]
+    lo, hi = sorted((sign * r["lo_adj"], sign * r["hi_adj"]))
+    return {"other": other, "diff": sign * r["diff"], "lo": lo, "hi": hi, "p_adj": r["p_adj"],
+            "level": r["level"],
+            "ahead": bool(r["significant"]) and sign * r["diff"] > 0}  # fmt: skip
+
+
 def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -> Verdict:
-    """`df`: a tournament's long-form seats (block, table, seat, strategy, win, ip, rank)."""
+    """`df`: a tournament's long-form seats (block, table, seat, strategy, win, ip, rank). A
+    finding when the strategy with the highest win rate is ahead of every other after Holm's
+    correction over all pairs; the sentence gives its difference to the runner-up (or to the
+    first it is not told apart from) with the interval at the level Holm's procedure tested that
+    pair, which excludes 0 exactly when the pair is significant."""
     from reports import stats
 
     summary = stats.strategy_summary(df, conf=conf)
-    best, second = summary.index[0], summary.index[1]
+    best = summary.index[0]
     pairs = stats.pairwise(df, metric="win", conf=conf, correction="holm")
-    row = pairs[(pairs["a"] == best) & (pairs["b"] == second)]
-    sign = 1.0
-    if row.empty:
-        row, sign = pairs[(pairs["a"] == second) & (pairs["b"] == best)], -1.0
-    row = row.iloc[0]
-    diff, lo, hi = sign * row["diff"], *sorted((sign * row["lo"], sign * row["hi"]))
+    family = int(pairs["p"].notna().sum())
+    against = [_against(pairs, best, other) for other in summary.index[1:]]
+    shown = next((x for x in against if not x["ahead"]), against[0])
     b = summary.loc[best]
-    gap = f"{_pts(diff)} points [{_pts(lo)}, {_pts(hi)}] ahead of `{second}`"
-    if bool(row["significant"]) and diff > 0:
+    gap = (f"{_pts(shown['diff'])} points [{_pts(shown['lo'])}, {_pts(shown['hi'])}] ahead of "
+           f"`{shown['other']}`")  # fmt: skip
+    holm = (f"Holm's correction over {_the(family, 'pair')} (p = {shown['p_adj']:.2g}; the "
+            f"interval at the {_level(shown['level'])} level at which that correction tested "
+            "the pair")  # fmt: skip
+    if shown["ahead"]:
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {_pct(b['win_rate'])} "
-                       f"[{_pct(b['win_lo'])}, {_pct(b['win_hi'])}], {gap} (paired by deal, "
-                       "Holm-corrected).", key=family(best))  # fmt: skip
+                       f"[{_pct(b['win_lo'])}, {_pct(b['win_hi'])}], {gap}, paired by deal: "
+                       f"significant after {holm}).", key=family_of(best))  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: `{best}` "
-                   f"({_pct(b['win_rate'])}) is {gap}, not significant after Holm's correction "
-                   f"over the {len(pairs)} pairs (p = {row['p_adj']:.2g}).")  # fmt: skip
+                   f"({_pct(b['win_rate'])}) is {gap}, paired by deal: not significant after "
+                   f"{holm}, so it includes 0).")  # fmt: skip
 
 
 def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
@@ -87,7 +126,7 @@ def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
     if b["lo"] > s["hi"]:
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {numbers} (the intervals "
-                       "do not overlap).", key=family(best))  # fmt: skip
+                       "do not overlap).", key=family_of(best))  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: {numbers} "
                    "(the intervals overlap).")  # fmt: skip
@@ -96,23 +135,27 @@ def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
 # --- seat advantage ----------------------------------------------------------------------------
 def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
     """`seats`: win rate of each seat with intervals already widened for the n seats (`lo`,
-    `hi`; index: seat from 1)."""
+    `hi`; index: seat from 1). The finding is the set of seats whose interval excludes the fair
+    1/n, each with its direction: two play strengths agree when they find the same set (at 2
+    players "seat 1 ahead" and "seat 2 behind" are one finding)."""
     fair = 1 / n_players
-    off = seats[(seats["lo"] > fair) | (seats["hi"] < fair)]
+    off = seats[(seats["lo"] > fair) | (seats["hi"] < fair)].sort_index()
     if off.empty:
         spread = f"{_pct(seats['win rate'].min())} to {_pct(seats['win rate'].max())}"
         return Verdict("seat advantage", n_players, False,
                        f"At {n_players} players the data cannot tell a seat advantage: the seats "
                        f"win {spread} against a fair {_pct(fair)}, every interval including "
                        "it.")  # fmt: skip
-    seat = (off["win rate"] - fair).abs().idxmax()
-    r = off.loc[seat]
-    word = "an advantage" if r["win rate"] > fair else "a disadvantage"
+    found, parts = [], []
+    for seat, r in off.iterrows():
+        word = "an advantage" if r["win rate"] > fair else "a disadvantage"
+        found.append((int(seat), word))
+        parts.append(f"seat {seat} has {word}: it wins {_pct(r['win rate'])} [{_pct(r['lo'])}, "
+                     f"{_pct(r['hi'])}] ({_pts(r['win rate'] - fair)} points)")  # fmt: skip
     return Verdict("seat advantage", n_players, True,
-                   f"At {n_players} players seat {seat} has {word}: it wins "
-                   f"{_pct(r['win rate'])} [{_pct(r['lo'])}, {_pct(r['hi'])}] against a fair "
-                   f"{_pct(fair)} ({_pts(r['win rate'] - fair)} points; intervals corrected for "
-                   f"the {n_players} seats).", key=f"seat {seat}: {word}")  # fmt: skip
+                   f"At {n_players} players {'; '.join(parts)}; against a fair {_pct(fair)}, "
+                   f"intervals simultaneous over the {n_players} seats (Bonferroni).",
+                   key=frozenset(found))  # fmt: skip
 
 
 def seat_tables(part) -> pd.DataFrame:
@@ -177,11 +220,25 @@ def run_verdicts(run) -> list[Verdict]:
 
 
 # --- card values (restricted play) ---------------------------------------------------------
+def _family(df: pd.DataFrame) -> str:
+    """The restrictions Holm's correction ran over: every row of the impact frame."""
+    rules = int((df["kind"] == "rule").sum())
+    cards = len(df) - rules
+    if not rules:
+        return f"Holm's correction over {_the(cards, 'card')} tested"
+    questions = "1 rules question" if rules == 1 else f"{rules} rules questions"
+    return (f"Holm's correction over the {len(df)} restrictions tested: {_cards(cards)} and "
+            f"{questions}")  # fmt: skip
+
+
 def card_verdicts(df: pd.DataFrame, meta: dict) -> list[Verdict]:
     """The most and least valuable cards of one play strength's restricted play
-    (`reports.restrict.impact_frame`: value, lo, hi, finding per card, Holm-corrected)."""
+    (`reports.restrict.impact_frame`: value, lo, hi, finding per card, Holm-corrected over every
+    row, each interval at the level that correction tested it)."""
     who = f"`{meta['strategy']}` at {meta['players']} players ({meta['blocks']:,} deals per card)"
-    rules = [rule_verdict(r, who, meta["players"]) for _, r in df[df["kind"] == "rule"].iterrows()]
+    family = _family(df)
+    rules = [rule_verdict(r, who, meta["players"], family)
+             for _, r in df[df["kind"] == "rule"].iterrows()]  # fmt: skip
     df = df[(df["kind"] != "rule") & (df["finding"] != "never taken")]  # restrict.NEVER
     worth = df[df["finding"] == "worth something"].sort_values("value", ascending=False)
     worse = df[df["finding"] == "better without"].sort_values("value")
@@ -190,6 +247,8 @@ def card_verdicts(df: pd.DataFrame, meta: dict) -> list[Verdict]:
         return (f"{r['card']} ({_pts(r['value'])} points of win rate [{_pts(r['lo'])}, "
                 f"{_pts(r['hi'])}])")  # fmt: skip
 
+    levels = _tested("each interval", df["level"] if "level" in df else None)
+    includes = ", so it includes 0" if "level" in df else ""
     if len(worth):
         top = worth.iloc[0]
         more = f"; then {', '.join(card(r) for _, r in worth.iloc[1:3].iterrows())}" \
@@ -198,26 +257,38 @@ def card_verdicts(df: pd.DataFrame, meta: dict) -> list[Verdict]:
                        f"The most valuable card to {who}: {card(top)} lost when it may not take "
                        f"it{more}; {len(worth)} of the {len(df)} cards it takes "
                        f"{'is' if len(worth) == 1 else 'are'} worth something "
-                       "(restricted play, Holm-corrected).", key=top["card"],
+                       f"(restricted play; {family}; {levels}).", key=top["card"],
                        accepts=frozenset(worth["card"]))  # fmt: skip
     else:
         top = df.sort_values("value", ascending=False).iloc[0]
         most = Verdict("most valuable card", meta["players"], False,
                        f"The data cannot tell a valuable card to {who}: the highest, "
-                       f"{card(top)}, is not told from 0 after Holm's correction over "
-                       f"{len(df)} cards.")  # fmt: skip
+                       f"{card(top)}, is not told from 0 after {family} ({levels}"
+                       f"{includes}).")  # fmt: skip
     if len(worse):
         low = worse.iloc[0]
         least = Verdict("least valuable card", meta["players"], True,
                         f"{who[0].upper() + who[1:]} is better off without "
-                        f"{_cards(len(worse))}, most of all {card(low)}.", key=low["card"],
+                        f"{_cards(len(worse))}, most of all {card(low)} ({family}; "
+                        f"{levels}).", key=low["card"],
                         accepts=frozenset(worse["card"]))  # fmt: skip
     else:
         low = df.sort_values("value").iloc[0]
         least = Verdict("least valuable card", meta["players"], False,
                         f"The data cannot tell a card that {who} is better off without: the "
-                        f"lowest, {card(low)}, is not told from 0.")  # fmt: skip
+                        f"lowest, {card(low)}, is not told from 0 after {family} ({levels}"
+                        f"{includes}).")  # fmt: skip
     return [most, least, *rules]
+
+
+def _tested(what: str, level) -> str:
+    """Says at which level an interval of restricted play is (`level`: a number, a column, or
+    None for the card values of a run made before the intervals matched the correction)."""
+    if level is None:
+        return f"{what} at 95% for that row alone, from an older run"
+    if isinstance(level, pd.Series):
+        return f"{what} at the level at which that correction tested it"
+    return f"{what} at the {_level(level)} level at which that correction tested it"
 
 
 def _cap(text: str) -> str:
@@ -228,11 +299,12 @@ def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
 
 
-def rule_verdict(r, who: str, n_players: int) -> Verdict:
+def rule_verdict(r, who: str, n_players: int, family: str) -> Verdict:
     """A rules question of restricted play (e.g. "no Leviathan fights"): what the strategy loses
     (or gains) when it plays under that rule against copies of itself that do not."""
     cost = (f"{_pts(r['value'])} points of win rate [{_pts(r['lo'])}, {_pts(r['hi'])}] lost "
-            f"by {who} playing by it")  # fmt: skip
+            f"by {who} playing by it ({family}; "
+            f"{_tested('the interval', r.get('level'))})")  # fmt: skip
     topic = f"rules question: {r['card']}"
     if r["finding"] == "cannot tell":
         return Verdict(topic, n_players, False, f"The data cannot tell what \"{r['card']}\" "

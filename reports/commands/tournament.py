@@ -128,11 +128,12 @@ def tournament(
         typer.Option(
             "--strengths",
             metavar="auto|tuned|search|none",
-            help="Also play the tuned presets made for each player count (a second tournament "
-            "in strengths/tuned/), so the report says whether each verdict holds across play "
-            "strengths. search: also search players modelling the best tuned presets (a third "
-            "tournament in strengths/search/; minutes, not seconds). auto (default): tuned, "
-            "with --report and the built-in line-up.",
+            help="Also play the tuned versions made for each player count of the line-up's "
+            "presets (<preset>_tuned_<N>p; a second tournament in strengths/tuned/), so the "
+            "report says whether each verdict holds across play strengths, and names the "
+            "strategies without one. search: also search players modelling the best tuned "
+            "presets (a third tournament in strengths/search/; minutes, not seconds). auto "
+            "(default): tuned, with --report.",
         ),
     ] = "auto",
     search_blocks: Annotated[
@@ -201,8 +202,8 @@ def tournament(
     if sequential is not None and not 0 < sequential < 1:
         raise UserError(f"--sequential must be between 0 and 1; got {sequential}")
     names = [p.strip() for p in (strategies or spec.default_tournament).split(",") if p.strip()]
-    strengths, card_blocks = _strength_options(spec, strengths, card_blocks,
-                                               report and strategies is None)  # fmt: skip
+    strengths, card_blocks = _strength_options(spec, strengths, card_blocks, report,
+                                               builtin=strategies is None)  # fmt: skip
     if strengths == "search" and min(search_blocks, search_rollouts) < 1:
         raise UserError("--search-blocks and --search-rollouts must be at least 1")
     from reports.tournament import crn_mode, make_design
@@ -324,18 +325,20 @@ def tournament(
         typer.echo(f"report: {out_dir / 'report' / 'report.html'}")
 
 
-def _strength_options(spec, strengths: str, card_blocks: int | None, auto: bool):
+def _strength_options(spec, strengths: str, card_blocks: int | None, report: bool, *,
+                      builtin: bool):  # fmt: skip
     """`--strengths` and `--card-blocks` resolved ("tuned", "search" or "none"; a number of
-    blocks)."""
+    blocks): with `--report` the tuned tier is played for any line-up, the card values only for
+    the built-in one (`builtin`)."""
     if strengths not in ("auto", "tuned", "search", "none"):
         raise UserError(f"--strengths must be auto, tuned, search or none; got {strengths!r}")
     if strengths == "auto":
-        strengths = "tuned" if auto else "none"
+        strengths = "tuned" if report else "none"
     if strengths == "search" and "search" not in spec.strategies().policies:
         raise UserError(f"--strengths search: {spec.title} has no search player yet; "
                         "use --strengths tuned")  # fmt: skip
     if card_blocks is None:
-        card_blocks = CARD_BLOCKS if auto else 0
+        card_blocks = CARD_BLOCKS if report and builtin else 0
     if card_blocks < 0 or card_blocks == 1:
         raise UserError(f"--card-blocks must be 0 or at least 2; got {card_blocks}")
     if card_blocks and getattr(spec.report(), "restrictions", None) is None:
@@ -352,7 +355,8 @@ def _play_strengths(spec, tables, names, counts, results, staging, cluster, *, s
                     expansions, search) -> dict:  # fmt: skip
     """The tuned tier's tournaments (strengths/tuned/), the search tier's (strengths/search/)
     and the card values of the tiers of presets (card_values/<tier>/): `reports.strengths`.
-    The manifest's entries."""
+    The manifest's entries (with the tuned tier: `tuned_versions`, player count -> strategy ->
+    its tuned version or None, for the report's note on those without)."""
     import pandas as pd
 
     from reports import strengths as St
@@ -372,9 +376,11 @@ def _play_strengths(spec, tables, names, counts, results, staging, cluster, *, s
                         expansions=expansions, fight_points=fight_points)  # fmt: skip
         return played
 
+    versions = {}
     if strengths in ("tuned", "search"):
-        lineups = {n: St.tuned_lineup(registry, n) for n in counts}
-        lineups = {n: lineup for n, lineup in lineups.items() if len(lineup) >= 2}
+        versions = {str(n): St.tuned_versions(registry, names, n) for n in counts}
+        lineups = {n: St.tuned_lineup(registry, names, n) for n in counts}
+        lineups = {n: lineup for n, lineup in lineups.items() if lineup}
         tuned = play_tier(St.TUNED, lineups, blocks)
         if tuned:
             tiers[St.TUNED] = (sorted({s for x in lineups.values() for s in x}), tuned)
@@ -387,7 +393,8 @@ def _play_strengths(spec, tables, names, counts, results, staging, cluster, *, s
         for tier, (_, res) in tiers.items():
             _card_values(spec, tables, staging, cluster, tier, res, card_blocks, seed)
     played = list(tiers) + ([St.SEARCH] if (staging.dir / St.SEARCH_DIR).is_dir() else [])
-    return {"strengths": played, "card_blocks": card_blocks}
+    return {"strengths": played, "card_blocks": card_blocks,
+            **({"tuned_versions": versions} if versions else {})}  # fmt: skip
 
 
 def _write_tier(spec, tables, staging, tier, lineups, results, *, seed, expansions,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
@@ -15,9 +16,9 @@ from reports.cli import app
 from reports.commands import common
 
 runner = CliRunner()
-ARGS = ["tournament", "--players", "2", "--blocks", "30", "--strengths", "tuned",
-        "--card-blocks", "12", "--fight-points", "0", "--expansions", "", "--seed", "4",
-        "--strategies", "greedy,key_hunter,random", "--report"]  # fmt: skip
+ARGS = ["tournament", "--players", "2", "--blocks", "30", "--card-blocks", "12",
+        "--fight-points", "0", "--expansions", "", "--seed", "4",
+        "--strategies", "greedy,key_hunter,farmer,random", "--report"]  # fmt: skip
 
 
 def _verdicts(run_dir) -> str:
@@ -26,41 +27,85 @@ def _verdicts(run_dir) -> str:
     return md[start:md.index("\n## ", start + 5)]
 
 
-def test_a_tournament_plays_the_tuned_tier_and_card_values_and_the_report_compares_them(tmp_path):
+def test_a_custom_line_up_plays_its_tuned_versions_and_card_values_and_the_report_compares_them(
+        tmp_path):  # fmt: skip
+    """Issue 28: "A custom line-up (`tournament --strategies ... --report`) says nothing about
+    play strength: where the named presets have tuned versions for the player count, play them
+    as the second strength, as the default line-up does; where they do not, say so in one
+    line." `key_hunter` and `farmer` have tuned versions at 2 players, `greedy` (a policy) and
+    `random` do not."""
+    from reports.restrict import NEVER, play_restricted
+    from reports.strengths import best_of
+    from reports.tune import Problem
+    from sim import games
+
     out = tmp_path / "run"
     result = runner.invoke(app, [*ARGS, "--out", str(out)])
     assert result.exit_code == 0, result.output
     tier = out / "strengths" / "tuned"
     seats = pd.read_parquet(tier / "seats.parquet")
-    assert set(seats["strategy"].astype(str)) == {
-        s for s in seats["strategy"].astype(str) if s.endswith("_tuned_2p")}
-    assert seats["strategy"].nunique() >= 2
+    assert set(seats["strategy"].astype(str)) == {"key_hunter_tuned_2p", "farmer_tuned_2p"}
     manifest = json.loads((out / "manifest.json").read_text())["config"]
     assert manifest["strengths"] == ["hand-written", "tuned"] and manifest["card_blocks"] == 12
-    for label in ("hand-written", "tuned"):
+    assert manifest["tuned_versions"] == {"2": {
+        "greedy": None, "key_hunter": "key_hunter_tuned_2p", "farmer": "farmer_tuned_2p",
+        "random": None}}  # fmt: skip
+    spec = games.get("abyss")
+    tables = spec.load_cards(None, [], ())
+    cardlist = spec.report().restrictions(tables)
+    for label, played in (("hand-written", pd.read_parquet(out / "seats.parquet")),
+                          ("tuned", seats)):  # fmt: skip
         impact = pd.read_parquet(out / "card_values" / label / "impact.parquet")
-        assert len(impact) == 35 + 20 and (impact["lo"] <= impact["value"]).all()
         meta = json.loads((out / "card_values" / label / "meta.json").read_text())
-        assert meta["players"] == 2 and meta["blocks"] == 12
+        assert len(impact) == 35 + 20 and meta["players"] == 2 and meta["blocks"] == 12
+        assert meta["strategy"] == best_of(played, 2)  # the tier's own best strategy
+        # each interval excludes 0 exactly where the Holm-corrected finding says so
+        rows = impact[impact["finding"] != NEVER]
+        told = np.where(rows["lo"] > 0, "worth something",
+                        np.where(rows["hi"] < 0, "better without", "cannot tell"))  # fmt: skip
+        assert (told == rows["finding"]).all()
+        assert ((impact["p_holm"] < 0.05) == impact["finding"].isin(
+            ["worth something", "better without"])).all()
+        # the values are that strategy's restricted play on the run's deals, played again
+        best = meta["strategy"]
+        problem = Problem("abyss", tables, 2, best, "", {}, {}, [best], 4, spec.strategies())
+        again = play_restricted(problem, cardlist[:3], blocks=12, seed=4)
+        for i, (_, name, _) in enumerate(cardlist[:3]):
+            value = impact.loc[impact["card"] == name, "value"].item()
+            assert value == pytest.approx((again[0] - again[1 + i]).mean(), abs=1e-12)
     verdicts = _verdicts(out)
     assert "Hand-written presets:" in verdicts and "Tuned presets:" in verdicts
     assert "**Best strategy at 2 players: " in verdicts
     assert "**Seat advantage at 2 players: " in verdicts
     assert "**Most valuable card: " in verdicts and "**Least valuable card: " in verdicts
+    assert ("Without a tuned version (`<preset>_tuned_<N>p`), so not in the tuned presets' "
+            "tournament: `greedy`, `random`.") in verdicts
     md = (out / "report" / "report.md").read_text()
     assert md.index("## What each card is worth (restricted play)") < md.index(
         "## Strategy comparison")
     assert "## Tuned presets: rankings" in md
 
 
-def test_strengths_are_off_unless_asked_or_the_default_report(tmp_path):
+def test_a_line_up_without_tuned_versions_says_so_and_strengths_are_off_unless_reported(tmp_path):
+    """The null case: no strategy of `greedy,random` has a tuned version, so no second strength
+    is played and the report says so in one line; without `--report` none is played."""
     out = tmp_path / "run"
     result = runner.invoke(app, [*ARGS[:3], "--blocks", "5", "--expansions", "", "--fight-points",
                                  "0", "--strategies", "greedy,random", "--report", "--out",
                                  str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
     assert not (out / "strengths").exists() and not (out / "card_values").exists()
-    assert "Hand-written presets:" not in _verdicts(out)
+    verdicts = _verdicts(out)
+    assert "Hand-written presets:" not in verdicts
+    assert ("tournament: `greedy`, `random`. At 2 players fewer than two strategies have one: no "
+            "tuned tournament there") in verdicts
+    quiet = tmp_path / "quiet"
+    result = runner.invoke(app, [*ARGS[:-1], "--card-blocks", "0", "--blocks", "3", "--out",
+                                 str(quiet)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert not (quiet / "strengths").exists()
+    config = json.loads((quiet / "manifest.json").read_text())["config"]
+    assert config["strengths"] == ["hand-written"] and "tuned_versions" not in config
 
 
 @pytest.mark.slow  # a tournament resume of the fast tier covers the chunks; this adds strengths
@@ -110,7 +155,8 @@ def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tm
     result = runner.invoke(app, ["tournament", "--players", "2", "--blocks", "10", "--strengths",
                                  "search", "--search-blocks", "2", "--search-rollouts", "4",
                                  "--card-blocks", "0", "--fight-points", "0", "--expansions", "",
-                                 "--seed", "5", "--strategies", "greedy,key_hunter,random",
+                                 "--seed", "5", "--strategies",
+                                 "key_hunter,farmer,pearl_economist,random",
                                  "--report", "--out", str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
     tuned = pd.read_parquet(out / "strengths" / "tuned" / "seats.parquet")

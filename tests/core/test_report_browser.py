@@ -162,7 +162,7 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
         [
             "tournament",
             "--strategies",
-            "greedy,farmer,random",
+            "greedy,farmer,key_hunter,random",  # two with tuned versions: a tuned tier
             "--players",
             "3",
             "--blocks",
