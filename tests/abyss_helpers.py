@@ -116,6 +116,13 @@ def give_allies(g: Game, seat: int, *cards: tuple, affiliated: bool = False) -> 
     return ids
 
 
+def give_tokens(g: Game, seat: int, k: int) -> list[int]:
+    """Move `k` (base game) Monster tokens from the supply to a player."""
+    moved = [g.monster_tokens.pop() for _ in range(k)]
+    g.players[seat].tokens.extend(moved)
+    return moved
+
+
 def _held_ids(g: Game) -> set[int]:
     held = set()
     for p in g.players:
@@ -251,6 +258,7 @@ __all__ = [
     "give_allies",
     "give_location",
     "give_lord",
+    "give_tokens",
     "lord_id",
     "location_id",
     "new_game",

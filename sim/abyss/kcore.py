@@ -394,12 +394,19 @@ def cost_terms(s, seat):
 @njit(cache=True)
 def affordable_lords(s, seat, row):
     """s[row:] = the Court's Lords the seat can pay for, in Court order; returns their number."""
+    return affordable_lords_if(s, seat, row, -1, 0)
+
+
+@njit(cache=True)
+def affordable_lords_if(s, seat, row, without, more_pearls):
+    """`affordable_lords` if the seat's hand lacked the Ally `without` (-1: none) and it had
+    `more_pearls` Pearls more (the Slaver's trade, weighed by the policies)."""
     n = 0
     if s[S.COURT] == 0:
         return 0
     extra, diplomat = cost_terms(s, seat)
-    r0, r1, r2, r3, r4, held = hand_values(s, pbase(seat) + S.P_HAND, -1)
-    pearls = s[pbase(seat) + S.P_PEARLS]
+    r0, r1, r2, r3, r4, held = hand_values(s, pbase(seat) + S.P_HAND, without)
+    pearls = s[pbase(seat) + S.P_PEARLS] + more_pearls
     wealth = pearls + r0 + r1 + r2 + r3 + r4
     for i in range(s[S.COURT]):
         lord = s[S.COURT + 1 + i]

@@ -255,13 +255,15 @@ def take_turn(s, seat):
     lev = s[S.LEVIATHAN] == 1
     if lev:
         reveal_held_tokens(s, seat)
+    if plot_possible(s):
+        use_once_per_turn_powers(s, seat, P.D_POWER_BEFORE_PLOT)
     plot_at_court(s, seat)
-    use_once_per_turn_powers(s, seat)
+    use_once_per_turn_powers(s, seat, P.D_POWER)
     kills = s[S.N_KILLS]
     take_action(s, seat)
     control_locations(s, seat)
     if s[S.N_KILLS] == kills or s[T.POWERS_AFTER_KILL] == 1:
-        use_once_per_turn_powers(s, seat)
+        use_once_per_turn_powers(s, seat, P.D_POWER)
     enforce_commander(s, seat)
     if lev:
         martial_law(s, seat)
@@ -271,11 +273,14 @@ def take_turn(s, seat):
             B.trigger_end(s, S.END_COURT)
 
 
+@njit(cache=True, inline="always")
+def plot_possible(s):
+    return s[S.COURT] < s[T.COURT_SIZE] and s[S.LORD_DECK] > 0
+
+
 @njit(cache=True)
 def can_plot(s, seat):
-    return (
-        s[K.pbase(seat) + S.P_PEARLS] >= 1 and s[S.COURT] < s[T.COURT_SIZE] and s[S.LORD_DECK] > 0
-    )
+    return s[K.pbase(seat) + S.P_PEARLS] >= 1 and plot_possible(s)
 
 
 @njit(cache=True)
@@ -319,13 +324,14 @@ def once_per_turn_held(s, seat):
 
 
 @njit(cache=True)
-def use_once_per_turn_powers(s, seat):
+def use_once_per_turn_powers(s, seat, decision):
+    """`decision`: P.D_POWER_BEFORE_PLOT before plotting, else P.D_POWER."""
     b = K.pbase(seat)
     while True:
         n = once_per_turn_options(s, seat)
         if n == 1:
             return
-        power = B.choose(s, seat, P.D_POWER, n)
+        power = B.choose(s, seat, decision, n)
         if power == 0:
             return
         k = 0 if power == K.PW_SLAVER else (1 if power == K.PW_ORACLE else 2)
@@ -340,7 +346,7 @@ def use_once_per_turn_powers(s, seat):
             K.clear(s, B.council_stack(race))
         else:
             n = B.options_from_stack(s, S.COURT)
-            lord = B.choose(s, seat, P.D_COURT_LORD, n)
+            lord = B.choose(s, seat, P.D_COURT_DISCARD, n)
             i = K.index_of(s, S.COURT, lord)
             s[S.COURT + 1 + i] = K.pop(s, S.LORD_DECK)
             K.push(s, S.LORD_DISCARD, lord)

@@ -133,8 +133,15 @@ def take_reward_token(s, seat):
     if B.choose(s, seat, P.D_TOKEN_DECK, n) == 0:
         B.draw_monster_token(s, seat)
         return
+    hold_token(s, seat, K.pop(s, S.LEV_TOKENS))
+
+
+@njit(cache=True)
+def hold_token(s, seat, token):
+    """A Leviathan Monster token taken (a reward, or stolen by the Hunter): revealed now or
+    held."""
     held = K.pbase(seat) + S.P_HELD
-    K.push(s, held, K.pop(s, S.LEV_TOKENS))
+    K.push(s, held, token)
     s[W.OPT + 0] = 0
     s[W.OPT + 1] = s[held]
     if B.choose(s, seat, P.D_REVEAL_TOKEN, 2) != 0:

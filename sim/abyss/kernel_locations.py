@@ -103,21 +103,28 @@ def take_location(s, seat, n_lords):
 
 
 @njit_ints
+def black_smokers(s, seat, location):
+    """The Location acquired in the end: `location`, or what Black Smokers is swapped for."""
+    if s[T.LOC_RULE + location] != K.LR_BLACK_SMOKERS or s[S.LOC_DECK] == 0:
+        return location
+    s[W.OPT + 0] = location
+    n = 1
+    for i in range(s[S.LOC_DECK]):
+        s[W.OPT + n] = s[S.LOC_DECK + 1 + i]
+        n += 1
+    K.sort_range(s, W.OPT + 1, W.OPT + n)
+    swap = B.choose(s, seat, P.D_BLACK_SMOKERS, n)
+    if swap != location:
+        K.remove(s, S.LOC_DECK, swap)
+        K.push(s, S.LOC_DECK, location)
+        B.shuffle_stack(s, S.LOC_DECK, K.ST_LOCATIONS)
+    return swap
+
+
+@njit_ints
 def place_location(s, seat, location, n_lords):
     """Take `location` with the Lords s[W.ROW2 + :n_lords] slid under it."""
-    if s[T.LOC_RULE + location] == K.LR_BLACK_SMOKERS and s[S.LOC_DECK] > 0:
-        s[W.OPT + 0] = P.DECLINE
-        n = 1
-        for i in range(s[S.LOC_DECK]):
-            s[W.OPT + n] = s[S.LOC_DECK + 1 + i]
-            n += 1
-        K.sort_range(s, W.OPT + 1, W.OPT + n)
-        swap = B.choose(s, seat, P.D_BLACK_SMOKERS, n)
-        if swap != P.DECLINE:
-            K.remove(s, S.LOC_DECK, swap)
-            K.push(s, S.LOC_DECK, location)
-            B.shuffle_stack(s, S.LOC_DECK, K.ST_LOCATIONS)
-            location = swap
+    location = black_smokers(s, seat, location)
     K.push(s, K.pbase(seat) + S.P_LOCATIONS, location)
     off = S.LOC_LORDS + location * S.LOC_LORDS_STRIDE
     K.clear(s, off)

@@ -9,8 +9,8 @@ from sim.abyss import ktables as T
 from sim.abyss import policies as P
 from sim.abyss import state as S
 from sim.abyss import workspace as W
-from sim.abyss.kernel_leviathan import leviathan_lord_power
-from sim.abyss.kernel_locations import choose_drawn, place_location
+from sim.abyss.kernel_leviathan import hold_token, leviathan_lord_power
+from sim.abyss.kernel_locations import black_smokers, choose_drawn, place_location
 from sim.core.jit import njit
 
 
@@ -45,17 +45,7 @@ def apply_recruit_power(s, seat, lord):
         for k in range(B.military_targets(s, seat, targets)):
             discard_to_limit(s, s[targets + k], 6)
     elif power == K.PW_HUNTER:
-        m = B.military_targets(s, seat, targets)
-        n = 0
-        for k in range(m):
-            if s[K.pbase(s[targets + k]) + S.P_TOKENS] > 0:
-                s[W.OPT + n] = s[targets + k]
-                n += 1
-        if n > 0:
-            q = B.choose(s, seat, P.D_TARGET_OPPONENT, n)
-            off = K.pbase(q) + S.P_TOKENS
-            token = K.pop_at(s, off, B.draw(s, K.ST_HUNTER, s[off]))
-            K.push(s, K.pbase(seat) + S.P_TOKENS, token)
+        hunter(s, seat)
     elif power == K.PW_TRADER:
         B.gain_pearls(s, seat, 3)
     elif power == K.PW_PEDDLER:
@@ -85,6 +75,28 @@ def apply_recruit_power(s, seat, lord):
     elif s[S.LEVIATHAN] == 1:
         leviathan_lord_power(s, seat, power)
     return -1
+
+
+@njit(cache=True)
+def hunter(s, seat):
+    """A random token of the chosen victim: its base Monster tokens, then its held Leviathan
+    ones."""
+    targets = W.ROW3
+    n = 0
+    for k in range(B.military_targets(s, seat, targets)):
+        q = s[targets + k]
+        if s[K.pbase(q) + S.P_TOKENS] + s[K.pbase(q) + S.P_HELD] > 0:
+            s[W.OPT + n] = q
+            n += 1
+    if n == 0:
+        return
+    q = B.choose(s, seat, P.D_TARGET_OPPONENT, n)
+    tokens, held = K.pbase(q) + S.P_TOKENS, K.pbase(q) + S.P_HELD
+    k = B.draw(s, K.ST_HUNTER, s[tokens] + s[held])
+    if k < s[tokens]:
+        K.push(s, K.pbase(seat) + S.P_TOKENS, K.pop_at(s, tokens, k))
+    else:
+        hold_token(s, seat, K.pop_at(s, held, k - s[tokens]))
 
 
 @njit(cache=True)
@@ -119,6 +131,7 @@ def illusionist(s, seat):
     take = B.choose(s, seat, P.D_ILLUSIONIST_TAKE, B.options_from_stack(s, S.LOC_AVAILABLE))
     K.remove(s, S.LOC_AVAILABLE, take)
     K.push(s, S.LOC_AVAILABLE, give)
+    take = black_smokers(s, seat, take)
     s[locs + 1 + K.index_of(s, locs, give)] = take
     src = S.LOC_LORDS + give * S.LOC_LORDS_STRIDE
     dst = S.LOC_LORDS + take * S.LOC_LORDS_STRIDE

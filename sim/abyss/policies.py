@@ -60,6 +60,7 @@ D_COUNCIL_STACK, D_RECRUIT_LORD, D_PAY_ALLY, D_AFFILIATE, D_KEY_SOURCE = 7, 8, 9
 D_LOCATION_SOURCE, D_LOCATION_KEEP, D_DISCARD_ALLY, D_TARGET_OPPONENT = 12, 13, 14, 15
 D_ASSASSIN_TARGET, D_OWN_LORD, D_COURT_LORD, D_COUNCIL_DISCARD = 16, 17, 18, 19
 D_ILLUSIONIST_GIVE, D_ILLUSIONIST_TAKE, D_BLACK_SMOKERS = 20, 21, 22
+D_POWER_BEFORE_PLOT, D_COURT_DISCARD = 23, 24
 D_MONSTER_CHOICE, D_LEVIATHAN_TARGET, D_ATTACK_ALLY, D_ADD_PEARLS = 30, 31, 32, 33
 D_ATTACK_AGAIN, D_TOKEN_DECK, D_REVEAL_TOKEN, D_MARTIAL_LAW = 34, 35, 36, 37
 D_LOSE_LORD, D_BORDER_ZONE, D_USE_POWER, D_FIGHT_ANOTHER = 38, 39, 40, 41
@@ -87,11 +88,15 @@ def choose(s, seat, decision, n):
 @njit(cache=True)
 def restricted(s, seat, decision, n):
     """Restricted play (Jaffe & Popovic 2012; `abyss-mc restrict`): the options at s[OPT:]
-    without the seat's forbidden Lord (recruited, or taken from the Court by the Opportunist,
-    Traitor or Corruptor) or Location (face up or drawn), or without fighting Leviathans;
-    returns their number.
-    Recruiting is dropped from the actions when the forbidden Lord is the only affordable one.
-    When every option is forbidden (a single one: the rules force it), nothing changes."""
+    without those by which the seat gains its forbidden Lord or Location, or fights Leviathans;
+    returns their number. Every route to a card (docs/restricted-play.md):
+    - a Lord: recruited (recruiting is dropped from the actions when it is the only affordable
+      Lord), taken from the Court by the Corruptor or the Traitor (whose replacement is declined
+      when it is the only Lord in the Court); the Schemer's top of the deck is not seen;
+    - a Location: face up, kept among those drawn (Ambassadors too), taken by the Illusionist
+      (declined when it is the only one available), swapped for Black Smokers (which is swapped
+      away when it is the forbidden one).
+    When every option gains the card (a single one: the rules force it), nothing changes."""
     lord, location = param(s, seat, G_FORBID_LORD), param(s, seat, G_FORBID_LOCATION)
     no_fight = param(s, seat, G_FORBID_FIGHT)
     if lord < 0 and location < 0 and no_fight == 0:
@@ -101,16 +106,34 @@ def restricted(s, seat, decision, n):
             return without(s, n, M_FIGHT)
         if decision == D_ATTACK_AGAIN or decision == D_USE_POWER or decision == D_FIGHT_ANOTHER:
             return without(s, n, 1)
-    if decision == D_ACTION and lord >= 0:
-        k = K.affordable_lords(s, seat, W.POLICY_ROW)
-        if k == 1 and s[W.POLICY_ROW] == lord:
-            return without(s, n, A_RECRUIT)
-        return n
-    if (decision == D_RECRUIT_LORD or decision == D_COURT_LORD) and lord >= 0:
-        return without(s, n, lord)  # recruited, or taken from the Court by a Lord's power
-    if (decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP) and location >= 0:
-        return without(s, n, location)
+    if lord >= 0:
+        if decision == D_ACTION:
+            k = K.affordable_lords(s, seat, W.POLICY_ROW)
+            if k == 1 and s[W.POLICY_ROW] == lord:
+                return without(s, n, A_RECRUIT)
+        if decision == D_RECRUIT_LORD or decision == D_COURT_LORD:
+            return without(s, n, lord)  # recruited, or taken by the Corruptor or Traitor
+        if decision == D_OWN_LORD and traitor_must_take(s, seat, lord):
+            return 1  # DECLINE, the first option
+    if location >= 0:
+        if decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP:
+            return without(s, n, location)
+        if decision == D_ILLUSIONIST_TAKE or decision == D_BLACK_SMOKERS:
+            return without(s, n, location)  # (Black Smokers itself is the option to keep it)
+        if decision == D_ILLUSIONIST_GIVE and s[S.LOC_AVAILABLE] == 1:
+            if s[S.LOC_AVAILABLE + 1] == location:
+                return 1  # DECLINE, the first option: the exchange could only take it
     return n
+
+
+@njit(cache=True)
+def traitor_must_take(s, seat, lord):
+    """At OWN_LORD: the Lord whose power asks is the Traitor (the Lord just gained, the last of
+    the seat's; the Schemer's replacement comes unseen from the deck) and `lord` is the only
+    Lord in the Court, so replacing would gain it."""
+    lords = K.pbase(seat) + S.P_LORDS
+    power = K.lord_power(s, s[lords + s[lords]])
+    return power == K.PW_TRAITOR and s[S.COURT] == 1 and s[S.COURT + 1] == lord
 
 
 @njit(cache=True)
@@ -193,8 +216,10 @@ def greedy(s, seat, decision, n):
         return DECLINE  # a Key token first
     if decision == D_LOCATION_SOURCE:
         return location_source(s, seat, n, np.int64(8))
-    if decision == D_POWER:
-        return K.PW_SLAVER if has(s, n, K.PW_SLAVER) and s[b + S.P_HAND] >= 8 else 0
+    if decision == D_POWER or decision == D_POWER_BEFORE_PLOT:
+        big_hand = s[b + S.P_HAND] >= 8
+        use = has(s, n, K.PW_SLAVER) and (big_hand or slaver_recruits(s, seat, 0))
+        return K.PW_SLAVER if use else 0  # never the Oracle or the Opportunist
     if decision >= D_MONSTER_CHOICE:
         return greedy_leviathan(s, seat, decision, n)
     if decision == D_PLOT or decision == D_OWN_LORD or decision == D_ILLUSIONIST_GIVE:
@@ -302,10 +327,8 @@ def greedy_key(s, seat, decision, o):
         return -float(s[T.ALLY_VALUE + o])
     if decision == D_KEY_SOURCE or decision == D_LOSE_LORD:
         return -float(s[T.LORD_IP + o])
-    if decision == D_LOCATION_KEEP or decision == D_ILLUSIONIST_TAKE:
-        return float(K.location_formula(s, seat, o))
-    if decision == D_BLACK_SMOKERS:
-        return 0.0 if o == DECLINE else float(K.location_formula(s, seat, o))
+    if decision == D_LOCATION_KEEP or decision == D_ILLUSIONIST_TAKE or decision == D_BLACK_SMOKERS:
+        return float(K.location_formula(s, seat, o))  # (Black Smokers itself: 0)
     if decision == D_TARGET_OPPONENT:
         return float(s[K.pbase(o) + S.P_TOKENS])
     if decision == D_ASSASSIN_TARGET:
@@ -375,12 +398,36 @@ def lord_score(s, seat, lord):
 
 
 @njit(cache=True)
-def best_affordable_score(s, seat):
-    """The best `lord_score` among the Court's Lords the seat can pay for (-1: none)."""
+def best_affordable_score(s, seat, without, more_pearls):
+    """The best `lord_score` among the Court's Lords the seat can pay for (-1: none), if its
+    hand lacked the Ally `without` (-1: none) and it had `more_pearls` Pearls more."""
     best = -1
-    for i in range(K.affordable_lords(s, seat, W.POLICY_ROW)):
+    for i in range(K.affordable_lords_if(s, seat, W.POLICY_ROW, without, more_pearls)):
         best = max(best, lord_score(s, seat, s[W.POLICY_ROW + i]))
     return best
+
+
+@njit(cache=True)
+def weakest_ally(s, seat):
+    """The Ally greedy and the heuristic discard: the lowest value, then the lowest id (-1: an
+    empty hand)."""
+    hand = K.pbase(seat) + S.P_HAND
+    best, best_value = -1, 1 << 30
+    for i in range(s[hand]):
+        a = s[hand + 1 + i]
+        if K.value(s, a) < best_value or (K.value(s, a) == best_value and a < best):
+            best, best_value = a, K.value(s, a)
+    return best
+
+
+@njit(cache=True)
+def slaver_recruits(s, seat, worth):
+    """The Slaver's trade ("discard 1 Ally from your hand to gain 2 Pearls"), its weakest Ally
+    for 2 Pearls, pays for a Lord worth `worth` (`lord_score`) that the seat cannot pay for
+    now."""
+    if best_affordable_score(s, seat, -1, 0) >= worth:
+        return False
+    return best_affordable_score(s, seat, weakest_ally(s, seat), 2) >= worth
 
 
 @njit(cache=True)
@@ -411,6 +458,8 @@ def heuristic(s, seat, decision, n):
         return best
     if decision == D_PLOT:
         return 1 if s[K.pbase(seat) + S.P_PEARLS] >= param(s, seat, H_PLOT_PEARLS) else 0
+    if decision == D_POWER or decision == D_POWER_BEFORE_PLOT:
+        return heuristic_power(s, seat, decision, n)
     if decision == D_LOCATION_SOURCE:
         return location_source(s, seat, n, np.int64(param(s, seat, H_LOCATION_MIN)))
     if decision == D_MONSTER_CHOICE and has(s, n, M_FIGHT) and not has(s, n, M_IGNORE):
@@ -421,11 +470,27 @@ def heuristic(s, seat, decision, n):
 
 
 @njit(cache=True)
+def heuristic_power(s, seat, decision, n):
+    """The Slaver (never the Oracle or the Opportunist): with 8 Allies or more in hand; when its
+    2 Pearls pay for a Lord worth `recruit_min` it cannot pay for now; before plotting, when
+    they bring its Pearls up to `plot_pearls`, so that it plots."""
+    if not has(s, n, K.PW_SLAVER):
+        return 0
+    b = K.pbase(seat)
+    pearls, plot = s[b + S.P_PEARLS], param(s, seat, H_PLOT_PEARLS)
+    use = s[b + S.P_HAND] >= 8 or slaver_recruits(s, seat, param(s, seat, H_RECRUIT_MIN))
+    if decision == D_POWER_BEFORE_PLOT and pearls < plot <= pearls + 2:
+        use = True
+    return K.PW_SLAVER if use else 0
+
+
+@njit(cache=True)
 def heuristic_action(s, seat, n):
     """Recruit a Lord worth `recruit_min`; else request support from a Council stack of
     `council_min` cards, or when exploring is too risky; else explore."""
-    if has(s, n, A_RECRUIT) and best_affordable_score(s, seat) >= param(s, seat, H_RECRUIT_MIN):
-        return A_RECRUIT
+    if has(s, n, A_RECRUIT):
+        if best_affordable_score(s, seat, -1, 0) >= param(s, seat, H_RECRUIT_MIN):
+            return A_RECRUIT
     if has(s, n, A_REQUEST_SUPPORT):
         biggest = 0
         for r in range(5):

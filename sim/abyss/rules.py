@@ -261,6 +261,10 @@ class Game(
                 self.gain_pearls(p, 1, "landlord")
         if self.leviathan:
             self.reveal_held_tokens(p)
+        if self.plot_possible():
+            # "its owner chooses when during their turn to apply it": also before plotting,
+            # so that the Slaver's Pearls can pay for it
+            self.use_once_per_turn_powers(p, Decision.POWER_BEFORE_PLOT)
         self.plot_at_court(p)
         self.use_once_per_turn_powers(p)
         kills = self.n_kills
@@ -292,9 +296,12 @@ class Game(
             self.log("end_triggered", reason=reason)
 
     # ------------------------------------------------------------ plot at court
-    def can_plot(self, p: Player) -> bool:
+    def plot_possible(self) -> bool:
         """ "This is not possible if the Court is full or the Lord deck is empty." """
-        return p.pearls >= 1 and len(self.court) < self.t.court_size and bool(self.lord_deck)
+        return len(self.court) < self.t.court_size and bool(self.lord_deck)
+
+    def can_plot(self, p: Player) -> bool:
+        return p.pearls >= 1 and self.plot_possible()
 
     def plot_at_court(self, p: Player) -> None:
         """Rulebook: "You may pay one Pearl to the Treasury to add one Lord to an empty space"."""
@@ -319,13 +326,14 @@ class Game(
             options.append(int(power))
         return options
 
-    def use_once_per_turn_powers(self, p: Player) -> None:
-        """Powers usable "During your turn"; offered before and after the action."""
+    def use_once_per_turn_powers(self, p: Player, decision: Decision = Decision.POWER) -> None:
+        """Powers usable "During your turn", each once: offered before plotting (`decision`
+        POWER_BEFORE_PLOT), before the action and after the Location step (POWER)."""
         while True:
             powers = self.once_per_turn_options(p)
             if not powers:
                 return
-            power = self.choose(p.seat, Decision.POWER, [0, *powers])
+            power = self.choose(p.seat, decision, [0, *powers])
             if power == 0:
                 return
             p.used_powers.add(power)
@@ -342,7 +350,7 @@ class Game(
                 self.council[race] = []
             elif power == Power.OPPORTUNIST:
                 # "discard a Lord from the Court and replace it with the top one from the deck"
-                lord = self.choose(p.seat, Decision.COURT_LORD, list(self.court))
+                lord = self.choose(p.seat, Decision.COURT_DISCARD, list(self.court))
                 i = self.court.index(lord)
                 self.court[i] = self.lord_deck.pop()
                 self.lord_discard.append(lord)

@@ -36,11 +36,13 @@ class Decision(IntEnum):
     TARGET_OPPONENT = 15  # seat of the opponent targeted (Hunter)
     ASSASSIN_TARGET = 16  # the opponent's lord id to disable
     OWN_LORD = 17  # one of your other free lord ids to discard (Traitor, Schemer), or DECLINE
-    COURT_LORD = 18  # lord id in the Court (Opportunist, Traitor, Corruptor), or DECLINE
+    COURT_LORD = 18  # lord id in the Court taken (Traitor, Corruptor), or DECLINE (Corruptor)
     COUNCIL_DISCARD = 19  # race of the Council stack discarded (Oracle)
     ILLUSIONIST_GIVE = 20  # your location id to exchange, or DECLINE
     ILLUSIONIST_TAKE = 21  # the available location id taken in exchange
-    BLACK_SMOKERS = 22  # DECLINE (keep Black Smokers) or a location id from the stack
+    BLACK_SMOKERS = 22  # the Black Smokers id (keep it) or a location id from the stack
+    POWER_BEFORE_PLOT = 23  # as POWER, before plotting at Court (while a Lord can be plotted)
+    COURT_DISCARD = 24  # lord id in the Court discarded and replaced from the deck (Opportunist)
 
 
 class Action(IntEnum):

@@ -379,9 +379,14 @@ class LeviathanMixin:
             self.draw_monster_token(p)
             return
         token = self.leviathan_tokens.pop()
-        p.held_tokens.append(token)
         self.log("leviathan_token", who=p.seat, token=token)
-        # "reveal them immediately or reveal them at the start of one of your next turns"
+        self.hold_token(p, token)
+
+    def hold_token(self, p: Player, token: int) -> None:
+        """A Leviathan Monster token taken (a reward, or stolen by the Hunter): "If you take the
+        new Monster tokens, you have the option, after consulting them, to reveal them immediately
+        or reveal them at the start of one of your next turns." """
+        p.held_tokens.append(token)
         if self.choose(p.seat, LevDecision.REVEAL_TOKEN, [0, len(p.held_tokens)]) != 0:
             self.reveal_token(p, len(p.held_tokens) - 1)
 

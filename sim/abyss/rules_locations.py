@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from sim.abyss.constants import LocationRule, Stream
 from sim.abyss.rules_base import (
-    DECLINE,
     KEY_TOKEN,
     LOCATION_DRAW,
     MAX_LOCATION_DRAW,
@@ -67,19 +66,23 @@ class LocationsMixin:
             self.locations_available.remove(location)
         self.place_location(p, location, lords)
 
+    def black_smokers(self, p: Player, location: int) -> int:
+        """Black Smokers: "On acquisition you may immediately swap it for a Location of your
+        choice from the deck": the Location the player acquires in the end (`location` itself
+        unless it is Black Smokers and the player swaps it; it goes into the deck, shuffled)."""
+        if self.t.location_rule[location] != LocationRule.BLACK_SMOKERS or not self.location_deck:
+            return location
+        swap = self.choose(p.seat, Decision.BLACK_SMOKERS, [location, *sorted(self.location_deck)])
+        if swap != location:
+            self.location_deck.remove(swap)
+            self.location_deck.append(location)
+            self.rng.shuffle(self.location_deck, Stream.LOCATION_DECK)
+            self.log("black_smokers", who=p.seat, took=swap)
+        return swap
+
     def place_location(self, p: Player, location: int, lords: list[int]) -> None:
         """Rulebook: "Any Lords used to control it are slid underneath ... no longer free." """
-        if self.t.location_rule[location] == LocationRule.BLACK_SMOKERS and self.location_deck:
-            # Black Smokers: "you may immediately swap it for a Location of your choice from the
-            # deck"
-            options = [DECLINE, *sorted(self.location_deck)]
-            swap = self.choose(p.seat, Decision.BLACK_SMOKERS, options)
-            if swap != DECLINE:
-                self.location_deck.remove(swap)
-                self.location_deck.append(location)
-                self.rng.shuffle(self.location_deck, Stream.LOCATION_DECK)
-                self.log("black_smokers", who=p.seat, took=swap)
-                location = swap
+        location = self.black_smokers(p, location)
         p.locations.append(location)
         p.location_lords[location] = list(lords)
         p.under.update(lords)

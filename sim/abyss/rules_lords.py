@@ -41,13 +41,7 @@ class LordPowersMixin:
             for q in self.military_targets(p):
                 self.discard_to_limit(q, 6, "commander")
         elif power == Power.HUNTER:
-            # "Steal a random Monster token from the opponent of your choice."
-            victims = [q.seat for q in self.military_targets(p) if q.tokens]
-            if victims:
-                q = self.players[self.choose(p.seat, Decision.TARGET_OPPONENT, victims)]
-                token = q.tokens.pop(self.rng.below(Stream.HUNTER, len(q.tokens)))
-                p.tokens.append(token)
-                self.log("hunt", who=p.seat, victim=q.seat, token=token)
+            self.hunter(p)
         elif power == Power.TRADER:
             self.gain_pearls(p, 3, "trader")
         elif power == Power.PEDDLER:
@@ -75,6 +69,24 @@ class LordPowersMixin:
         elif self.leviathan:
             self.leviathan_lord_power(p, power)
 
+    def hunter(self, p: Player) -> None:
+        """The Hunter: "Steal a random Monster token from the opponent of your choice." With
+        Leviathan the victim's face-down Leviathan Monster tokens (held, not yet revealed) count
+        too: one draw over the base tokens, then the held ones (docs/rules-notes.md)."""
+        victims = [q.seat for q in self.military_targets(p) if q.tokens or q.held_tokens]
+        if not victims:
+            return
+        q = self.players[self.choose(p.seat, Decision.TARGET_OPPONENT, victims)]
+        k = self.rng.below(Stream.HUNTER, len(q.tokens) + len(q.held_tokens))
+        if k < len(q.tokens):
+            token = q.tokens.pop(k)
+            p.tokens.append(token)
+            self.log("hunt", who=p.seat, victim=q.seat, token=token)
+        else:
+            token = q.held_tokens.pop(k - len(q.tokens))
+            self.log("hunt", who=p.seat, victim=q.seat, leviathan_token=token)
+            self.hold_token(p, token)
+
     def discard_to_limit(self, q: Player, limit: int, why: str) -> None:
         while len(q.hand) > limit:
             self.choose_discard(q, why)
@@ -96,6 +108,7 @@ class LordPowersMixin:
         take = self.choose(p.seat, Decision.ILLUSIONIST_TAKE, list(self.locations_available))
         self.locations_available.remove(take)
         self.locations_available.append(give)
+        take = self.black_smokers(p, take)  # a Location acquired: Black Smokers may be swapped
         i = p.locations.index(give)
         p.locations[i] = take
         p.location_lords[take] = p.location_lords.pop(give)

@@ -56,13 +56,18 @@ def param(s, seat, k):
 @njit(cache=True)
 def restricted(s, seat, decision, n):
     """Restricted play (Jaffe & Popovic 2012; `abyss-mc restrict`): the options at s[OPT:]
-    without the seat's forbidden Lords (those of colour `forbid_colour` with `forbid_ip` IP, any
-    IP when it is -1: never kept from a draw, nor taken with a discard pile that holds one) or
-    its forbidden Location (face up or drawn); returns their number. When every option is
-    forbidden (the rules force one), nothing changes."""
+    without those by which the seat gains its forbidden Lords (those of colour `forbid_colour`
+    with `forbid_ip` IP, any IP when it is -1) or its forbidden Location; returns their number.
+    Every route to a card (docs/restricted-play.md): a Lord kept from a draw; a discard pile
+    that would place one (one that holds more Lords than the Chamber has spaces left may be
+    taken while the forbidden ones can be left out); a Lord placed from such a pile; a Location
+    face up or kept among those drawn (or from the whole deck). When every option gains the
+    card (the rules force one), nothing changes."""
     colour, location = param(s, seat, H_FORBID_COLOUR), param(s, seat, H_FORBID_LOCATION)
     if colour >= 0 and (decision == D_SOURCE or decision == D_KEEP):
         return keep_allowed(s, seat, decision, n)
+    if colour >= 0 and decision == D_PLACE and n > free_spots(s, seat):
+        return keep_allowed(s, seat, decision, n)  # some of these Lords go back to the pile
     if location >= 0 and (decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP):
         return keep_allowed(s, seat, decision, n)
     return n
@@ -70,17 +75,27 @@ def restricted(s, seat, decision, n):
 
 @njit(cache=True)
 def forbidden(s, seat, decision, option):
+    """The option gains the seat a forbidden card."""
     if decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP:
         return option == param(s, seat, H_FORBID_LOCATION)
-    if decision == D_KEEP:
+    if decision == D_KEEP or decision == D_PLACE:
         return forbidden_lord(s, seat, option)
-    if option < PILE:  # a draw from the deck
+    if option < PILE:  # a draw from the deck: unseen
         return False
+    # a pile: its Lords are placed until the Chamber is full; the forbidden ones can be left
+    # out when the others fill the spaces left
     off = S.PILES + (option - PILE) * S.PILE_STRIDE
+    allowed = 0
     for i in range(s[off]):
-        if forbidden_lord(s, seat, s[off + 1 + i]):
-            return True
-    return False
+        if not forbidden_lord(s, seat, s[off + 1 + i]):
+            allowed += 1
+    return allowed < min(s[off], free_spots(s, seat))
+
+
+@njit(cache=True, inline="always")
+def free_spots(s, seat):
+    """The spaces left in the seat's Senate Chamber."""
+    return s[S.T_N_SPOTS] - s[pb(seat) + S.P_CHAMBER]
 
 
 @njit(cache=True, inline="always")

@@ -70,7 +70,9 @@ class GreedyPolicy(CompiledPolicy):
     Its decisions are `greedy` in `sim.abyss.policies`; each parameter is documented on its field
     (`abyss-mc strategies greedy` prints them). Decisions without a parameter: recruit whenever a
     Lord is affordable (the highest IP), take the biggest Council stack, take a face-up Location
-    worth 8 IP or more, else draw.
+    worth 8 IP or more, else draw; use the Slaver (its weakest Ally for 2 Pearls) with 8 Allies or
+    more in hand, or when the Pearls pay for a Lord it cannot pay for now; never the Oracle or
+    the Opportunist.
     """
 
     name: str = "greedy"
@@ -160,9 +162,10 @@ class GreedyPolicy(CompiledPolicy):
     )
     forbid_lord: int = param(
         -1,
-        "Restricted play (`abyss-mc restrict`): never recruit this Lord (its index in the card "
-        "data, as `abyss-mc restrict` lists them), unless the rules leave no other choice; "
-        "recruiting is not even chosen when it is the only affordable Lord. -1: none.",
+        "Restricted play (`abyss-mc restrict`): never gain this Lord (its index in the card "
+        "data, as `abyss-mc restrict` lists them) by a choice of its own, unless the rules leave "
+        "no other: not recruited (recruiting is not even chosen when it is the only affordable "
+        "Lord), nor taken from the Court by the Corruptor or the Traitor. -1: none.",
         "forbids another Lord; -1 forbids nothing.",
         low=-1,
         high=99,
@@ -172,7 +175,9 @@ class GreedyPolicy(CompiledPolicy):
     forbid_location: int = param(
         -1,
         "Restricted play (`abyss-mc restrict`): never take this Location (its index in the card "
-        "data) when taking a Location, face up or drawn, unless it is the only choice. -1: none.",
+        "data), unless it is the only choice: not face up, nor among those drawn, nor by the "
+        "Illusionist's exchange or Black Smokers' swap (a forbidden Black Smokers is swapped "
+        "away). -1: none.",
         "forbids another Location; -1 forbids nothing.",
         low=-1,
         high=99,
@@ -200,6 +205,8 @@ class HeuristicPolicy(GreedyPolicy):
     `heuristic` in `sim.abyss.policies`: greedy's parameters and decisions, and parameters for
     which Lords it wants (their worth: IP, Keys x key_weight, guild_bonus for the favoured guild)
     and when it recruits, plots, requests support, takes a Location and accepts Leviathan risk.
+    It uses the Slaver as greedy does (for a Lord worth recruit_min), and before plotting when
+    its 2 Pearls bring it to plot_pearls.
     """
 
     name: str = "heuristic"

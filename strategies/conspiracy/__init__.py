@@ -137,7 +137,8 @@ class HeuristicPolicy(CompiledPolicy):
         -1,
         "Restricted play (`abyss-mc restrict`): never keep a drawn Lord of this colour (its "
         "index in the card data) with forbid_ip IP (any IP when -1), nor take a discard pile "
-        "holding one, unless the rules leave no other choice. -1: none.",
+        "that would place one, nor place one from a pile larger than the Chamber's spaces left, "
+        "unless the rules leave no other choice. -1: none.",
         "forbids the Lords of another colour; -1 forbids nothing.",
         low=-1,
         high=9,

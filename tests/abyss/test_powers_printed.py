@@ -320,13 +320,6 @@ def test_opportunist_not_offered_with_an_empty_lord_deck():
     assert audit(g) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="The Opportunist (#21) 'During your turn' (components.md 1.3: 'its owner chooses when "
-    "during their turn to apply it') is offered only after plotting at Court and after the "
-    "Location step (Game.take_turn), never before plotting: the Lord it brings in cannot be "
-    "seen for free before deciding to plot. Same window as the Slaver's.",
-)
 def test_opportunist_may_be_used_before_plotting():
     """The Opportunist (#21): "During your turn, you may discard a Lord from the Court and replace
     it with the top one from the deck." components.md 1.3: a power without an arrow - "its owner
@@ -334,7 +327,7 @@ def test_opportunist_may_be_used_before_plotting():
     the owner may replace a Lord first and then plot, having seen the Lord it brought in."""
     opportunist = int(Power.OPPORTUNIST)
     g, pols = make_game(
-        {D.POWER: [opportunist], D.PLOT: [1, 0], D.ACTION: [Action.REQUEST_SUPPORT]}
+        {D.POWER_BEFORE_PLOT: [opportunist], D.PLOT: [1, 0], D.ACTION: [Action.REQUEST_SUPPORT]}
     )
     give_lord(g, 0, "Opportunist")
     set_court(g)

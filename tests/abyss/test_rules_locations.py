@@ -35,7 +35,7 @@ from sim.abyss.audit import audit
 from sim.abyss.cards import load_cards
 from sim.abyss.constants import N_RACES, Guild, LocationRule
 from sim.abyss.rules import Game
-from sim.abyss.rules_base import DECLINE, Decision
+from sim.abyss.rules_base import Decision
 from sim.abyss.rules_locations import location_formula
 from strategies.abyss import REGISTRY
 
@@ -483,6 +483,11 @@ def test_black_smokers_scores_zero():
     assert only_location_score(g, 0, "Black Smokers") == 0
 
 
+def keep_it(g, seat, options):
+    """BLACK_SMOKERS: keep Black Smokers (the option that is Black Smokers itself)."""
+    return location_id(g, "Black Smokers")
+
+
 def _acquire_black_smokers(answer):
     """Seat 0 acquires Black Smokers with three Key Lords; `answer` scripts BLACK_SMOKERS."""
     policy = Scripted({Decision.BLACK_SMOKERS: [answer]})
@@ -510,7 +515,7 @@ def test_black_smokers_swap_for_a_location_from_the_stack():
     p = g.players[0]
     g.place_location(p, bs, keyed)
     asked = [(opts, ans) for d, opts, ans in policy.asked if d == Decision.BLACK_SMOKERS]
-    assert asked == [([DECLINE, *stack_before], jail)]
+    assert asked == [([bs, *stack_before], jail)]  # the first option keeps Black Smokers
     assert p.locations == [jail]
     assert p.location_lords == {jail: keyed}  # the Lords stay under the new Location
     assert p.under == set(keyed)
@@ -523,7 +528,7 @@ def test_black_smokers_swap_for_a_location_from_the_stack():
 
 def test_black_smokers_decline_keeps_it():
     """Black Smokers: the swap is optional ("you may"); declining keeps Black Smokers (0 IP)."""
-    g, policy, keyed, bs = _acquire_black_smokers(DECLINE)
+    g, policy, keyed, bs = _acquire_black_smokers(keep_it)
     stack_before = list(g.location_deck)
     p = g.players[0]
     g.place_location(p, bs, keyed)
@@ -540,7 +545,7 @@ def test_black_smokers_any_location_of_the_stack_can_be_taken():
     for i in range(4):
         pick = lambda g, seat, options, i=i: options[1 + i]  # noqa: E731
         g, policy, keyed, bs = _acquire_black_smokers(pick)
-        options = [DECLINE, *sorted(g.location_deck)]
+        options = [bs, *sorted(g.location_deck)]
         g.place_location(g.players[0], bs, keyed)
         assert g.players[0].locations == [options[1 + i]]
         assert not audit(g)
@@ -572,7 +577,7 @@ def test_black_smokers_taken_through_take_location():
 
 def test_black_smokers_with_an_empty_stack_is_kept():
     """Black Smokers: with no Location left in the stack there is nothing to swap for."""
-    g, policy, keyed, bs = _acquire_black_smokers(DECLINE)
+    g, policy, keyed, bs = _acquire_black_smokers(keep_it)
     g.locations_available.extend(g.location_deck)
     g.location_deck.clear()
     g.place_location(g.players[0], bs, keyed)

@@ -33,6 +33,7 @@ from abyss_helpers import (
     give_allies,
     give_location,
     give_lord,
+    give_tokens,
     location_id,
     lord_id,
     new_game,
@@ -123,13 +124,6 @@ def to_council(g: Game, race: int, *values: int) -> list[int]:
         g.council[race].append(card)
         ids.append(card)
     return ids
-
-
-def give_tokens(g: Game, seat: int, k: int) -> list[int]:
-    """Move `k` Monster tokens from the supply to a player."""
-    moved = [g.monster_tokens.pop() for _ in range(k)]
-    g.players[seat].tokens.extend(moved)
-    return moved
 
 
 def asked(policy: Scripted, decision: D) -> list[tuple[list[int], int]]:
@@ -876,11 +870,11 @@ def test_oracle_discards_a_council_stack():
 def test_opportunist_replaces_a_court_lord_with_top_of_deck():
     """The Opportunist (#21, once per turn): "During your turn, you may discard a Lord from the
     Court and replace it with the top one from the deck." The new Lord takes the same Court
-    space."""
+    space (decision COURT_DISCARD)."""
     g, pols = make_game({D.POWER: [int(Power.OPPORTUNIST)], D.ACTION: [Action.REQUEST_SUPPORT]})
     _power_turn_setup(g, "Opportunist")
     target = g.court[2]
-    pols[0].answers[D.COURT_LORD] = [target]
+    pols[0].answers[D.COURT_DISCARD] = [target]
     top = lord_deck_top(g, "Miller")
     court_before = list(g.court)
     g.take_turn(0)
