@@ -36,6 +36,8 @@ CARDS_DIR = Path("card_values")
 CARD_PLAYERS = 4
 
 _TUNED = re.compile(r"_tuned(_\d+p)?$")
+#: a tuned preset of either kind (`_tuned_`: within its archetype; `_open_`: unconstrained)
+_DERIVED = re.compile(r"_(tuned|open)(_\d+p)?$")
 _MODEL = re.compile(r":rollout_policy=([^:]+)")
 
 
@@ -44,13 +46,13 @@ def title(tier: str) -> str:
 
 
 def family(name: str) -> str:
-    """The hand-written preset a strategy comes from: `pearl_economist_tuned_4p` ->
-    `pearl_economist`; a search player's is its rollouts' model's
+    """The hand-written preset a strategy comes from: `pearl_economist_tuned_4p` and
+    `pearl_economist_open_4p` -> `pearl_economist`; a search player's is its rollouts' model's
     (`search:rollout_policy=farmer_tuned_4p:rollouts=32` -> `farmer`)."""
     model = _MODEL.search(name)
     if name.split(":")[0] == SEARCH and model:
         return family(model.group(1))
-    return _TUNED.sub("", name.split(":")[0])
+    return _DERIVED.sub("", name.split(":")[0])
 
 
 def is_tuned(name: str) -> bool:

@@ -21,7 +21,10 @@ How a candidate is judged, so that differences between candidates are not luck o
   on fresh deals (another seed), and the best of that re-evaluation is chosen.
 - The held-out check. The chosen candidate and the starting strategy play a third seed's deals,
   never seen by the search or the re-evaluation (at least 20,000 games each by default), paired
-  by block: the difference of their win rates has a t interval over blocks.
+  by block: the difference of their win rates has a t interval over blocks. A tune whose stages
+  would share a deal stops before it plays (`check_fresh_deals`).
+- The archetype. A preset is named after what it does, and the parameters it sets are what it
+  does: by default they stay on its side (`within_archetype`); `--open` searches them all.
 """
 
 from __future__ import annotations
@@ -48,6 +51,63 @@ def derived_seed(seed: int, stream: int, index: int = 0) -> int:
     return int((int(state[0]) << 31) ^ int(state[1]))
 
 
+def stage_seeds(seed: int) -> dict[str, int]:
+    """The deals of each stage: the search plays the run's seed, the re-evaluation and the
+    held-out check seeds of their own."""
+    return {"search": seed, "re-evaluation": derived_seed(seed, REEVAL),
+            "held-out check": derived_seed(seed, HELDOUT)}  # fmt: skip
+
+
+def stage_deals(n_players: int, seed: int, n_blocks: int) -> set[tuple[int, int]]:
+    """The deals a stage of `n_blocks` blocks of `seed` plays: (seed, game index) pairs (a
+    game's deal is a pure function of them)."""
+    games, _ = seating_plan(n_players, seed, 0, n_blocks)
+    return {(seed, int(g)) for g in np.unique(games)}
+
+
+def check_fresh_deals(n_players: int, stages: dict[str, tuple[int, int]]) -> None:
+    """Stop a tune whose re-evaluation or held-out check would replay a deal of an earlier stage
+    (`stages`: name -> (seed, blocks), in the order they play): their estimates would share the
+    search's luck, and the winner's curse would go unchecked."""
+    seen: dict[tuple[int, int], str] = {}
+    for name, (seed, n_blocks) in stages.items():
+        deals = stage_deals(n_players, seed, n_blocks)
+        shared = sorted({seen[d] for d in deals if d in seen})
+        if shared:
+            raise UserError(f"the {name} would replay deals of the {' and the '.join(shared)}: "
+                            "its deals must be fresh (seeds of its own)")  # fmt: skip
+        seen.update(dict.fromkeys(deals, name))
+
+
+# --- the archetype ----------------------------------------------------------------------------
+def within_archetype(registry, start: str, policy: str, space: dict) -> tuple[dict, dict]:
+    """The search `space` kept to the starting strategy's archetype, and the rule held for each
+    parameter that defines it (name -> "= v", ">= v" or "<= v").
+
+    The parameters a preset sets (and those changed in the spec, `preset:p=v`) define it. A
+    choice (a guild) is held. A number set away from the policy's default may move only further
+    that way, on the archetype's side (farmer's guild_bonus = 4 only up, leviathan_hunter's
+    fight_p = 0.3 only down); one set at the default is held (pearl_economist's plot_pearls = 99:
+    it never plots). A policy's own name defines nothing: everything is searched."""
+    name, *changed = start.split(":")
+    preset = registry.presets().get(name)
+    defining = dict.fromkeys(preset.params if preset is not None else ())
+    defining.update(dict.fromkeys(item.partition("=")[0] for item in changed))
+    values = registry.make_policy(start)
+    default = registry.defaults(policy)
+    narrowed, held = dict(space), {}
+    for p in (p for p in defining if p in space):
+        value, (kind, *bounds) = getattr(values, p), space[p]
+        if kind != "choice" and value > default[p] and value < bounds[1]:
+            narrowed[p], held[p] = (kind, max(bounds[0], value), bounds[1]), f">= {_text(value)}"
+        elif kind != "choice" and value < default[p] and value > bounds[0]:
+            narrowed[p], held[p] = (kind, bounds[0], min(bounds[1], value)), f"<= {_text(value)}"
+        else:  # a choice, the default, or the end of the range on the archetype's side
+            del narrowed[p]
+            held[p] = f"= {_text(value)}"
+    return narrowed, held
+
+
 @dataclass
 class Problem:
     """What is tuned: `start` (a strategy spec) at `n_players` against `opponents` (the field:
@@ -64,6 +124,10 @@ class Problem:
     opponents: list[str]
     seed: int
     registry: object = field(repr=False, default=None)
+    #: the rules that keep the archetype's parameters (`within_archetype`)
+    held: dict = field(default_factory=dict)
+    #: every parameter searched (`--open`): nothing held
+    open: bool = False
 
     def spec(self, params: dict) -> str:
         """The strategy spec of a candidate: the start with `params` changed (the start itself

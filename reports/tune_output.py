@@ -4,6 +4,8 @@ charts of the search's progress and of each parameter's effect."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,13 +24,52 @@ class Outcome:
     chosen: dict
     held: object  # reports.tune.HeldOut
     name: str  # the tuned preset's name
-    command: str
+    command: str  # the command that makes it again (`reports.commands.tune.recorded_command`)
+    provenance: dict | None = None  # the code and card data it ran on
 
 
-def preset_name(start: str, n_players: int, per_player_count: bool = False) -> str:
-    """`<start>_tuned`, or `<start>_tuned_<N>p` where tuned presets differ by player count."""
-    base = start.split(":")[0]
-    return f"{base}_tuned_{n_players}p" if per_player_count else f"{base}_tuned"
+def preset_name(start: str, n_players: int | None = None, open_tune: bool = False) -> str:
+    """`<start>_tuned` (within its archetype) or `<start>_open` (every parameter searched), with
+    `_<N>p` where the presets differ by player count (`n_players`)."""
+    name = f"{start.split(':')[0]}_{'open' if open_tune else 'tuned'}"
+    return f"{name}_{n_players}p" if n_players is not None else name
+
+
+#: A command a presets file records: "# Made by: abyss-mc tune ..." above a preset, or
+#: "# Made by (a note): ..." for a tune that was not kept (scripts/tune_presets.py).
+MADE_BY = re.compile(r"^# Made by(?: \((?P<note>[^)]*)\))?: (?P<command>abyss-mc tune .+)$", re.M)
+#: The options of `abyss-mc tune` that take no value.
+FLAGS = ("--open",)
+
+
+def recorded_commands(text: str) -> list[str]:
+    """The tune commands recorded in a presets file's text, in order."""
+    return [m["command"] for m in MADE_BY.finditer(text)]
+
+
+def command_options(command: str) -> dict[str, str | bool]:
+    """The options of a recorded tune command: `--players 4` -> {"players": "4"}, `--open` ->
+    {"open": True}."""
+    words = shlex.split(command)[2:]
+    out: dict[str, str | bool] = {}
+    i = 0
+    while i < len(words):
+        key = words[i].removeprefix("--").replace("-", "_")
+        if words[i] in FLAGS:
+            out[key], i = True, i + 1
+        else:
+            out[key], i = words[i + 1], i + 2
+    return out
+
+
+def how_tuned(problem) -> str:
+    """How the preset was searched: within its archetype (and what was held), or open."""
+    if problem.open:
+        return f"{problem.start} tuned with every parameter free (open)"
+    if problem.held:
+        rules = ", ".join(f"{k} {v}" for k, v in problem.held.items())
+        return f"{problem.start} tuned within its archetype ({rules})"
+    return f"{problem.start} tuned"
 
 
 def changed_params(problem, params: dict) -> dict:
@@ -45,13 +86,18 @@ def preset_toml(outcome: Outcome) -> str:
     policy = p.registry.make_policy(outcome.chosen["spec"])
     values = {name: getattr(policy, name) for name in p.registry.parameters(p.policy)}
     description = (
-        f"{p.start} tuned at {p.n_players} players against {', '.join(p.opponents)}: held-out "
+        f"{how_tuned(p)} at {p.n_players} players against {', '.join(p.opponents)}: held-out "
         f"win rate {held.tuned:.1%} against {held.start:.1%} for {p.start} "
         f"(difference {held.diff:+.1%}, 95% CI [{held.lo:+.1%}, {held.hi:+.1%}], "
         f"{held.games:,} games each)."
     )
-    lines = [
-        f"# Made by: {outcome.command}",
+    lines = [f"# Made by: {outcome.command}"]
+    if outcome.provenance:
+        code = outcome.provenance
+        commit = (code["git_commit"] or "none") + (" (changed)" if code["git_dirty"] else "")
+        lines.append(f"# On: abyss-mc {code['abyss_mc_version']}, git {commit}, source "
+                     f"{code['source_digest']}, card data {code['cards']}")  # fmt: skip
+    lines += [
         f"# The search: {len(outcome.rows)} candidates; the finalists re-evaluated on "
         f"{outcome.reeval_games:,} fresh games each; the held-out check on deals of its own.",
         f"[{outcome.name}]",
@@ -74,7 +120,7 @@ def _toml_value(value) -> str:
 def trace_frame(outcome: Outcome):
     """`trace.parquet`: one row per candidate of the search (stage "search"), per finalist
     (stage "reeval") and per arm of the held-out check (stage "heldout"), with its parameters
-    (one column each), the games it played and its win rate."""
+    (one column each, the archetype's held ones too), the games it played and its win rate."""
     import pandas as pd
 
     p = outcome.problem
@@ -96,6 +142,9 @@ def trace_frame(outcome: Outcome):
     for name, space in p.space.items():
         if space[0] == "choice":
             df[name] = df[name].astype(str)
+    for name in p.held:  # the archetype's held parameters, at their one value
+        if name not in df.columns:
+            df[name] = p.values[name]
     return df
 
 
@@ -106,6 +155,9 @@ def summary_text(outcome: Outcome) -> str:
     lines = [
         f"Tuning {p.start} ({p.policy}) at {p.n_players} players against "
         f"{', '.join(p.opponents)}",
+        "  " + ("every parameter searched (open)" if p.open else
+                "within its archetype: " + (", ".join(f"{k} {v}" for k, v in p.held.items())
+                                            or "nothing held")),
         f"parity (an equal share of the win): {1 / p.n_players:.1%}",
         "",
         f"search: {len(outcome.rows)} candidates x {start_row['games']:,} games on the same "

@@ -15,9 +15,9 @@ and loading the kernels in each, more than the games at small budgets, which is 
     # (a) a small budget against three copies of its own rollout policy
     python scripts/search_curve.py --budgets 8 --games 400 --field model --out /tmp/a
     # (b) the default budget against a field that is not its model
-    python scripts/search_curve.py --budgets 64 --games 400 --field farmer_tuned_4p --out /tmp/b
+    python scripts/search_curve.py --budgets 64 --games 400 --field farmer_open_4p --out /tmp/b
     python scripts/search_curve.py --budgets 64 --games 400 \\
-        --field farmer_tuned_4p,leviathan_hunter_tuned_4p,key_hunter --out /tmp/b2
+        --field farmer_open_4p,leviathan_hunter_open_4p,key_hunter --out /tmp/b2
     # (c) the budget-strength curve, with its chart
     python scripts/search_curve.py --budgets 8,16,32,64,128,256 --games 200 --field model \\
         --out /tmp/c --chart docs/search-budget.png

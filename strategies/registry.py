@@ -199,8 +199,8 @@ class Registry:
     """The policies and presets of one game."""
 
     def __init__(self, policies: dict[str, type], builtin_presets) -> None:
-        """`builtin_presets`: the game's preset file, or several (the hand-written presets, then
-        the tuned ones of `abyss-mc tune`), or None."""
+        """`builtin_presets`: the game's preset file, or several (the hand-written presets first,
+        then those `abyss-mc tune` derived from them), or None."""
         self.policies = policies
         if builtin_presets is None:
             builtin_presets = ()
@@ -215,6 +215,11 @@ class Registry:
         for path in self.builtin:
             out.update(self.read_presets(path))
         return out
+
+    def hand_written_presets(self) -> dict[str, Preset]:
+        """The presets of the first built-in file, written by hand: the archetypes that the
+        other built-in presets are tuned from."""
+        return self.read_presets(self.builtin[0]) if self.builtin else {}
 
     def read_presets(self, path: Path | str) -> dict[str, Preset]:
         """The presets of a TOML file, validated: each table names a `policy` and sets only

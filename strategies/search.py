@@ -21,9 +21,9 @@ from strategies.registry import StrategyError, param
 
 def rollout_choices(directory: Path, policies: tuple[str, ...]) -> tuple[str, ...]:
     """What a game's rollouts may play: its built-in policies, then the presets of its
-    `presets.toml` and `tuned.toml` (hand-written and tuned)."""
+    `presets.toml`, `tuned.toml` and `open.toml` (hand-written, tuned and open)."""
     names = []
-    for f in ("presets.toml", "tuned.toml"):
+    for f in ("presets.toml", "tuned.toml", "open.toml"):
         with open(directory / f, "rb") as fh:
             names += [k for k, v in tomllib.load(fh).items() if isinstance(v, dict)]
     return (*policies, *names)

@@ -559,10 +559,10 @@ def rollout(
 
 # --- under search play -------------------------------------------------------------------------
 
-#: The default line-up of `ev search`: the search player at its default budget against tuned
-#: presets (docs/fight-or-explore.md "Under search play").
+#: The default line-up of `ev search`: the search player at its default budget against the
+#: strongest presets, open ones (docs/fight-or-explore.md "Under search play").
 DEFAULT_SEARCH_STRATEGIES = (
-    "search,pearl_economist_tuned_4p,leviathan_hunter_tuned_4p,farmer_tuned_4p"
+    "search,pearl_economist_open_4p,leviathan_hunter_open_4p,farmer_open_4p"
 )
 
 

@@ -45,9 +45,17 @@ def tune(
     params: Annotated[
         str | None,
         typer.Option("--params", metavar="p1,p2,...",
-                     help="The parameters to search (default: all of the policy's); the others "
-                     "keep the strategy's values."),
+                     help="The parameters to search (default: all of the policy's, within the "
+                     "archetype); the others keep the strategy's values."),
     ] = None,  # fmt: skip
+    open_: Annotated[
+        bool,
+        typer.Option("--open",
+                     help="Search the parameters that define the preset too (by default a preset "
+                     "is tuned within its archetype: what it sets stays on its side of the "
+                     "policy's default, or is held; docs/tuning.md). The preset is then named "
+                     "<preset>_open."),
+    ] = False,  # fmt: skip
     sampler: Annotated[
         str,
         typer.Option("--sampler", metavar="tpe|cmaes|random",
@@ -86,7 +94,8 @@ def tune(
     """Find the parameters of a strategy that win most against a field; write tuned.toml."""
     options = {
         "strategy": strategy, "game": game, "players": players, "against": against,
-        "games": games, "candidates": candidates, "params": params, "sampler": sampler,
+        "games": games, "candidates": candidates, "params": params, "open": open_,
+        "sampler": sampler,
         "finalists": finalists, "reeval_games": reeval_games, "heldout_games": heldout_games,
         "seed": seed, "expansions": expansions,
     }  # fmt: skip
@@ -123,9 +132,13 @@ def _tune(o, cards, set_, presets, out, staging, backend, scheduler, threads) ->
     start = o["strategy"].strip()
     policy = registry.make_policy(start)
     policy_name = next(k for k, cls in registry.policies.items() if type(policy) is cls)
-    space = _space(registry, policy_name, o["params"])
+    space, rules = _space(registry, start, policy_name, o["params"], o.get("open", False))
     values = {name: getattr(policy, name) for name in registry.parameters(policy_name)}
     budget = _budget(o, n)
+    seeds = T.stage_seeds(o["seed"])
+    T.check_fresh_deals(n, {"search": (seeds["search"], budget["search"].blocks),
+                            "re-evaluation": (seeds["re-evaluation"], budget["reeval"]),
+                            "held-out check": (seeds["held-out check"], budget["heldout"])})
     opponents = None
     if o["against"]:
         opponents = c.parse_lineup(o["against"], n - 1)
@@ -147,7 +160,7 @@ def _tune(o, cards, set_, presets, out, staging, backend, scheduler, threads) ->
             opponents = _screened_field(spec, tables, n, o["seed"], c.chunk_store(staging, "field"),
                                         client, progress)  # fmt: skip
         problem = T.Problem(spec.name, tables, n, start, policy_name, values, space, opponents,
-                            o["seed"], registry)  # fmt: skip
+                            o["seed"], registry, rules, o.get("open", False))  # fmt: skip
         search = budget["search"]
         store = c.chunk_store(staging, "search")
         stored = _stored_batches(store)
@@ -160,15 +173,18 @@ def _tune(o, cards, set_, presets, out, staging, backend, scheduler, threads) ->
         rows = T.run_search(problem, search, stored=stored, on_batch=keep, client=client)
         final = T.finalists(rows, o["finalists"])
         reeval = _stage(c.chunk_store(staging, "reeval"), problem, [r["spec"] for r in final],
-                        T.derived_seed(o["seed"], T.REEVAL), budget["reeval"], client,
+                        seeds["re-evaluation"], budget["reeval"], client,
                         progress).mean(axis=1)  # fmt: skip
         chosen = final[int(reeval.argmax())]
         shares = _stage(c.chunk_store(staging, "heldout"), problem, [chosen["spec"], start],
-                        T.derived_seed(o["seed"], T.HELDOUT), budget["heldout"], client,
-                        progress)  # fmt: skip
+                        seeds["held-out check"], budget["heldout"], client, progress)  # fmt: skip
         held = T.held_out(shares, n)
+        command = recorded_command(o, spec, exp, opponents, cards, set_, presets)
+        code = code_version()
+        made_on = {**code, "cards": c.card_digest(tables, cards, set_)}
         outcome = Outcome(problem, rows, final, reeval, budget["reeval"] * n, chosen, held,
-                          preset_name(start, n), c.read_plan(staging.dir)["command"])  # fmt: skip
+                          preset_name(start, open_tune=o.get("open", False)), command,
+                          made_on)  # fmt: skip
         atomic_write_text(staging.dir / "tuned.toml", preset_toml(outcome))
         write_parquet(trace_frame(outcome), staging.dir / "trace.parquet")
         summary = summary_text(outcome)
@@ -178,6 +194,7 @@ def _tune(o, cards, set_, presets, out, staging, backend, scheduler, threads) ->
             staging, o["seed"],
             {"game": spec.name, "command": "tune", **o, "expansions": list(exp),
              "opponents": opponents, "policy": policy_name, "space": space,
+             "archetype": rules, "recorded_command": command, "code": code,
              "search_blocks": search.blocks, "reeval_blocks": budget["reeval"],
              "heldout_blocks": budget["heldout"], "preset": outcome.name,
              "chosen": chosen["spec"],
@@ -199,19 +216,93 @@ def _command_line() -> str:
     return shlex.join(["abyss-mc", *sys.argv[1:]])
 
 
-def _space(registry, policy: str, names: str | None) -> dict:
-    """The searched parameters: all of the policy's, or the listed ones."""
+def recorded_command(o: dict, spec, exp, opponents, cards, set_, presets) -> str:
+    """The command that makes this tune again, every option that changes its result written
+    out: the field as played (screened or given), the budget and the expansions, whatever their
+    defaults become; not where it is written nor where it is played."""
+    import shlex
+
+    args = ["abyss-mc", "tune", "--game", spec.name, "--strategy", o["strategy"].strip(),
+            "--players", str(o["players"]), "--against", ",".join(opponents)]  # fmt: skip
+    if o.get("open"):
+        args.append("--open")
+    if o["params"]:
+        args += ["--params", o["params"]]
+    if exp or spec.tournament_expansions:
+        args += ["--expansions", ",".join(exp)]
+    for key in ("games", "candidates", "sampler", "finalists", "reeval_games", "heldout_games",
+                "seed"):  # fmt: skip
+        args += ["--" + key.replace("_", "-"), str(o[key])]
+    if cards is not None:
+        args += ["--cards", str(cards)]
+    for item in set_ or []:
+        args += ["--set", item]
+    if presets is not None:
+        args += ["--presets", str(presets)]
+    return shlex.join(args)
+
+
+def code_version() -> dict:
+    """The code a tune ran: the package version, the git commit of its checkout (with `dirty`
+    when its Python sources differ from the commit; None outside a git checkout) and a digest
+    of the Python sources of sim/, strategies/ and reports/."""
+    import subprocess
+    from importlib.metadata import PackageNotFoundError, version
+
+    import reports
+    import sim
+    import strategies
+    from sim.core.provenance import source_digest
+
+    dirs = [Path(m.__file__).parent for m in (sim, strategies, reports)]
+    root = dirs[0].parent
+
+    def git(*args: str) -> subprocess.CompletedProcess | None:
+        try:
+            return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                                  timeout=30, check=False)  # fmt: skip
+        except OSError:
+            return None
+
+    head = git("rev-parse", "HEAD")
+    commit = head.stdout.strip() if head is not None and head.returncode == 0 else None
+    dirty = None
+    if commit is not None:
+        diff = git("diff", "--quiet", "HEAD", "--", "*.py")
+        dirty = diff is not None and diff.returncode != 0
+    try:
+        package = version("abyss-mc")
+    except PackageNotFoundError:
+        package = None
+    return {"abyss_mc_version": package, "git_commit": commit,
+            "git_dirty": dirty, "source_digest": "sha256:" + source_digest(dirs)}  # fmt: skip
+
+
+def _space(registry, start: str, policy: str, names: str | None, open_: bool):
+    """The searched parameters (all of the policy's, or the listed ones) and the archetype's
+    rules (`reports.tune.within_archetype`; none with --open)."""
+    from reports.tune import within_archetype
+
     space = registry.search_space(policy)
     if not space:
         raise UserError(f"{policy} has no parameters to tune")
-    if not names:
-        return space
-    wanted = [p.strip() for p in names.split(",") if p.strip()]
+    known, held = list(space), {}
+    if not open_:
+        space, held = within_archetype(registry, start, policy, space)
+    wanted = [p.strip() for p in names.split(",") if p.strip()] if names else list(space)
+    fixed = [p for p in wanted if p in held and p not in space]
+    if fixed:
+        rules = ", ".join(f"{p} {held[p]}" for p in fixed)
+        raise UserError(f"--params: {', '.join(fixed)} define {start} and stay as they are "
+                        f"({rules}); --open tunes them too")  # fmt: skip
     unknown = [p for p in wanted if p not in space]
-    if unknown or not wanted:
+    if unknown or (names and not wanted):
         raise UserError(f"--params: unknown parameter {', '.join(unknown) or '(none)'} of "
-                        f"{policy}; known: {', '.join(space)}")  # fmt: skip
-    return {p: space[p] for p in wanted}
+                        f"{policy}; known: {', '.join(known)}")  # fmt: skip
+    if not wanted:
+        raise UserError(f"every parameter of {start} defines it: nothing is left to tune "
+                        "within its archetype (--open tunes them all)")  # fmt: skip
+    return {p: space[p] for p in wanted}, held
 
 
 def _budget(o: dict, n: int) -> dict:
@@ -248,8 +339,9 @@ def _stage(store, problem, specs, seed, n_blocks, client, progress):
 
 def _screened_field(spec, tables, n, seed, store, client, progress) -> list[str]:
     """The n - 1 strongest built-in strategies at n players: a balanced tournament of every
-    built-in preset and policy but random and the search player (about 10,000 games), ranked
-    by win rate."""
+    hand-written preset and policy but random and the search player (about 10,000 games), ranked
+    by win rate. The presets tuned from them are not screened: a field of them would change
+    whenever they are made again."""
     if store is not None and store.end() > 0:
         return json.loads(store.path(0, "field.json").read_text())
     from reports.stats import strategy_summary
@@ -257,7 +349,7 @@ def _screened_field(spec, tables, n, seed, store, client, progress) -> list[str]
     from reports.tune import SCREEN, derived_seed
 
     registry = spec.strategies()
-    builtin = registry.builtin_presets()
+    builtin = registry.hand_written_presets()
     names = [p for p, cls in registry.policies.items()  # no random player, no search player
              if p != "random" and not getattr(cls, "LOOKS_AHEAD", False)] + sorted(builtin)
     blocks = max(50, 10_000 // (len(names) * n))

@@ -3,8 +3,9 @@
 A strategy spec is `name` or `name:param=value:param=value`, e.g. `greedy:buy_min=3` or
 `leviathan_hunter:fight_p=0.6`. A name is a policy (`random`, `greedy`, `heuristic`) or a preset:
 a policy with some parameters changed, from `presets.toml` next to this file (written by hand),
-`tuned.toml` (made by `abyss-mc tune`, docs/tuning.md) or a user's preset file (`use_presets`, the
-CLI's `--presets FILE`).
+`tuned.toml` (each hand-written preset tuned within its archetype by `abyss-mc tune`),
+`open.toml` (tuned with every parameter free: the strongest players; docs/tuning.md) or a user's
+preset file (`use_presets`, the CLI's `--presets FILE`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from strategies.registry import Preset, Registry, StrategyError, _fields  # noqa
 
 BUILTIN_PRESETS = Path(__file__).with_name("presets.toml")
 TUNED_PRESETS = Path(__file__).with_name("tuned.toml")
+OPEN_PRESETS = Path(__file__).with_name("open.toml")
 
 
 POLICIES: dict[str, type] = {
@@ -25,4 +27,4 @@ POLICIES: dict[str, type] = {
     "heuristic": HeuristicPolicy,
     "search": SearchPolicy,
 }
-REGISTRY = Registry(POLICIES, (BUILTIN_PRESETS, TUNED_PRESETS))
+REGISTRY = Registry(POLICIES, (BUILTIN_PRESETS, TUNED_PRESETS, OPEN_PRESETS))

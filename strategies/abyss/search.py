@@ -33,7 +33,7 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
 
     name: str = "search"
     rollout_policy: str = param(
-        "pearl_economist_tuned_4p",
+        "pearl_economist_open_4p",
         "The strategy every seat plays in the rollouts (a built-in policy or preset): the "
         "search's model of every player, itself included, after the decision; also its "
         "default, played unless the rollouts show clearly better. The default is the strongest "

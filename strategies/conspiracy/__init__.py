@@ -175,5 +175,7 @@ POLICIES: dict[str, type] = {
     "heuristic": HeuristicPolicy,
     "search": SearchPolicy,
 }
-#: The hand-written presets, then the tuned ones (`abyss-mc tune`, docs/tuning.md).
-REGISTRY = Registry(POLICIES, [Path(__file__).with_name(f) for f in ("presets.toml", "tuned.toml")])
+#: The hand-written presets, then the tuned ones (within each archetype) and the open ones (every
+#: parameter tuned): `abyss-mc tune`, docs/tuning.md.
+PRESET_FILES = ("presets.toml", "tuned.toml", "open.toml")
+REGISTRY = Registry(POLICIES, [Path(__file__).with_name(f) for f in PRESET_FILES])

@@ -37,7 +37,7 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
 
     name: str = "search"
     rollout_policy: str = param(
-        "key_hunter_tuned_2p",
+        "key_hunter_open_2p",
         "The strategy every seat plays in the rollouts (a built-in policy or preset): the "
         "search's model of every player, itself included, after the decision.",
         "plays the rollouts with another model of every player (docs/search.md).",

@@ -249,7 +249,7 @@ SMALL = "search:rollouts=8"
 #: (expansions, line-up): against presets, two search seats (one with other rollouts), random
 PARITY_LINEUPS = [
     ((), [SMALL, "leviathan_hunter"]),
-    (("leviathan",), [SMALL, "pearl_economist_tuned_3p", "farmer"]),
+    (("leviathan",), [SMALL, "pearl_economist_open_3p", "farmer"]),
     (("leviathan",), ["random", SMALL, "greedy", "search:rollouts=8:rollout_policy=farmer"]),
 ]
 PARITY_IDS = ["base-2p", "leviathan-3p", "leviathan-4p-two-searches"]

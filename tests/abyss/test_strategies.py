@@ -26,7 +26,14 @@ from sim.abyss.fast import lineup_arrays, run_fast
 from sim.abyss.policy_params import G_FIGHT_RISK, G_FORBID_FIGHT, G_FORBID_LOCATION, G_FORBID_LORD
 from sim.core.errors import UserError, is_user_error
 from sim.core.workspace import trace_of
-from strategies.abyss import BUILTIN_PRESETS, POLICIES, REGISTRY, TUNED_PRESETS, StrategyError
+from strategies.abyss import (
+    BUILTIN_PRESETS,
+    OPEN_PRESETS,
+    POLICIES,
+    REGISTRY,
+    TUNED_PRESETS,
+    StrategyError,
+)
 from strategies.abyss.baseline import (
     GUILD_NAMES,
     GreedyPolicy,
@@ -46,7 +53,8 @@ PRESET_NAMES = (
 )
 BUILTIN_TOML = tomllib.loads(BUILTIN_PRESETS.read_text())
 TUNED_NAMES = tuple(tomllib.loads(TUNED_PRESETS.read_text()))
-BUILTIN_NAMES = (*PRESET_NAMES, *TUNED_NAMES)
+OPEN_NAMES = tuple(tomllib.loads(OPEN_PRESETS.read_text()))
+BUILTIN_NAMES = (*PRESET_NAMES, *TUNED_NAMES, *OPEN_NAMES)
 EXPANSIONS = {"leviathan": ("leviathan",), "base": ()}
 
 # decision codes of the kernel's trace (sim.abyss.rules_base.Decision, sim.abyss.rules_leviathan)
@@ -87,12 +95,14 @@ def write(path: Path, text: str) -> Path:
 
 # ------------------------------------------------------------------------------ registry
 def test_names_list_policies_then_sorted_presets() -> None:
-    """The hand-written presets, then the tuned ones (strategies/abyss/tuned.toml)."""
+    """The hand-written presets, then the tuned ones (strategies/abyss/tuned.toml) and the open
+    ones (open.toml)."""
     names = REGISTRY.strategy_names()
     assert names[:4] == ["random", "greedy", "heuristic", "search"]
     assert names[4:] == sorted(BUILTIN_NAMES)
-    assert set(PRESET_NAMES) | set(TUNED_NAMES) == set(BUILTIN_NAMES)
+    assert set(REGISTRY.hand_written_presets()) == set(PRESET_NAMES)
     assert all(re.fullmatch(r"[a-z_]+_tuned_[234]p", n) for n in TUNED_NAMES)
+    assert all(re.fullmatch(r"[a-z_]+_open_[234]p", n) for n in OPEN_NAMES)
 
 
 def test_builtin_policies() -> None:

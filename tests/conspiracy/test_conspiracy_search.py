@@ -139,7 +139,7 @@ def test_the_search_never_peeks_at_the_face_down_decks(n_players):
     twice. A card in plain view changed (`_seen_changed`) changes the decision's options or the
     summed reward of its default option."""
     t = tables()
-    specs = [SEARCH] + ["key_hunter_tuned_2p"] * (n_players - 1)
+    specs = [SEARCH] + ["key_hunter_open_2p"] * (n_players - 1)
     for wanted in (_first, _later):
         found = 0
         for game in range(40):
@@ -163,7 +163,7 @@ def test_the_search_never_peeks_at_the_face_down_decks(n_players):
 
 def test_search_games_are_deterministic_and_independent_of_the_batch_and_threads():
     t = tables()
-    policies = _policies([SEARCH, "key_hunter_tuned_2p"], 2)
+    policies = _policies([SEARCH, "key_hunter_open_2p"], 2)
     run = SPEC.play().run_games
     both = run(t, engine="fast", n_players=2, n_games=3, seed=8, policies=policies, threads=2)
     again = run(t, engine="fast", n_players=2, n_games=3, seed=8, policies=policies, threads=1)
@@ -182,7 +182,7 @@ def test_a_planted_winning_lord_is_always_kept():
     pile, the opponent would take it."""
     t = tables()
     for game in range(2, 40):
-        s = _workspace(t, [SEARCH, "key_hunter_tuned_2p"])
+        s = _workspace(t, [SEARCH, "key_hunter_open_2p"])
         reached = _reach(s, 4, game, 2, lambda s, _: s[S.SEARCH_DECISION] == D_KEEP
                          and s[S.SEARCH_N] >= 3)  # fmt: skip
         if reached:
@@ -242,7 +242,7 @@ def test_the_search_plays_only_legal_moves_from_random_states(cards, n_games=40)
 
 def test_the_reference_engine_plays_the_same_search_games():
     t = tables()
-    policies = _policies(["search:rollouts=8", "key_hunter_tuned_2p"], 2)
+    policies = _policies(["search:rollouts=8", "key_hunter_open_2p"], 2)
     play = SPEC.play().run_games
     fast = play(t, engine="fast", n_players=2, n_games=3, seed=4, policies=policies)
     reference = play(t, engine="reference", n_players=2, n_games=3, seed=4, policies=policies)

@@ -162,6 +162,7 @@ def test_a_search_player_is_of_its_rollouts_models_family() -> None:
     assert family("search:rollout_policy=farmer_tuned_4p:rollouts=32") == "farmer"
     assert family("search:rollouts=8:rollout_policy=council_hoarder") == "council_hoarder"
     assert family("search") == "search" and family("farmer_tuned_2p") == "farmer"
+    assert family("farmer_open_4p") == "farmer"  # an unconstrained tune, the same family
     planted = _tournament(1.0, {"search:rollout_policy=farmer_tuned_4p:rollouts=32": 2.0,
                                 "b": 1.0, "c": 1.0, "d": 1.0}, seed=2)  # fmt: skip
     searched = best_strategy_blocks(planted, 4)
