@@ -83,8 +83,10 @@ def search_decision_for(rollout, layout):
     reward among equals), is played if the rule is off (confidence 0) or the rollout policy's
     own option (recorded by the probe) is unknown; else only if it beats that default in
     `confirmation_pairs` pairs of rollouts on fresh samples, samples no rollout of UCB1 played,
-    with `confidence` (`confident`). Each option's rollouts (the confirmation's included) and
-    summed reward are left in visits and total.
+    with `confidence` (`confident`): a budget too small to keep a pair plays the default (at a
+    small budget the search is its rollout policy, whatever the number of options). Each
+    option's rollouts (the confirmation's included) and summed reward are left in visits and
+    total.
 
     `layout`: the game's workspace offsets (SEARCH_SEAT, SEARCH_N, SEARCH_OPTS, SCRIPT,
     SEARCH_DEFAULT, TURN, RNG_KEYS, POLICY_PARAMS), its seats' vector length (N_PARAMS) and the
@@ -114,8 +116,10 @@ def search_decision_for(rollout, layout):
             visits[i] += 1
             total[i] += gain
         best = most_visited(visits, total)
-        if pairs == 0 or default < 0 or best == default:
+        if confidence <= 0.0 or default < 0 or best == default:
             return options[best]
+        if pairs == 0:  # a budget too small to confirm anything: the rule keeps the default
+            return options[default]
         paired = np.empty(2 * pairs)  # the confirmation: UCB1's choice, then the default
         for r in range(2 * pairs):
             i = best if r % 2 == 0 else default

@@ -175,6 +175,24 @@ def test_search_games_are_deterministic_and_independent_of_the_batch_and_threads
     assert not other.seats["score"].equals(both.seats["score"])
 
 
+@pytest.mark.parametrize("confidence", ["", ":confidence=1"])
+def test_a_budget_too_small_to_confirm_plays_the_rollout_policys_games(confidence):
+    """At 8 rollouts the confirmation keeps at most 2 pairs and never convinces (p >= 1/4), and
+    with confidence 1 nothing does: the search plays its rollout policy's own option at every
+    decision, so its games are the policy's, byte for byte, on 40 deals, seats rotated. (The
+    rule once played UCB1's choice where the budget kept no pair, among 7 or more options:
+    7 of 40 games the same, and the search won 39.5% of 200 where the policy wins 50%.)"""
+    model = "key_hunter_open_2p"
+    run = SPEC.play().run_games
+    searched = _policies([f"search:rollouts=8:rollout_policy={model}{confidence}", model], 2)
+    plain = _policies([model, model], 2)
+    a = run(tables(), engine="fast", n_players=2, n_games=40, seed=21, policies=searched)
+    b = run(tables(), engine="fast", n_players=2, n_games=40, seed=21, policies=plain)
+    same = a.seats.columns.drop("strategy")
+    pd.testing.assert_frame_equal(a.seats[same], b.seats[same])
+    pd.testing.assert_frame_equal(a.games, b.games)
+
+
 def test_a_planted_winning_lord_is_always_kept():
     """"Choose ONE CARD ONLY to add to your Senate Chamber. The remaining cards are discarded
     faceup": offered three Lords, one of them made worth 60 IP (the card table's IP; a colour's

@@ -150,6 +150,18 @@ def test_edge_cases():
     assert confirmation_pairs(8, 4, CONFIDENCE, 0) == 2
 
 
+@pytest.mark.parametrize("k", [2, 4, 7, 8, 12])
+def test_a_budget_too_small_to_confirm_plays_the_default(k):
+    """At 8 rollouts no choice is ever confirmed (at most 2 pairs: p >= 1/4), so the search is
+    its rollout policy whatever the number of options k, also where the budget keeps no pair at
+    all (7 or more options: UCB1 takes every rollout). An option better on every sample is
+    UCB1's choice, and the default is played; the rule off (confidence 0): UCB1's choice."""
+    better = np.zeros((k, 64))
+    better[k - 1] = 1.0
+    assert _decide(better, 8)[0] == DEFAULT
+    assert _decide(better, 8, confidence=0.0)[0] == k - 1
+
+
 def test_repeated_determinizations_are_no_new_samples():
     """With `determinizations` = 4 every rollout plays one of 4 samples: however often they
     are played, they are 4 pairs, which never convince at 0.95 (with 32 samples they do)."""
