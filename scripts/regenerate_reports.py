@@ -38,7 +38,7 @@ EXAMPLES: dict[str, list[str]] = {
     "fight-or-explore-search": ["ev", "search", "--games", "900"],
 }
 
-#: what is copied from a run directory (a name, or a directory copied whole); missing ones are skipped
+#: what is copied from a run directory besides its report (missing ones are skipped)
 KEEP = ("summary.txt", "manifest.json", "rollout.json", "verify.json", "search_check.json")
 
 
