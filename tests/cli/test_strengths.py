@@ -160,9 +160,11 @@ def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tm
                                  "--report", "--out", str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
     tuned = pd.read_parquet(out / "strengths" / "tuned" / "seats.parquet")
-    rates = tuned.groupby(tuned["strategy"].astype(str))["win"].mean().sort_values()
-    best = list(rates.index[::-1][:CONTENDERS])
-    assert ranked(tuned, 2)[:CONTENDERS] == best
+    rates = tuned.groupby(tuned["strategy"].astype(str))["win"].mean()
+    rates = rates[[family(s) != "random" for s in rates.index]]
+    best = ranked(tuned, 2)[:CONTENDERS]
+    # the contenders hold the best win shares (by value: equal shares may come in any order)
+    assert sorted(rates[best], reverse=True) == sorted(rates, reverse=True)[:CONTENDERS]
     seats = pd.read_parquet(out / "strengths" / "search" / "seats.parquet")
     assert sorted(seats["strategy"].astype(str).unique()) == sorted(
         f"search:rollout_policy={p}:rollouts=4" for p in best)
