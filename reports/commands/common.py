@@ -306,7 +306,9 @@ def seal_plan(staging, resumed: bool, tables: Any, presets: Path | None, out: Pa
 
     digests = run_digests(tables, presets)
     plan = read_plan(staging.dir)
-    if resumed:
+    # a run killed between writing its plan and sealing it has played nothing: it seals now
+    unsealed = "digests" not in plan and not any(staging.dir.rglob("*.done"))
+    if resumed and not unsealed:
         check_unchanged(plan.get("digests"), digests, out)
     else:
         write_plan(staging.dir, {**plan, "digests": digests})

@@ -534,3 +534,24 @@ def test_bad_command_lines_are_one_line_through_the_console_script(args, fragmen
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0], lines
     assert "╭" not in proc.stderr and proc.stdout == ""
+
+
+def test_a_run_killed_before_its_plan_was_sealed_resumes(tmp_path, monkeypatch):
+    """A kill between writing a run's plan and recording its digests (seen in the SIGKILL fault
+    test of `sweep`) leaves a plan without digests and no chunk: `--resume` seals it and goes on.
+    A plan without digests beside finished chunks (an older version's) is still refused."""
+    from types import SimpleNamespace
+
+    from reports.commands import common as c
+    from sim.core.errors import UserError
+
+    monkeypatch.setattr(c, "run_digests", lambda tables, presets: {"engine": "e1"})
+    staging = SimpleNamespace(dir=tmp_path, resumable=True)
+    c.write_plan(tmp_path, {"games": 10})
+    c.seal_plan(staging, True, None, None, tmp_path)
+    assert c.read_plan(tmp_path)["digests"] == {"engine": "e1"}
+    c.write_plan(tmp_path, {"games": 10})  # unsealed again, now with a finished chunk
+    (tmp_path / "chunks").mkdir()
+    (tmp_path / "chunks" / "000000000000-5.done").write_text("{}")
+    with pytest.raises(UserError, match="records no digests"):
+        c.seal_plan(staging, True, None, None, tmp_path)
