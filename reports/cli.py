@@ -29,6 +29,7 @@ from reports.commands import (
     tune,
 )
 from reports.commands.common import interrupt_note
+from sim.core import interrupts
 
 app = typer.Typer(
     name="abyss-mc",
@@ -68,6 +69,7 @@ def main() -> None:
     except ImportError:  # pragma: no cover
         from click import exceptions as click_errors
 
+    interrupts.install()  # a Ctrl-C is never lost (also under `python -m reports.cli`)
     # SIGTERM (kill, a batch scheduler) unwinds like Ctrl-C, so a run being written is removed.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:

@@ -10,22 +10,16 @@ from __future__ import annotations
 import signal
 import sys
 
-_interrupted = False
-
-
-def _on_sigint(signum: int, frame: object) -> None:
-    """Python's own Ctrl-C (KeyboardInterrupt), remembered: inside numba's compiler the
-    KeyboardInterrupt can surface as another error ("no compiled object yet ...")."""
-    global _interrupted
-    _interrupted = True
-    raise KeyboardInterrupt
-
 
 def main() -> None:
     # A Ctrl-C that cuts the first compile short leaves llvmlite objects half made, whose
     # finalizers then fail ("Exception ignored in ... Traceback"): noise to a user, never news.
     sys.unraisablehook = _quiet
-    signal.signal(signal.SIGINT, _on_sigint)
+    # Python's own Ctrl-C (KeyboardInterrupt), remembered: inside numba's compiler it can surface
+    # as another error ("no compiled object yet ..."), inside a finalizer not at all
+    from sim.core import interrupts
+
+    interrupts.install()
     try:
         from reports.cli import main as run
 
@@ -35,7 +29,7 @@ def main() -> None:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
     except Exception:
-        if not _interrupted:
+        if not interrupts.received():
             raise
         print("interrupted", file=sys.stderr)  # what the Ctrl-C broke is not the user's news
         sys.exit(130)

@@ -237,8 +237,6 @@ def run_tournament(
         raise UserError("--backend dask does not run --sequential tournaments; use local")
     plan = make_design(strategies, n_players, design, seed)
     crn = crn_mode(crn, plan)
-    seat_parts: list = []
-    game_parts: list = []
     agg = None
     seq = None
     if sequential_alpha is not None:
@@ -246,21 +244,26 @@ def run_tournament(
 
         seq = SequentialComparison(list(strategies), alpha=sequential_alpha)
     state = {"blocks": 0, "stopped": False}
+    parts: dict[int, tuple] = {}  # first block -> (seats, games): stored or played in any order
+    todo = [(0, n_blocks)]
     if store is not None:
         for first, _ in store.completed():
-            seat_parts.append(pd.read_parquet(store.path(first, "seats.parquet")))
-            game_parts.append(pd.read_parquet(store.path(first, "games.parquet")))
+            parts[first] = (pd.read_parquet(store.path(first, "seats.parquet")),
+                            pd.read_parquet(store.path(first, "games.parquet")))  # fmt: skip
             if store.path(first, "aggregates.npz").is_file():
                 from sim.abyss.aggregate import Aggregates
 
                 part = Aggregates.load(store.path(first, "aggregates.npz"))
                 agg = part if agg is None else agg.merge(part)
         state["blocks"] = store.end()
-        if seq is not None:
-            for part in seat_parts:
-                seq.update(part)
+        todo = store.missing(n_blocks)
+        if seq is not None:  # a sequential run stores its chunks in order: no gaps
+            for first in sorted(parts):
+                seq.update(parts[first][0])
             # killed just after the deciding chunk was stored: the run had already stopped
             state["stopped"] = state["blocks"] >= min_blocks and seq.all_decided()
+            if state["stopped"]:
+                todo = []
 
     policies = game_policies(game, plan.strategies)
 
@@ -269,13 +272,12 @@ def run_tournament(
 
     def record(first: int, n: int, seats_df, games_df, chunk_agg) -> bool:
         nonlocal agg
-        seat_parts.append(seats_df)
-        game_parts.append(games_df)
-        if chunk_agg is not None:
-            agg = chunk_agg if agg is None else agg.merge(chunk_agg)
         if store is not None:
             save_blocks(store, first, n, seats_df, games_df, chunk_agg)
-        state["blocks"] = first + n
+        parts[first] = (seats_df, games_df)
+        if chunk_agg is not None:
+            agg = chunk_agg if agg is None else agg.merge(chunk_agg)
+        state["blocks"] = max(state["blocks"], first + n)
         if seq is not None:
             seq.update(seats_df)
             if state["blocks"] >= min_blocks and seq.all_decided():
@@ -287,17 +289,20 @@ def run_tournament(
 
     threads = set_threads(threads)
     if client is not None:
-        elapsed = _play_on_cluster(client, record, state["blocks"], n_blocks, tables, plan,
-                                   policies, seed, crn, game)  # fmt: skip
+        elapsed = _play_on_cluster(client, record, todo, tables, plan, policies, seed, crn, game)
     else:
         elapsed = run_chunks(
-            state["blocks"] if state["stopped"] else n_blocks,
+            n_blocks,
             play,
             progress=progress,
             label="blocks",
-            first_game=state["blocks"],
+            spans=todo,
             chunk_size=SEQUENTIAL_CHECK if seq is not None else None,
         )
+    if seq is None:
+        state["blocks"] = n_blocks
+    seat_parts = [parts[first][0] for first in sorted(parts)]
+    game_parts = [parts[first][1] for first in sorted(parts)]
     seats_df = pd.concat(seat_parts, ignore_index=True)
     games_df = pd.concat(game_parts, ignore_index=True)
     n_games = len(games_df)
@@ -353,21 +358,21 @@ def play_blocks(
     return seats_df, games_df, chunk_agg
 
 
-def _play_on_cluster(client, record, start: int, n_blocks: int, *args) -> float:
-    """Blocks start .. n_blocks - 1 in chunks on the cluster, recorded in block order."""
+def _play_on_cluster(client, record, todo: list[tuple[int, int]], *args) -> float:
+    """The blocks of `todo` (spans first, n) in chunks on the cluster, each recorded (and
+    stored) as it arrives."""
     import time
 
-    from sim.core.dask_backend import chunks, map_chunks
+    from sim.core.dask_backend import map_chunks
 
     t0 = time.perf_counter()
-    parts = map_chunks(client, _cluster_task, n_blocks - start, DASK_BLOCKS, start, *args)
-    for (first, n), part in zip(chunks(n_blocks - start, DASK_BLOCKS), parts, strict=True):
-        record(start + first, n, *part)
+    map_chunks(client, _cluster_task, 0, DASK_BLOCKS, *args, spans=todo,
+               on_arrival=lambda first, n, part: record(first, n, *part))  # fmt: skip
     return time.perf_counter() - t0
 
 
-def _cluster_task(first: int, n: int, start: int, *args):
-    return play_blocks(start + first, n, *args)
+def _cluster_task(first: int, n: int, *args):
+    return play_blocks(first, n, *args)
 
 
 def save_blocks(store, first: int, n: int, seats_df, games_df, agg) -> None:

@@ -22,7 +22,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from sim.core.errors import UserError, is_user_error, one_line
+from sim.core.errors import ClusterLost, UserError, is_user_error, one_line
 from sim.games import GAMES as REGISTERED_GAMES
 
 # --- shared options and error handling -------------------------------------------------------
@@ -491,9 +491,19 @@ class interrupt_note:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        if exc_type is None or self.staging.committed or not self.staging.resumable:
+        if exc_type is None or self.staging.committed:
+            return False
+        if not self.staging.resumable:
+            if issubclass(exc_type, ClusterLost):
+                raise UserError(f"{exc}; nothing was kept (this run is short): run it again")
             return False
         finish = f"`abyss-mc {self.command} --resume {self.out_dir}`"
+        if issubclass(exc_type, ClusterLost):
+            kept = self.staging.finished_chunks()
+            raise ClusterLost(  # still a ClusterLost: the staging keeps itself
+                f"{exc}; the {kept} finished chunk(s) are kept in {self.staging.dir}: finish the "
+                f"run with {finish} (here, or with --backend dask on a cluster)"
+            ) from None
         if issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
             typer.echo(f"interrupted: finish the run with {finish}", err=True)
             interrupt_note.told = True  # this line is the message (reports.cli.main)

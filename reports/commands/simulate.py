@@ -79,8 +79,8 @@ def simulate(
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
     c.check_backend(backend, scheduler)
-    if backend == "dask" and (engine not in (None, "fast") or resume is not None):
-        raise UserError("--backend dask runs the fast engine and cannot --resume")
+    if backend == "dask" and engine not in (None, "fast"):
+        raise UserError("--backend dask runs the fast engine")
     plan = None
     if resume is not None:
         from sim.core.runs import partial_dir, resume_run_dir

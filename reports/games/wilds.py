@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from sim.core.errors import UserError
+from sim.core.errors import ClusterLost, UserError
 
 
 def _tables(cards: Path | None, set_):
@@ -36,7 +36,10 @@ def simulate(*, games: int, seed: int, cards, set_, out, backend: str = "local",
             from sim.core.dask_backend import client
 
             c = stack.enter_context(client(scheduler, threads))
-            frame = run_analysis(tables, seed, games, run=distributed_runner(c, chunk_size))
+            try:
+                frame = run_analysis(tables, seed, games, run=distributed_runner(c, chunk_size))
+            except ClusterLost as exc:  # not resumable: its episodes take seconds, not hours
+                raise UserError(f"{exc}; nothing was kept: run the command again") from None
         else:
             from sim.core.firstrun import first_compile
 

@@ -14,12 +14,13 @@ from sim.abyss.aggregate import TRAJECTORY_EVERY, Aggregates
 from sim.abyss.policy_params import N_PARAMS
 from sim.abyss.state import END_REASONS, GAME_FIELDS, SEAT_FIELDS
 from sim.abyss.workspace import MAX_ROUNDS, cached_template
-from sim.core.batch import check_lineup, concat, rotated_seatings, run_chunks, set_threads, timings
+from sim.core.batch import check_lineup, rotated_seatings, run_chunks, set_threads, timings
 from sim.core.policy import lineup_arrays as core_lineup_arrays
 from sim.core.results import (
     atomic_save,
     game_columns,
-    load_columns,
+    in_game_order,
+    load_parts,
     save_columns,
     seat_columns,
     win_shares,
@@ -58,11 +59,11 @@ def run_fast(
     base = cached_template(tables)
     kinds, params, specs, names, name_of_entry = _lineup(strategies)
     agg = Aggregates(names, n_players)
-    seat_parts: list[dict] = []
-    game_parts: list[dict] = []
-    first_game = 0
+    parts: dict[int, tuple] = {}  # first game -> (seat columns, game columns)
+    todo = [(0, n_games)]
     if store is not None:
-        agg, seat_parts, game_parts, first_game = load_chunks(store, agg, per_game)
+        agg, parts = load_chunks(store, agg, per_game)
+        todo = store.missing(n_games)
 
     def play(first: int, n: int) -> None:
         nonlocal agg
@@ -77,19 +78,16 @@ def run_fast(
             seats, game_cols = chunk_columns(
                 out_seats, out_games, seatings, specs, games, seed, n_players
             )
-            seat_parts.append(seats)
-            game_parts.append(game_cols)
+            parts[first] = (seats, game_cols)
         if store is not None:
             save_chunk(store, first, n, part, seats, game_cols)
             agg = agg.merge(part)
 
-    elapsed = run_chunks(
-        n_games, play, chunk_size=chunk_size, progress=progress, first_game=first_game
-    )
-    speed = timings(n_games - first_game, elapsed, threads=threads)
+    elapsed = run_chunks(n_games, play, chunk_size=chunk_size, progress=progress, spans=todo)
+    speed = timings(sum(n for _, n in todo), elapsed, threads=threads)
     if not per_game:
         return None, None, agg, speed
-    return concat(seat_parts), concat(game_parts), agg, speed
+    return (*in_game_order(parts), agg, speed)
 
 
 def _lineup(strategies: list):
@@ -111,12 +109,10 @@ def save_chunk(store, first: int, n: int, part: Aggregates, seats, game_cols) ->
 
 
 def load_chunks(store, agg: Aggregates, per_game: bool):
-    """The stored chunks of a resumed run, merged in order: (aggregates, seat parts, game
-    parts, the first game still to play)."""
+    """The stored chunks of a resumed run: (aggregates merged, first game -> columns)."""
     for first, _ in store.completed():
         agg = agg.merge(Aggregates.load(store.path(first, "aggregates.npz")))
-    seat_parts, game_parts = load_columns(store) if per_game else ([], [])
-    return agg, seat_parts, game_parts, store.end()
+    return agg, (load_parts(store) if per_game else {})
 
 
 def trajectory_slots(games: np.ndarray, n_players: int):
@@ -212,20 +208,35 @@ def run_distributed(
     chunk_size: int | None = None,
     per_game: bool = True,
     progress=None,
+    store=None,
 ):
-    """`run_fast` on a Dask cluster (`sim.core.dask_backend`): the same results."""
+    """`run_fast` on a Dask cluster (`sim.core.dask_backend`): the same results. With a `store`,
+    each chunk is stored as it arrives and the stored ones are not played again."""
     from sim.core.dask_backend import map_timed
 
     check_lineup(strategies, n_players)
-    parts, elapsed = map_timed(
-        client, play_chunk, n_games, chunk_size, tables, seed, list(strategies), per_game,
-        progress=progress,
-    )  # fmt: skip
     names = list(dict.fromkeys(p.name for p in strategies))
     agg = Aggregates(names, n_players)
-    for part, _, _ in parts:
-        agg = agg.merge(part)
-    speed = timings(n_games, elapsed)
+    parts: dict[int, tuple] = {}
+    todo = None
+    if store is not None:
+        agg, parts = load_chunks(store, agg, per_game)
+        todo = store.missing(n_games)
+
+    def arrived(first: int, n: int, part) -> None:
+        nonlocal agg
+        chunk_agg, seats, game_cols = part
+        if store is not None:
+            save_chunk(store, first, n, chunk_agg, seats, game_cols)
+        agg = agg.merge(chunk_agg)
+        if per_game:
+            parts[first] = (seats, game_cols)
+
+    _, elapsed = map_timed(
+        client, play_chunk, n_games, chunk_size, tables, seed, list(strategies), per_game,
+        progress=progress, spans=todo, on_arrival=arrived,
+    )  # fmt: skip
+    speed = timings(n_games if todo is None else sum(n for _, n in todo), elapsed)
     if not per_game:
         return None, None, agg, speed
-    return concat([p[1] for p in parts]), concat([p[2] for p in parts]), agg, speed
+    return (*in_game_order(parts), agg, speed)

@@ -33,7 +33,7 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
 
         seats, games, agg, timings = run_distributed(
             client, tables, n_players=n_players, n_games=n_games, seed=seed,
-            strategies=policies, chunk_size=chunk_size, per_game=per_game,
+            strategies=policies, chunk_size=chunk_size, per_game=per_game, store=store,
         )  # fmt: skip
     else:
         from sim.abyss.runner import run_games as run

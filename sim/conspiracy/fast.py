@@ -13,7 +13,7 @@ from sim.conspiracy import kernel as KN
 from sim.conspiracy import state as S
 from sim.conspiracy.policies import SEARCH
 from sim.conspiracy.state import END_REASONS
-from sim.core.batch import check_lineup, concat, rotated_seatings, set_threads, timings
+from sim.core.batch import check_lineup, rotated_seatings, set_threads, timings
 from sim.core.policy import lineup_arrays as core_lineup_arrays
 from sim.core.results import game_columns, seat_columns, win_shares
 
@@ -134,13 +134,24 @@ def play_chunk(first: int, n: int, tables, seed: int, strategies: list):
 
 def run_distributed(
     client, tables, *, n_players: int, n_games: int, seed: int, strategies: list,
-    chunk_size: int | None = None,
+    chunk_size: int | None = None, store=None,
 ):  # fmt: skip
-    """`play.run_games` on a Dask cluster (`sim.core.dask_backend`): the same results."""
+    """`play.run_games` on a Dask cluster (`sim.core.dask_backend`): the same results. With a
+    `store`, each chunk is stored as it arrives and the stored ones are not played again."""
     from sim.core.dask_backend import map_timed
+    from sim.core.results import in_game_order, load_parts, save_columns
 
     check_lineup(strategies, n_players)
-    parts, elapsed = map_timed(
-        client, play_chunk, n_games, chunk_size, tables, seed, list(strategies)
-    )
-    return concat([p[0] for p in parts]), concat([p[1] for p in parts]), timings(n_games, elapsed)
+    parts = load_parts(store)
+    todo = store.missing(n_games) if store is not None else None
+
+    def arrived(first: int, n: int, part) -> None:
+        seats, game_cols = part
+        if store is not None:
+            store.save(first, n, {"columns.npz": lambda path: save_columns(path, seats, game_cols)})
+        parts[first] = part
+
+    _, elapsed = map_timed(client, play_chunk, n_games, chunk_size, tables, seed,
+                           list(strategies), spans=todo, on_arrival=arrived)  # fmt: skip
+    played = n_games if todo is None else sum(n for _, n in todo)
+    return (*in_game_order(parts), timings(played, elapsed))

@@ -31,7 +31,7 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
     if client is not None:
         seats, games, timings = fast.run_distributed(
             client, tables, n_players=n_players, n_games=n_games, seed=seed,
-            strategies=policies, chunk_size=chunk_size,
+            strategies=policies, chunk_size=chunk_size, store=store,
         )  # fmt: skip
     elif engine == "reference":
         seats, games, timings = fast.run_reference(
@@ -51,35 +51,25 @@ def _fast_games(tables, n_players, n_games, seed, policies, threads, progress, s
     import numpy as np
 
     from sim.conspiracy.fast import run_tables as play_tables
-    from sim.core.batch import (
-        check_lineup,
-        concat,
-        rotated_seatings,
-        run_chunks,
-        set_threads,
-        timings,
-    )
-    from sim.core.results import load_columns, save_columns
+    from sim.core.batch import check_lineup, rotated_seatings, run_chunks, set_threads, timings
+    from sim.core.results import in_game_order, load_parts, save_columns
 
     check_lineup(policies, n_players)
     threads = set_threads(threads)
-    seat_parts, game_parts = load_columns(store) if store is not None else ([], [])
-    first_game = store.end() if store is not None else 0
+    parts = load_parts(store)
+    todo = store.missing(n_games) if store is not None else [(0, n_games)]
 
     def play(first: int, n: int) -> None:
         games = np.arange(first, first + n, dtype=np.int64)
         seats, game_cols = play_tables(tables, seed=seed, games=games,
                                        seatings=rotated_seatings(games, n_players),
                                        strategies=policies)  # fmt: skip
-        seat_parts.append(seats)
-        game_parts.append(game_cols)
+        parts[first] = (seats, game_cols)
         if store is not None:
             store.save(first, n, {"columns.npz": lambda path: save_columns(path, seats, game_cols)})
 
-    elapsed = run_chunks(n_games, play, chunk_size=chunk_size, progress=progress,
-                         first_game=first_game)  # fmt: skip
-    return concat(seat_parts), concat(game_parts), timings(n_games - first_game, elapsed,
-                                                           threads=threads)  # fmt: skip
+    elapsed = run_chunks(n_games, play, chunk_size=chunk_size, progress=progress, spans=todo)
+    return (*in_game_order(parts), timings(sum(n for _, n in todo), elapsed, threads=threads))
 
 
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sim.core.errors import UserError
+from sim.core.interrupts import raise_if_interrupted
 
 if TYPE_CHECKING:
     import numpy as np
@@ -79,36 +80,47 @@ def run_chunks(
     progress: bool = False,
     label: str = "games",
     first_game: int = 0,
+    spans: list[tuple[int, int]] | None = None,
 ) -> float:
     """Call `play(first, n)` over consecutive chunks covering games first_game .. n_games - 1
-    (a resumed run starts after the games already done).
+    (a resumed run starts after the games already done), or covering each of `spans` (first, n),
+    in order: the games a resumed run still lacks (`sim.core.chunks.ChunkStore.missing`).
 
     `chunk_size` fixes the chunk length; by default chunks are sized to take about a second.
     A `play` that returns True stops the run after its chunk (sequential stopping).
     With `progress`, a bar with games/s and the time left appears when the run is expected to
     last more than a couple of seconds. Returns the elapsed seconds.
     """
+    if spans is None:
+        spans = [(first_game, n_games - first_game)] if n_games > first_game else []
     start = time.perf_counter()
-    done = first_game
+    left = sum(n for _, n in spans)
+    done = n_games - left
+    played = 0
     bar = None
     size = chunk_size or FIRST_CHUNK
     try:
-        while done < n_games:
-            n = min(size, n_games - done)
-            t0 = time.perf_counter()
-            stop = play(done, n)
-            done += n
-            elapsed = time.perf_counter() - start
-            rate = (done - first_game) / elapsed if elapsed > 0 else float("inf")
-            if chunk_size is None:
-                per_game = (time.perf_counter() - t0) / n
-                size = int(min(MAX_CHUNK, max(FIRST_CHUNK, CHUNK_SECONDS / max(per_game, 1e-9))))
-            if progress and bar is None and (n_games - done) / rate > PROGRESS_AFTER_SECONDS:
-                bar = ProgressBar(n_games, label)
-            if bar is not None:
-                bar.update(done, rate)
-            if stop is True:
-                break
+        for first, count in spans:
+            at, end = first, first + count
+            while at < end:
+                n = min(size, end - at)
+                t0 = time.perf_counter()
+                stop = play(at, n)
+                at += n
+                done += n
+                played += n
+                elapsed = time.perf_counter() - start
+                rate = played / elapsed if elapsed > 0 else float("inf")
+                if chunk_size is None:
+                    per_game = max((time.perf_counter() - t0) / n, 1e-9)
+                    size = int(min(MAX_CHUNK, max(FIRST_CHUNK, CHUNK_SECONDS / per_game)))
+                if progress and bar is None and (n_games - done) / rate > PROGRESS_AFTER_SECONDS:
+                    bar = ProgressBar(n_games, label)
+                if bar is not None:
+                    bar.update(done, rate)
+                if stop is True:
+                    return time.perf_counter() - start
+                raise_if_interrupted()
     finally:
         if bar is not None:
             bar.close()

@@ -6,6 +6,10 @@ counts, so a process killed while writing leaves at most an unmarked chunk, whic
 plays again. Games are pure functions of (seed, game index), so replaying a chunk gives the same
 results, and the run's results never depend on where it was interrupted.
 
+Chunks may be stored in any order (a Dask run stores each as it arrives): `completed` lists every
+stored chunk in game order, `missing` the games still to play, and a resumed run plays only those,
+then merges all of them in game order.
+
 Before the stored chunks are used (`completed`), every file is checked against its marker. A chunk
 that fails (a flipped bit, a truncated or missing file, a marker without checksums) is never
 merged: it and the chunks after it are moved, whole, to ``quarantine/`` (kept on disk, never
@@ -59,29 +63,47 @@ class ChunkStore:
         atomic_write_text(self.marker(first, n), json.dumps({"sha256": sums}, sort_keys=True))
 
     def completed(self) -> list[tuple[int, int]]:
-        """The marked chunks (first, n) that follow one another from game 0, in order, every
-        file checked against its marker (see the module's docstring)."""
+        """Every marked chunk (first, n), in game order, every file checked against its marker
+        (see the module's docstring)."""
         if not self._checked:
             self._checked = True
             self._quarantine_first_bad()
-        return self._chain()
+        return self._marked()
 
     def end(self) -> int:
-        """Games 0 .. end - 1 are done."""
-        done = self.completed()
-        return done[-1][0] + done[-1][1] if done else 0
+        """Games 0 .. end - 1 are done (the chunks that follow one another from game 0)."""
+        end = 0
+        for first, n in self.completed():
+            if first != end:
+                break
+            end = first + n
+        return end
+
+    def missing(self, n_games: int) -> list[tuple[int, int]]:
+        """The spans (first, n) of games 0 .. n_games - 1 that no stored chunk holds, in order."""
+        out, at = [], 0
+        for first, n in self.completed():
+            if first > at:
+                out.append((at, min(first, n_games) - at))
+            at = max(at, first + n)
+        if at < n_games:
+            out.append((at, n_games - at))
+        return [(first, n) for first, n in out if n > 0]
 
     # ------------------------------------------------------------------ checking
-    def _chain(self) -> list[tuple[int, int]]:
+    def _marked(self) -> list[tuple[int, int]]:
+        """Every chunk with a marker, in game order; overlapping chunks (never written by one
+        run) would count games twice: the later one is left out and played again."""
         marked = {}
         for f in self.root.iterdir():
             m = _DONE.match(f.name)
             if m:
                 marked[int(m.group(1))] = int(m.group(2))
-        out, first = [], 0
-        while first in marked:
-            out.append((first, marked[first]))
-            first += marked[first]
+        out, end = [], 0
+        for first in sorted(marked):
+            if first >= end:
+                out.append((first, marked[first]))
+                end = first + marked[first]
         return out
 
     def problem(self, first: int, n: int) -> str | None:
@@ -102,7 +124,7 @@ class ChunkStore:
         return None
 
     def _quarantine_first_bad(self) -> None:
-        for first, n in self._chain():
+        for first, n in self._marked():
             why = self.problem(first, n)
             if why is None:
                 continue

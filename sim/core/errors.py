@@ -23,6 +23,12 @@ class UserError(Exception):
     user_error = True
 
 
+class ClusterLost(UserError):
+    """The Dask cluster stopped serving a run: its scheduler or the connection to it was lost,
+    or workers kept dying on a chunk (`sim.core.dask_backend`). A fault, not a bug: a resumable
+    run keeps its staging, even before its first chunk, so that ``--resume`` finishes it."""
+
+
 def is_user_error(exc: BaseException) -> bool:
     """True if `exc` should be reported as a one-line user error rather than a traceback.
 

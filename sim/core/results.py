@@ -77,6 +77,23 @@ def load_columns(store) -> tuple[list[dict], list[dict]]:
     return seat_parts, game_parts
 
 
+def load_parts(store) -> dict[int, tuple[dict, dict]]:
+    """The per-game columns of every stored chunk by its first game (none without a store)."""
+    if store is None:
+        return {}
+    seats, games = load_columns(store)
+    done = store.completed()
+    return {first: (s, g) for (first, _), s, g in zip(done, seats, games, strict=True)}
+
+
+def in_game_order(parts: dict[int, tuple[dict, dict]]) -> tuple[dict, dict]:
+    """The seat and game columns of chunks stored or played in any order, in game order."""
+    from sim.core.batch import concat
+
+    ordered = [parts[first] for first in sorted(parts)]
+    return concat([p[0] for p in ordered]), concat([p[1] for p in ordered])
+
+
 def _prefixed(columns: dict, prefix: str) -> dict:
     return {prefix + k: _plain(np.asarray(v)) for k, v in columns.items()}
 

@@ -41,7 +41,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from sim.core.errors import UserError
+from sim.core.errors import ClusterLost, UserError
+from sim.core.interrupts import raise_if_interrupted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,9 +58,10 @@ class Staging:
     """A run directory being written. Write into `dir`; `commit` publishes it as `path`.
 
     A *resumable* staging (`create_run_dir(..., resumable=True)`, `resume_run_dir`) lives in
-    ``.<name>.partial`` and is kept when the run is interrupted (Ctrl-C, SIGTERM; a killed
-    process leaves it anyway) or fails (a full disk, a corrupt chunk) once it holds a finished
-    chunk (a ``*.done`` marker, `sim.core.chunks`), so that ``--resume <name>`` can finish it."""
+    ``.<name>.partial`` and is kept when the run is interrupted (Ctrl-C, SIGTERM, a lost Dask
+    cluster; a killed process leaves it anyway) or fails (a full disk, a corrupt chunk) once it
+    holds a finished chunk (a ``*.done`` marker, `sim.core.chunks`), so that ``--resume <name>``
+    can finish it."""
 
     def __init__(self, path: Path, partial: Path, resumable: bool = False, lock=None) -> None:
         self.path = path
@@ -76,6 +78,7 @@ class Staging:
             return self.path
         if self.aborted:
             raise RuntimeError("commit() after abort()")
+        raise_if_interrupted()  # a Ctrl-C the run swallowed never publishes it
         _remove_temp_files(self.dir)
         try:
             _rename_noreplace(self.dir, self.path)
@@ -112,6 +115,12 @@ class Staging:
     def has_finished_chunks(self) -> bool:
         return self.resumable and any(self.dir.rglob("*.done"))
 
+    def finished_chunks(self) -> int:
+        """The finished chunks kept (markers ``*.done``, `sim.core.chunks`; none quarantined)."""
+        if not self.resumable:
+            return 0
+        return sum(1 for p in self.dir.rglob("*.done") if "quarantine" not in p.parts)
+
     def __enter__(self) -> Staging:
         return self
 
@@ -123,7 +132,9 @@ class Staging:
     ) -> None:
         if self.committed:
             return
-        interrupted = exc_type is not None and issubclass(exc_type, (KeyboardInterrupt, SystemExit))
+        interrupted = exc_type is not None and issubclass(
+            exc_type, (KeyboardInterrupt, SystemExit, ClusterLost)
+        )
         if self.resumable and exc_type is not None and (interrupted or self.has_finished_chunks()):
             self.release()  # kept for --resume: completed work is never deleted
             return

@@ -122,16 +122,21 @@ def test_resume_errors_are_one_line(tmp_path) -> None:
     assert done.returncode == 2 and "already complete" in done.stderr
 
 
-def test_chunk_store_counts_only_marked_contiguous_chunks(tmp_path) -> None:
+def test_chunk_store_counts_every_marked_chunk_and_names_the_gaps(tmp_path) -> None:
+    """Chunks stored out of order (a Dask run stores each as it arrives, issue 34) all count;
+    a resumed run plays only the games no chunk holds."""
     from sim.core.chunks import ChunkStore
 
     store = ChunkStore(tmp_path)
     store.save(0, 10, {"x": lambda p: p.write_text("a")})
     store.save(10, 5, {"x": lambda p: p.write_text("b")})
-    store.save(30, 5, {"x": lambda p: p.write_text("c")})  # after a gap: not counted
+    store.save(30, 5, {"x": lambda p: p.write_text("c")})  # after a gap: kept
     (tmp_path / "000000000015-x").write_text("unmarked")  # a chunk killed mid-write
-    assert store.completed() == [(0, 10), (10, 5)]
+    assert store.completed() == [(0, 10), (10, 5), (30, 5)]
     assert store.end() == 15
+    assert store.missing(40) == [(15, 15), (35, 5)]
+    assert store.missing(35) == [(15, 15)]
+    assert ChunkStore(tmp_path / "empty").missing(7) == [(0, 7)]
 
 
 SWEEP = ["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "8000", "--threads",

@@ -1,0 +1,260 @@
+"""A run on a cluster never loses finished work (issue 34).
+
+"Tests that start a real scheduler and worker processes on 127.0.0.1 (as CI can), kill the
+scheduler at several moments, and check: one line, staging kept with the chunks that arrived,
+`--resume` identical to a local run." A dead worker, a restarted one, and a full disk on the
+client while a chunk is stored are faults too.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim.abyss.aggregate import Aggregates
+from sim.core.runs import partial_dir
+
+distributed = pytest.importorskip("distributed")
+
+SIMULATE = ["simulate", "--games", "120000", "--chunk-size", "1000", "--seed", "13",
+            "--players", "3", "--strategies", "greedy,random,farmer"]  # fmt: skip
+ENTRY = "import sys; from reports.entry import main; sys.argv[0] = 'abyss-mc'; main()"
+
+
+def abyss_mc(*args, **kw) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", ENTRY, *map(str, args)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **kw,
+    )  # fmt: skip
+
+
+def finish(*args) -> subprocess.CompletedProcess:
+    p = abyss_mc(*args)
+    out, err = p.communicate(timeout=600)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+
+class Cluster:
+    """A scheduler and worker processes on 127.0.0.1, each its own process (so each can be
+    killed as a machine would fail)."""
+
+    def __init__(self, root: Path, workers: int = 2) -> None:
+        root.mkdir(parents=True, exist_ok=True)
+        self.file = root / "scheduler.json"
+        dask = Path(sys.executable).parent / "dask"
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        self.scheduler = subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", self.file], **quiet,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not self.file.is_file() or not self.file.read_text().strip():
+            assert time.monotonic() < deadline, "the scheduler never started"
+            time.sleep(0.1)
+        self.address = json.loads(self.file.read_text())["address"]
+        self.workers = [
+            subprocess.Popen([dask, "worker", self.address, "--nthreads", "1", "--no-nanny",
+                              "--no-dashboard"], **quiet)  # fmt: skip
+            for _ in range(workers)
+        ]
+        with distributed.Client(self.address, timeout="30s") as c:
+            c.wait_for_workers(workers, timeout=60)
+
+    def close(self) -> None:
+        for p in [*self.workers, self.scheduler]:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    c = Cluster(tmp_path)
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("local") / "run"
+    done = finish(*SIMULATE, "--out", out)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def chunks_kept(out: Path) -> int:
+    return len(list((partial_dir(out) / "chunks").rglob("*.done")))
+
+
+def wait_for_chunks(p: subprocess.Popen, out: Path, n: int, timeout: float = 300) -> None:
+    deadline = time.monotonic() + timeout
+    while chunks_kept(out) < n:
+        assert p.poll() is None, p.communicate()[1]
+        assert time.monotonic() < deadline, "no chunk arrived"
+        time.sleep(0.02)
+
+
+def wait_for_tasks(p: subprocess.Popen, cluster: Cluster, timeout: float = 300) -> None:
+    """Until the run has handed its chunks to the scheduler (before most have finished)."""
+    deadline = time.monotonic() + timeout
+    with distributed.Client(cluster.address, timeout="30s") as c:
+        while not c.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+            assert p.poll() is None, p.communicate()[1]
+            assert time.monotonic() < deadline, "the run never submitted its chunks"
+            time.sleep(0.02)
+
+
+def assert_same_run(out: Path, whole: Path) -> None:
+    assert Aggregates.load(out / "aggregates.npz") == Aggregates.load(whole / "aggregates.npz")
+    for name in ("seats.parquet", "games.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
+    assert (out / "summary.txt").read_text() == (whole / "summary.txt").read_text()
+
+
+def told(err: str) -> list[str]:
+    """What the run said on stderr, besides the first compile's announcement."""
+    notes = ("compiling the ", "  still compiling", "compiled in ")
+    return [line for line in err.splitlines() if line.strip() and not line.startswith(notes)]
+
+
+@pytest.mark.parametrize("after_chunks", [0, 3, 12])
+def test_a_lost_scheduler_keeps_every_chunk_that_arrived(tmp_path, cluster, local_run,
+                                                         after_chunks) -> None:  # fmt: skip
+    out = tmp_path / "run"
+    p = abyss_mc(*SIMULATE, "--backend", "dask", "--scheduler", cluster.address, "--out", out)
+    if after_chunks:
+        wait_for_chunks(p, out, after_chunks)
+    else:  # connected, its chunks on the cluster
+        wait_for_tasks(p, cluster)
+    cluster.scheduler.kill()
+    _, err = p.communicate(timeout=180)
+    if p.returncode == 0:
+        pytest.skip("the run finished before the scheduler died")
+    lines = told(err)
+    assert p.returncode != 0 and len(lines) == 1, err
+    assert "Traceback" not in err
+    assert "Dask" in lines[0] and f"--resume {out}" in lines[0], lines[0]
+    assert not out.exists()
+    kept = chunks_kept(out)
+    assert kept >= after_chunks, "a chunk that had arrived was lost"
+    assert f"the {kept} finished chunk(s) are kept" in lines[0]
+    done = finish("simulate", "--resume", out)  # here, on the local backend
+    assert done.returncode == 0, done.stderr
+    assert_same_run(out, local_run)
+
+
+TOURNAMENT = ["tournament", "--players", "3", "--blocks", "8000", "--strategies",
+              "greedy,random,farmer", "--fight-points", "0", "--no-report", "--seed", "4"]
+
+
+def test_a_tournament_keeps_its_chunks_when_the_scheduler_is_lost(tmp_path, cluster) -> None:
+    whole = tmp_path / "whole"
+    done = finish(*TOURNAMENT, "--out", whole)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "run"
+    p = abyss_mc(*TOURNAMENT, "--backend", "dask", "--scheduler", cluster.address, "--out", out)
+    wait_for_chunks(p, out, 3)
+    cluster.scheduler.kill()
+    _, err = p.communicate(timeout=180)
+    if p.returncode == 0:
+        pytest.skip("the run finished before the scheduler died")
+    lines = told(err)
+    assert len(lines) == 1 and f"abyss-mc tournament --resume {out}" in lines[0], err
+    assert chunks_kept(out) >= 3
+    done = finish("tournament", "--resume", out)
+    assert done.returncode == 0, done.stderr
+    for name in ("seats.parquet", "games.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
+    assert (out / "summary.txt").read_text() == (whole / "summary.txt").read_text()
+
+
+def test_a_run_lost_on_one_cluster_finishes_on_another(tmp_path, local_run) -> None:
+    out = tmp_path / "run"
+    first = Cluster(tmp_path / "first")
+    try:
+        p = abyss_mc(*SIMULATE, "--backend", "dask", "--scheduler", first.address, "--out", out)
+        wait_for_chunks(p, out, 5)
+        first.scheduler.kill()
+        p.communicate(timeout=180)
+    finally:
+        first.close()
+    if out.exists():
+        pytest.skip("the run finished before the scheduler died")
+    second = Cluster(tmp_path / "second")
+    try:
+        done = finish("simulate", "--resume", out, "--backend", "dask", "--scheduler",
+                      second.address)  # fmt: skip
+    finally:
+        second.close()
+    assert done.returncode == 0, done.stderr
+    assert_same_run(out, local_run)
+
+
+def test_a_killed_worker_and_a_restarted_one_lose_nothing(tmp_path, cluster, local_run) -> None:
+    out = tmp_path / "run"
+    p = abyss_mc(*SIMULATE, "--backend", "dask", "--scheduler", cluster.address, "--out", out)
+    wait_for_chunks(p, out, 3)
+    cluster.workers[0].send_signal(signal.SIGKILL)
+    cluster.workers[0].wait()
+    dask = Path(sys.executable).parent / "dask"
+    cluster.workers[0] = subprocess.Popen(
+        [dask, "worker", cluster.address, "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    _, err = p.communicate(timeout=600)
+    assert p.returncode == 0, err
+    assert_same_run(out, local_run)
+
+
+def test_a_full_disk_while_a_chunk_is_stored_keeps_the_others(tmp_path, cluster, local_run,
+                                                               monkeypatch) -> None:  # fmt: skip
+    """The client's disk fills while it stores an arrived chunk: one line, the stored chunks
+    kept, and the resumed run is the uninterrupted one."""
+    from typer.testing import CliRunner
+
+    from reports.cli import app
+    from sim.core import chunks as chunks_module
+
+    save, calls = chunks_module.ChunkStore.save, {"n": 0}
+
+    def failing(self, first, n, writers):
+        calls["n"] += 1
+        if calls["n"] > 5:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.path(first, "x")))
+        return save(self, first, n, writers)
+
+    monkeypatch.setattr(chunks_module.ChunkStore, "save", failing)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, [*SIMULATE, "--backend", "dask", "--scheduler",
+                                      cluster.address, "--out", str(out)])  # fmt: skip
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert "No space left on device" in lines[0] and f"--resume {out}" in lines[0]
+    assert chunks_kept(out) == 5
+    monkeypatch.undo()
+    done = finish("simulate", "--resume", out, "--backend", "dask", "--scheduler", cluster.address)
+    assert done.returncode == 0, done.stderr
+    assert_same_run(out, local_run)
+
+
+@pytest.mark.parametrize(
+    "address", ["tcp://127.0.0.1:9", "not an address", "tcp://256.1.1.1:8786"]
+)
+def test_a_bad_scheduler_address_is_one_line(tmp_path, address) -> None:
+    out = tmp_path / "run"
+    done = finish(*SIMULATE, "--backend", "dask", "--scheduler", address, "--out", out)
+    assert done.returncode == 2, done.stderr
+    assert told(done.stderr) == [told(done.stderr)[0]] and "Traceback" not in done.stderr
+    assert told(done.stderr)[0].startswith("error: cannot reach the Dask scheduler")
+    assert not out.exists() and not partial_dir(out).exists()
