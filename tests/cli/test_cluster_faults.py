@@ -258,3 +258,102 @@ def test_a_bad_scheduler_address_is_one_line(tmp_path, address) -> None:
     assert told(done.stderr) == [told(done.stderr)[0]] and "Traceback" not in done.stderr
     assert told(done.stderr)[0].startswith("error: cannot reach the Dask scheduler")
     assert not out.exists() and not partial_dir(out).exists()
+
+
+# ----------------------------------------------- every command that runs on Dask, in process
+# A lost cluster injected at the k-th call of `map_chunks` (the one funnel of every command to
+# the cluster), on a cluster of threads in this process (so that the tiny test game's module is
+# there too): each command says it in one line, keeps what it finished, and `--resume` gives the
+# uninterrupted local results.
+
+@pytest.fixture(scope="module")
+def threads_cluster():
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as c:  # fmt: skip
+        yield c
+
+
+@pytest.fixture
+def tiny():
+    from tiny_game import SPEC
+
+    from sim import games
+
+    games.register(SPEC)
+    yield SPEC
+    games._EXTRA.pop("tiny", None)
+
+
+COMMANDS = {
+    "sweep": (["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "600",
+               "--no-report"], ["seats.parquet", "differences.parquet"]),
+    "restrict": (["restrict", "--strategy", "key_hunter", "--players", "3", "--expansions", "",
+                  "--blocks", "40", "--seed", "3"], ["impact.parquet"]),
+    "tune": (["tune", "--game", "tiny", "--strategy", "aim", "--players", "2", "--against",
+              "best", "--seed", "5", "--games", "8000", "--candidates", "20", "--reeval-games",
+              "2000", "--heldout-games", "2000"], ["trace.parquet"]),
+}  # fmt: skip
+
+
+def lose_cluster_at_call(monkeypatch, k: int) -> dict:
+    from sim.core import dask_backend
+    from sim.core.errors import ClusterLost
+
+    real, calls = dask_backend.map_chunks, {"n": 0}
+
+    def mapped(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == k:
+            raise ClusterLost("the Dask cluster at tcp://127.0.0.1:1 was lost "
+                              "(scheduler-connection-lost)")  # fmt: skip
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dask_backend, "map_chunks", mapped)
+    return calls
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_every_dask_command_keeps_its_work_when_the_cluster_is_lost(
+    tmp_path, threads_cluster, tiny, monkeypatch, command
+) -> None:
+    from typer.testing import CliRunner
+
+    from reports.cli import app
+
+    args, files = COMMANDS[command]
+    runner = CliRunner()
+    whole = tmp_path / "whole"
+    assert runner.invoke(app, [*args, "--out", str(whole)]).exit_code == 0
+    dask = ["--backend", "dask", "--scheduler", threads_cluster.scheduler_address]
+    calls = lose_cluster_at_call(monkeypatch, 3)
+    out = tmp_path / "run"
+    result = runner.invoke(app, [*args, *dask, "--out", str(out)])
+    assert calls["n"] >= 3, "the command never reached the cluster three times"
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert "was lost" in lines[0] and f"abyss-mc {command} --resume {out}" in lines[0]
+    assert chunks_kept(out) >= 1
+    monkeypatch.undo()
+    resumed = runner.invoke(app, [command, "--resume", str(out)])
+    assert resumed.exit_code == 0, resumed.output
+    for name in files:
+        pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
+
+
+@pytest.mark.slow
+def test_a_wilds_run_that_loses_its_cluster_says_run_it_again(tmp_path, threads_cluster,
+                                                              monkeypatch) -> None:  # fmt: skip
+    from typer.testing import CliRunner
+
+    from reports.cli import app
+
+    lose_cluster_at_call(monkeypatch, 2)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["simulate", "--game", "wilds", "--games", "900",
+                                      "--backend", "dask", "--scheduler",
+                                      threads_cluster.scheduler_address, "--out", str(out)])
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert "was lost" in lines[0] and "run the command again" in lines[0]
+    assert not out.exists() and not any(tmp_path.glob(".run.partial*"))
