@@ -28,7 +28,7 @@ from reports.commands import (
     tournament,
     tune,
 )
-from reports.commands.common import interrupt_note
+from reports.run import InterruptNote
 from sim.core import interrupts
 
 app = typer.Typer(
@@ -84,7 +84,7 @@ def main() -> None:
         code = 2
     except typer.Abort:  # EOF at a prompt
         code = 1
-    if code == 130 and not interrupt_note.told:  # typer ends a Ctrl-C with 130 and no word
+    if code == 130 and not InterruptNote.told:  # typer ends a Ctrl-C with 130 and no word
         print("interrupted", file=sys.stderr)
     sys.exit(code or 0)
 

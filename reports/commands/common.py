@@ -1,4 +1,5 @@
-"""What the `abyss-mc` commands share: options, checks, error handling, run plans and staging.
+"""What the `abyss-mc` commands share: options, checks and error handling (the life of a run
+directory is `reports.run`).
 
 Start-up must stay instant (``abyss-mc --help``), so the commands import only typer and the
 standard library at the top; numpy, pandas, numba and the engines are imported inside them.
@@ -10,9 +11,7 @@ and keeps its traceback.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import hashlib
 import itertools
 import json
 import sys
@@ -22,7 +21,8 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from sim.core.errors import ClusterLost, UserError, is_user_error, one_line
+from reports import run
+from sim.core.errors import UserError, is_user_error, one_line
 from sim.games import GAMES as REGISTERED_GAMES
 
 # --- shared options and error handling -------------------------------------------------------
@@ -239,81 +239,6 @@ def parse_lineup(text: str, n_players: int) -> list[str]:
     return list(itertools.islice(itertools.cycle(names), n_players))
 
 
-def card_digest(tables: Any, cards: Path | None, set_: list[str] | None) -> str:
-    """Digest of the card data a run used: the tables' own ``digest`` if they have one, else a
-    SHA-256 of the TOML files (relative path and bytes) plus the ``--set`` overrides."""
-    digest = getattr(tables, "digest", None)
-    if isinstance(digest, str) and digest:
-        return digest
-    if cards is None:  # the built-in data of a game whose tables carry no digest
-        return "sha256:" + hashlib.sha256(repr(tables).encode()).hexdigest()
-    root = cards
-    files = [root] if root.is_file() else sorted(root.rglob("*.toml"))
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.relative_to(root).as_posix().encode() if f != root else f.name.encode())
-        h.update(b"\0")
-        h.update(f.read_bytes())
-        h.update(b"\0")
-    for option in set_ or []:
-        h.update(b"--set " + option.encode() + b"\0")
-    return "sha256:" + h.hexdigest()
-
-
-PLAN_NAME = "plan.json"
-
-
-CHUNKS_NAME = "chunks"
-
-
-def write_plan(directory: Path, plan: dict) -> None:
-    from sim.core.runs import atomic_write_text
-
-    atomic_write_text(directory / PLAN_NAME, json.dumps(plan, indent=1) + "\n")
-
-
-def read_plan(directory: Path) -> dict:
-    try:
-        return json.loads((directory / PLAN_NAME).read_text())
-    except (OSError, ValueError):
-        raise UserError(f"{directory} has no readable {PLAN_NAME}; it cannot resume") from None
-
-
-def run_digests(tables: Any, presets: Path | None) -> dict[str, str]:
-    """What a run is made from (`sim.core.provenance`): its card data and rules options, the
-    presets (built-in and --presets), and the engine's source."""
-    import sim
-    import strategies
-    from sim.core import provenance as pv
-
-    strategies_dir = Path(strategies.__file__).parent
-    preset_files = pv.files_digest(strategies_dir.rglob("*.toml"), strategies_dir)
-    if presets is not None:
-        preset_files += pv.files_digest([presets], presets.parent)
-    return {
-        pv.CARDS: card_digest(tables, None, None),
-        pv.PRESETS: hashlib.sha256(preset_files.encode()).hexdigest(),
-        pv.SOURCE: pv.source_digest([Path(sim.__file__).parent, strategies_dir]),
-    }
-
-
-def seal_plan(staging, resumed: bool, tables: Any, presets: Path | None, out: Path) -> None:
-    """A new resumable run's plan records its digests; a resumed run's must still match them,
-    or the run is refused (its finished chunks stay on disk)."""
-    if not staging.resumable:
-        return
-    from sim.core.provenance import check_unchanged
-
-    digests = run_digests(tables, presets)
-    plan = read_plan(staging.dir)
-    # a run killed between writing its plan and sealing it has played nothing: it seals now
-    unsealed = "digests" not in plan and not any(staging.dir.rglob("*.done"))
-    if resumed and not unsealed:
-        check_unchanged(plan.get("digests"), digests, out)
-    else:
-        write_plan(staging.dir, {**plan, "digests": digests})
-
-
 BackendOption = Annotated[
     str,
     typer.Option("--backend", metavar="local|dask",
@@ -323,35 +248,6 @@ BackendOption = Annotated[
 SchedulerOption = Annotated[
     str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
 ]
-
-
-def resumed_plan(resume: Path):
-    """`--resume DIR` of a command whose plan holds its `options`: (the run's staging, its
-    options, card data, presets and --set)."""
-    from sim.core.runs import resume_run_dir
-
-    staging = resume_run_dir(resume)
-    plan = read_plan(staging.dir)
-    cards, presets = recorded_paths(plan)
-    return staging, plan["options"], cards, presets, plan["set"]
-
-
-def save_array(store, first: int, n: int, array, name: str = "shares.npy") -> None:
-    """Store one finished chunk holding a single numpy array (`load_array` reads it back)."""
-    import numpy as np
-
-    from sim.core.results import atomic_save
-
-    def write(path):
-        atomic_save(path, lambda f: np.save(f, array))
-
-    store.save(first, n, {name: write})
-
-
-def load_array(store, first: int, name: str = "shares.npy"):
-    import numpy as np
-
-    return np.load(store.path(first, name))
 
 
 class GamesProgress:
@@ -392,26 +288,6 @@ def check_backend(backend: str, scheduler: str | None) -> None:
         raise UserError("--scheduler needs --backend dask")
 
 
-@contextlib.contextmanager
-def cluster_for(backend: str, scheduler: str | None, workers: int | None):
-    """A Dask client for `--backend dask` (`sim.core.dask_backend.client`), else None."""
-    if backend != "dask":
-        yield None
-        return
-    from sim.core.dask_backend import client
-
-    with client(scheduler, workers) as c:
-        yield c
-
-
-def chunk_store(staging, part: str = ""):
-    if not staging.resumable:
-        return None
-    from sim.core.chunks import ChunkStore
-
-    return ChunkStore(staging.dir / CHUNKS_NAME / part)
-
-
 def run_game(run_dir: Path) -> str:
     """The `game` a run directory's manifest names ("abyss" when it names none)."""
     try:
@@ -419,36 +295,6 @@ def run_game(run_dir: Path) -> str:
     except (OSError, ValueError):
         return "abyss"
     return config.get("game", "abyss")
-
-
-def data_paths(cards, set_, presets) -> dict:
-    """The card data and presets of a run, as its plan and manifest record them."""
-    return {
-        "cards": str(cards) if cards is not None else None,
-        "set": list(set_ or []),
-        "presets": str(presets) if presets is not None else None,
-    }
-
-
-def data_options(cards, set_, presets, out_dir) -> dict:
-    """The card data, presets and output of a run, as its manifest records them."""
-    return {**data_paths(cards, set_, presets), "out": str(out_dir)}
-
-
-def recorded_paths(options: dict) -> tuple[Path | None, Path | None]:
-    """The `--cards` and `--presets` paths a plan or manifest recorded (`data_paths`)."""
-    cards, presets = options.get("cards"), options.get("presets")
-    return (Path(cards) if cards else None), (Path(presets) if presets else None)
-
-
-def write_run_manifest(staging, seed: int, config: dict, **fields) -> None:
-    """The run's manifest.json (`sim.core.runs.write_manifest`), with the command line."""
-    import sys
-
-    from sim.core.runs import write_manifest
-
-    write_manifest(staging.dir, command=["abyss-mc", *sys.argv[1:]], seed=seed, config=config,
-                   **fields)  # fmt: skip
 
 
 def tournament_options(
@@ -466,56 +312,9 @@ def tournament_options(
         "report": report,
         "expansions": expansions,
         "fight_points": fight_points,
-        **data_paths(cards, set_, presets),
+        **run.data_paths(cards, set_, presets),
         "game": game,
     }
-
-
-def finish_run(staging) -> None:
-    """Publish the finished run, then remove its scaffolding (the chunks and the plan). In this
-    order, a kill in between leaves a complete run with scaffolding in it, never a lost one."""
-    staging.commit(scaffolding=(CHUNKS_NAME, PLAN_NAME))
-
-
-class interrupt_note:
-    """On Ctrl-C or SIGTERM during a resumable run: say how to finish it, exit 130. On a failure
-    (a full disk, an unreadable file) once chunks are finished: one line that names the problem,
-    says the finished chunks are kept and how to finish the run."""
-
-    told = False  # a run's interruption has been explained to the user
-
-    def __init__(self, staging, out_dir: Path, command: str = "simulate") -> None:
-        self.staging, self.out_dir, self.command = staging, out_dir, command
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb) -> bool:
-        if exc_type is None or self.staging.committed:
-            return False
-        if not self.staging.resumable:
-            if issubclass(exc_type, ClusterLost):
-                raise UserError(f"{exc}; nothing was kept (this run is short): run it again")
-            return False
-        finish = f"`abyss-mc {self.command} --resume {self.out_dir}`"
-        if issubclass(exc_type, ClusterLost):
-            kept = self.staging.finished_chunks()
-            raise ClusterLost(  # still a ClusterLost: the staging keeps itself
-                f"{exc}; the {kept} finished chunk(s) are kept in {self.staging.dir}: finish the "
-                f"run with {finish} (here, or with --backend dask on a cluster)"
-            ) from None
-        if issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
-            typer.echo(f"interrupted: finish the run with {finish}", err=True)
-            interrupt_note.told = True  # this line is the message (reports.cli.main)
-            if issubclass(exc_type, KeyboardInterrupt):
-                raise SystemExit(130) from None
-        elif issubclass(exc_type, OSError) and self.staging.has_finished_chunks():
-            where = f" ({exc.filename})" if exc.filename else ""
-            raise UserError(
-                f"{exc.strerror or one_line(exc)}{where}; the finished chunks are kept in "
-                f"{self.staging.dir}: fix the problem, then finish the run with {finish}"
-            ) from None
-        return False
 
 
 def json_default(value: Any) -> Any:

@@ -24,6 +24,7 @@ ev_app = typer.Typer(
 )
 
 from reports.commands import common as c  # noqa: E402
+from reports.run import Run, card_digest, data_options  # noqa: E402
 from sim.core.errors import UserError  # noqa: E402
 
 #: the game and expansion the fight-or-explore decision belongs to
@@ -481,11 +482,12 @@ def rollout(
         )
     names, lineup = lineup_of(spec, strategies, players)
     from sim.core.batch import set_threads
-    from sim.core.runs import create_run_dir, default_run_dir, write_manifest
+    from sim.core.runs import write_manifest
 
     set_threads(threads)
-    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging:
+    run = Run.start("ev rollout", out, seed, resumable=False)
+    out_dir = run.out
+    with run:
         tables = c.game_spec(GAME).load_cards(cards, set_, EXPANSIONS)
         from reports.games.abyss import ROLLOUT_COMPILE_SECONDS
         from reports.rollout import rollout_text, run_rollouts, save_rollouts
@@ -520,11 +522,10 @@ def rollout(
                     blocks=verify_blocks,
                     progress=sys.stderr.isatty(),
                 )
-        summary = save_rollouts(found, staging.dir)
-        from reports.commands.common import card_digest
+        summary = save_rollouts(found, run.dir)
 
         write_manifest(
-            staging.dir,
+            run.dir,
             command=command,
             seed=seed,
             config={
@@ -537,7 +538,7 @@ def rollout(
                 "rule_points": rule_points,
                 "rule_replicates": rule_replicates,
                 "verify_blocks": verify_blocks,
-                **c.data_options(cards, set_, presets, out_dir),
+                **data_options(cards, set_, presets, out_dir),
             },
             card_digest=card_digest(tables, cards, set_),
             timings={"total": time.perf_counter() - t_start, "rollouts": found.meta["seconds"]},
@@ -545,12 +546,12 @@ def rollout(
         if report:
             from reports.fight_report import fight_page
 
-            fight_page(tables, found).write(staging.dir / "report")
+            fight_page(tables, found).write(run.dir / "report")
         text = rollout_text(found, summary)
         from sim.core.runs import atomic_write_text
 
-        atomic_write_text(staging.dir / "summary.txt", text)
-        staging.commit()
+        atomic_write_text(run.dir / "summary.txt", text)
+        run.finish()
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
     if report:
@@ -637,11 +638,12 @@ def search(
         )
     _, lineup = lineup_of(spec, strategies, players)
     from sim.core.batch import set_threads
-    from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_manifest
+    from sim.core.runs import atomic_write_text, write_manifest
 
     set_threads(threads)
-    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging:
+    run = Run.start("ev search", out, seed, resumable=False)
+    out_dir = run.out
+    with run:
         tables = spec.load_cards(cards, set_, EXPANSIONS)
         check = run_search_check(
             tables,
@@ -656,9 +658,9 @@ def search(
         check.meta["command"] = " ".join(command)
         found = check_summary(check.points, rule)
         text = check_text(check, found)
-        save_check(check, found, staging.dir)
+        save_check(check, found, run.dir)
         write_manifest(
-            staging.dir,
+            run.dir,
             command=command,
             seed=seed,
             config={
@@ -668,12 +670,12 @@ def search(
                 "rule": rule,
                 "games": games,
                 "replicates": replicates,
-                **c.data_options(cards, set_, presets, out_dir),
+                **data_options(cards, set_, presets, out_dir),
             },
-            card_digest=c.card_digest(tables, cards, set_),
+            card_digest=card_digest(tables, cards, set_),
             timings={"total": check.meta["seconds"]},
         )
-        atomic_write_text(staging.dir / "summary.txt", text)
-        staging.commit()
+        atomic_write_text(run.dir / "summary.txt", text)
+        run.finish()
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from reports.commands import common as c
+from reports.run import recorded_paths
 from sim.core.errors import UserError
 
 
@@ -64,7 +65,7 @@ def replay(
         name, seed, players = config.get("game", "abyss"), config["seed"], config["n_players"]
         strategies = ",".join(config["strategies"])
         expansions = ",".join(config.get("expansions") or [])
-        set_, (cards, presets) = config.get("set") or [], c.recorded_paths(config)
+        set_, (cards, presets) = config.get("set") or [], recorded_paths(config)
     spec = c.game_spec(name)
     c.check_seed(seed)
     if spec.analysis_module is not None:

@@ -11,6 +11,15 @@ from typing import Annotated
 import typer
 
 from reports.commands import common as c
+from reports.run import (
+    Run,
+    card_digest,
+    data_options,
+    data_paths,
+    load_array,
+    recorded_paths,
+    save_array,
+)
 from sim.core.errors import UserError
 
 
@@ -48,15 +57,17 @@ def restrict(
     """Value every Lord and Location: the win rate a strategy loses when forbidden each one."""
     options = {"strategy": strategy, "game": game, "players": players, "blocks": blocks,
                "seed": seed, "expansions": expansions}  # fmt: skip
-    staging = None
+    run = None
     if resume is not None:
-        staging, options, cards, presets, set_ = c.resumed_plan(resume)
+        run = Run.resume("restrict", resume)
+        options, set_ = run.plan["options"], run.plan["set"]
+        cards, presets = recorded_paths(run.plan)
         out = resume
     c.check_backend(backend, scheduler)
-    _restrict(options, cards, set_, presets, out, staging, backend, scheduler, threads)
+    _restrict(options, cards, set_, presets, out, run, backend, scheduler, threads)
 
 
-def _restrict(o, cards, set_, presets, out, staging, backend, scheduler, threads) -> None:
+def _restrict(o, cards, set_, presets, out, run, backend, scheduler, threads) -> None:
     from reports import restrict as R
     from reports.tune import Problem
 
@@ -82,22 +93,21 @@ def _restrict(o, cards, set_, presets, out, staging, backend, scheduler, threads
     specs = [f"{start}:{forbid}" for _, _, forbid in cardlist]
     registry.make_policy(specs[0])  # a policy without restricted play says so here
 
-    from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_parquet
+    from sim.core.runs import atomic_write_text, write_parquet
 
-    out_dir = out if out is not None else default_run_dir("runs", seed=o["seed"])
-    resumed = staging is not None
-    if staging is None:
-        staging = create_run_dir(out_dir, resumable=True)
-        c.write_plan(staging.dir, {"options": o, "game": spec.name,
-                                   **c.data_paths(cards, set_, presets)})  # fmt: skip
+    if run is None:
+        run = Run.start("restrict", out, o["seed"], {
+            "options": o, "game": spec.name, **data_paths(cards, set_, presets),
+        })  # fmt: skip
+    out_dir = run.out
     problem = Problem(spec.name, tables, n, start, "", {}, {}, [start] * (n - 1), o["seed"],
                       registry)  # fmt: skip
     progress = c.GamesProgress((1 + len(specs)) * o["blocks"] * n, sys.stderr.isatty())
-    with staging, c.interrupt_note(staging, out_dir, "restrict"), \
-            c.cluster_for(backend, scheduler, threads) as client, progress:  # fmt: skip
-        c.seal_plan(staging, resumed, tables, presets, out_dir)
-        store = c.chunk_store(staging, "cards")
-        done = {first: c.load_array(store, first) for first, _ in store.completed()} \
+    with run, progress:
+        run.seal(tables, presets)
+        client = run.cluster(backend, scheduler, threads)
+        store = run.store("cards")
+        done = {first: load_array(store, first) for first, _ in store.completed()} \
             if store is not None else {}  # fmt: skip
         shares = R.play_restricted(
             problem, cardlist, blocks=o["blocks"], seed=o["seed"], client=client, done=done,
@@ -105,24 +115,24 @@ def _restrict(o, cards, set_, presets, out, staging, backend, scheduler, threads
             progress=progress,
         )  # fmt: skip
         df = R.impact_frame(cardlist, shares, n)
-        write_parquet(df, staging.dir / "impact.parquet")
-        atomic_write_text(staging.dir / "impact.csv", df.to_csv(index=False))
+        write_parquet(df, run.dir / "impact.parquet")
+        atomic_write_text(run.dir / "impact.csv", df.to_csv(index=False))
         summary = R.summary_text(df, start, n, float(shares[0].mean()))
-        atomic_write_text(staging.dir / "summary.txt", summary)
-        (staging.dir / "impact.png").write_bytes(R.chart_png(df, start, n))
-        c.write_run_manifest(
-            staging, o["seed"],
+        atomic_write_text(run.dir / "summary.txt", summary)
+        (run.dir / "impact.png").write_bytes(R.chart_png(df, start, n))
+        run.write_manifest(
+            o["seed"],
             {"game": spec.name, "command": "restrict", **o, "expansions": list(exp),
              "cards": len(cardlist), "games": int(shares.size * n),
-             **c.data_options(cards, set_, presets, out_dir)},
-            card_digest=c.card_digest(tables, cards, set_),
+             **data_options(cards, set_, presets, out_dir)},
+            card_digest=card_digest(tables, cards, set_),
             timings={"total": time.perf_counter() - t_start},
         )  # fmt: skip
-        c.finish_run(staging)
+        run.finish()
     typer.echo(summary, nl=False)
     typer.echo(f"results: {out_dir}")
 
 
 def _save(store, first: int, count: int, part) -> None:
     """One finished batch of cards (a chunk of a resumable run)."""
-    c.save_array(store, first, count, part)
+    save_array(store, first, count, part)

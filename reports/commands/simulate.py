@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from reports.commands import common as c
+from reports.run import Run, card_digest, data_options, data_paths, recorded_paths
 from sim.core.errors import UserError
 
 
@@ -81,13 +82,10 @@ def simulate(
     c.check_backend(backend, scheduler)
     if backend == "dask" and engine not in (None, "fast"):
         raise UserError("--backend dask runs the fast engine")
-    plan = None
+    run = plan = None
     if resume is not None:
-        from sim.core.runs import partial_dir, resume_run_dir
-
-        if not partial_dir(resume).is_dir():
-            resume_run_dir(resume)  # says what is wrong with the path
-        plan = c.read_plan(partial_dir(resume))
+        run = Run.resume("simulate", resume)
+        plan = run.plan
         game = plan.get("game", "abyss")
     spec = c.game_spec(game)
     c.check_seed(seed)
@@ -106,22 +104,17 @@ def simulate(
         players, games, seed = plan["n_players"], plan["n_games"], plan["seed"]
         strategies, engine, per_game = ",".join(plan["strategies"]), "fast", plan["per_game"]
         expansions, set_ = ",".join(plan["expansions"]), plan["set"]
-        cards, presets = c.recorded_paths(plan)
+        cards, presets = recorded_paths(plan)
     _simulate(spec, players, games, seed, strategies, out, cards, set_, expansions, engine,
-              threads, per_game, presets, backend, scheduler, chunk_size, resume)  # fmt: skip
+              threads, per_game, presets, backend, scheduler, chunk_size, run)  # fmt: skip
 
 
 def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansions, engine,
               threads, per_game, presets, backend, scheduler, chunk_size,
-              resume) -> None:  # fmt: skip
-    """Games of one line-up of `spec`'s game, through its play and report modules."""
-    from sim.core.runs import (
-        atomic_write_text,
-        create_run_dir,
-        default_run_dir,
-        resume_run_dir,
-        write_parquet,
-    )
+              run) -> None:  # fmt: skip
+    """Games of one line-up of `spec`'s game, through its play and report modules (`run`: the
+    resumed run, or None for a new one)."""
+    from sim.core.runs import atomic_write_text, write_parquet
 
     t_start = time.perf_counter()
     spec.strategies().use_presets(presets)
@@ -138,42 +131,36 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
     spec.check_players(tables, players, exp)
     lineup, policies = c.game_lineup(spec, strategies, players)
     if engine is None:  # not asked for: the fast path, or the reference engine while it compiles
-        local_start = backend == "local" and resume is None
+        local_start = backend == "local" and run is None
         engine = c.cold_start_engine(spec, players, games, policies) if local_start else "fast"
-    if resume is not None:
-        out_dir, staging = resume, resume_run_dir(resume)
-    else:
-        out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-        # refuses an existing directory before any work
-        staging = create_run_dir(out_dir, resumable=engine in spec.resumable_engines)
-        c.write_plan(staging.dir, {
+    if run is None:  # refuses an existing directory before any work
+        run = Run.start("simulate", out, seed, {
             "game": spec.name, "n_players": players, "n_games": games, "seed": seed,
             "strategies": lineup, "per_game": per_game, "expansions": list(exp),
-            **c.data_paths(cards, set_, presets),
-        })  # fmt: skip
-    with staging, c.interrupt_note(staging, out_dir):
-        c.seal_plan(staging, resume is not None, tables, presets, out_dir)
+            **data_paths(cards, set_, presets),
+        }, resumable=engine in spec.resumable_engines)  # fmt: skip
+    out_dir = run.out
+    with run:
+        run.seal(tables, presets)
         t0 = time.perf_counter()
-        with c.cluster_for(backend, scheduler, threads) as client:
-            played = spec.play().run_games(
-                tables, engine=engine, n_players=players, n_games=games, seed=seed,
-                policies=policies, expansions=exp, threads=threads, per_game=per_game,
-                progress=sys.stderr.isatty(), store=c.chunk_store(staging), chunk_size=chunk_size,
-                client=client,
-            )  # fmt: skip
+        played = spec.play().run_games(
+            tables, engine=engine, n_players=players, n_games=games, seed=seed,
+            policies=policies, expansions=exp, threads=threads, per_game=per_game,
+            progress=sys.stderr.isatty(), store=run.store(), chunk_size=chunk_size,
+            client=run.cluster(backend, scheduler, threads),
+        )  # fmt: skip
         t_run = time.perf_counter() - t0
 
         t0 = time.perf_counter()
         if played.seats is not None and (per_game or played.aggregates is None):
-            write_parquet(played.seats, staging.dir / "seats.parquet")
-            write_parquet(played.games, staging.dir / "games.parquet")
+            write_parquet(played.seats, run.dir / "seats.parquet")
+            write_parquet(played.games, run.dir / "games.parquet")
         if played.aggregates is not None:
-            played.aggregates.save(staging.dir / "aggregates.npz")
+            played.aggregates.save(run.dir / "aggregates.npz")
         summary = spec.report().summary(played, players)
-        atomic_write_text(staging.dir / "summary.txt", summary)
+        atomic_write_text(run.dir / "summary.txt", summary)
         t_write = time.perf_counter() - t0
-        c.write_run_manifest(
-            staging,
+        run.write_manifest(
             seed,
             {
                 "game": spec.name,
@@ -186,9 +173,9 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
                 "engine": engine,
                 "threads": played.timings.get("threads"),
                 "per_game": per_game,
-                **c.data_options(cards, set_, presets, out_dir),
+                **data_options(cards, set_, presets, out_dir),
             },
-            card_digest=c.card_digest(tables, cards, set_),
+            card_digest=card_digest(tables, cards, set_),
             timings={
                 "load_cards": t_cards,
                 "run_simulation": t_run,
@@ -198,7 +185,7 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
             },
             extra=c.schema_entry(spec),
         )
-        c.finish_run(staging)
+        run.finish()
 
     typer.echo(summary, nl=False)
     typer.echo(f"results: {out_dir}")

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from reports.commands import common as c
+from reports.run import Run, card_digest, data_options, data_paths, recorded_paths, run_digests
 from sim.core.errors import UserError
 
 
@@ -67,21 +68,16 @@ def sweep(
     """Play the default and every point of a grid of card-data or rules values on the same
     seeds; report what changes, with intervals and multiple-comparison correction."""
     from reports.sweep import build_report, parse_sweep, run_sweep, sweep_text
-    from sim.core.runs import (
-        atomic_write_text,
-        create_run_dir,
-        default_run_dir,
-        resume_run_dir,
-        write_parquet,
-    )
+    from sim.core.runs import atomic_write_text, write_parquet
 
+    run = None
     if resume is not None:
-        staging = resume_run_dir(resume)
-        sweep_plan = c.read_plan(staging.dir)
+        run = Run.resume("sweep", resume)
+        sweep_plan = run.plan
         set_, fixed, players = sweep_plan["set"], sweep_plan["fixed"], sweep_plan["players"]
         games, seed, strategies = sweep_plan["games"], sweep_plan["seed"], sweep_plan["strategies"]
         expansions, game = sweep_plan["expansions"], sweep_plan["game"]
-        cards, presets = c.recorded_paths(sweep_plan)
+        cards, presets = recorded_paths(sweep_plan)
     c.check_backend(backend, scheduler)
     c.check_seed(seed)
     if games < 2:
@@ -90,7 +86,7 @@ def sweep(
     base = list(fixed or [])
     spec = c.game_spec(game)
     if spec.analysis_module is not None:
-        load, run, sources = spec.analysis().sweep_run(
+        load, play_point, sources = spec.analysis().sweep_run(
             games=games, seed=seed, cards=cards, base=base, backend=backend
         )
         exp: tuple[str, ...] = ()
@@ -106,50 +102,43 @@ def sweep(
             spec, strategies or c.mixed_lineup(spec, players), players
         )
         strategies, sources = ",".join(lineup), None
-        run = _point_runner(spec, policies, players, games, seed, exp, threads, backend,
-                            scheduler)  # fmt: skip
+        play_point = _point_runner(spec, policies, players, games, seed, exp, threads,
+                                   lambda: run.cluster(backend, scheduler, threads))  # fmt: skip
 
-    if resume is None:
-        out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-        staging = create_run_dir(out_dir, resumable=True)
-        c.write_plan(
-            staging.dir,
-            {
-                **c.data_paths(cards, [], presets),
-                "set": list(set_ or []),  # the axes (the fixed overrides are `fixed`)
-                "fixed": base,
-                "players": players,
-                "games": games,
-                "seed": seed,
-                "strategies": strategies,
-                "expansions": ",".join(exp),
-                "game": spec.name,
-            },
-        )
-    else:
-        out_dir = resume
-    with staging, c.interrupt_note(staging, out_dir, "sweep"):
-        c.seal_plan(staging, resume is not None, load({}), presets, out_dir)
+    if run is None:
+        run = Run.start("sweep", out, seed, {
+            **data_paths(cards, [], presets),
+            "set": list(set_ or []),  # the axes (the fixed overrides are `fixed`)
+            "fixed": base,
+            "players": players,
+            "games": games,
+            "seed": seed,
+            "strategies": strategies,
+            "expansions": ",".join(exp),
+            "game": spec.name,
+        })  # fmt: skip
+    out_dir = run.out
+    with run:
+        run.seal(load({}), presets)
         result = run_sweep(
             load,
-            run,
+            play_point,
             axes,
             progress=lambda text: typer.echo(text, err=True),
-            store=c.chunk_store(staging),
+            store=run.store(),
             sources=sources,
         )
         command = " ".join(["abyss-mc", *sys.argv[1:]])
         rep, diffs = build_report(result, spec.name, command)
-        write_parquet(result.points.astype(str), staging.dir / "points.parquet")
-        write_parquet(result.seats, staging.dir / "seats.parquet")
-        write_parquet(result.games, staging.dir / "games.parquet")
-        write_parquet(diffs, staging.dir / "differences.parquet")
+        write_parquet(result.points.astype(str), run.dir / "points.parquet")
+        write_parquet(result.seats, run.dir / "seats.parquet")
+        write_parquet(result.games, run.dir / "games.parquet")
+        write_parquet(diffs, run.dir / "differences.parquet")
         text = sweep_text(result, diffs)
-        atomic_write_text(staging.dir / "summary.txt", text)
+        atomic_write_text(run.dir / "summary.txt", text)
         if report:
-            rep.write(staging.dir / "report")
-        c.write_run_manifest(
-            staging,
+            rep.write(run.dir / "report")
+        run.write_manifest(
             seed,
             {
                 "command": "sweep",
@@ -160,29 +149,29 @@ def sweep(
                 "n_games": games,
                 "strategies": strategies,
                 "expansions": list(exp),
-                **c.data_options(cards, base, presets, out_dir),
+                **data_options(cards, base, presets, out_dir),
             },
-            card_digest=c.card_digest(load({}), cards, base),
+            card_digest=card_digest(load({}), cards, base),
             timings={},
-            extra={"digests": c.run_digests(load({}), presets)},
+            extra={"digests": run_digests(load({}), presets)},
         )
-        c.finish_run(staging)
+        run.finish()
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
 
 
-def _point_runner(spec, policies, players, games, seed, exp, threads, backend, scheduler):
+def _point_runner(spec, policies, players, games, seed, exp, threads, cluster):
     """`run(tables) -> (seats, games)` of a sweep point: the line-up's games on the fast path
-    (or the Dask cluster), the seats with their share of the win."""
+    (or the Dask cluster: `cluster()`, the run's client or None), the seats with their share of
+    the win."""
 
     def run(tables):
         from sim.core.results import win_shares
 
-        with c.cluster_for(backend, scheduler, threads) as client:
-            played = spec.play().run_games(
-                tables, engine=spec.engines[0], n_players=players, n_games=games, seed=seed,
-                policies=policies, expansions=exp, threads=threads, client=client,
-            )  # fmt: skip
+        played = spec.play().run_games(
+            tables, engine=spec.engines[0], n_players=players, n_games=games, seed=seed,
+            policies=policies, expansions=exp, threads=threads, client=cluster(),
+        )  # fmt: skip
         seats = played.seats
         if "win" not in seats:
             seats["win"] = win_shares(seats["rank"].to_numpy().reshape(-1, players)).ravel()

@@ -10,6 +10,15 @@ from typing import Annotated
 import typer
 
 from reports.commands import common as c
+from reports.run import (
+    Run,
+    card_digest,
+    data_options,
+    load_array,
+    read_plan,
+    recorded_paths,
+    save_array,
+)
 from sim.core.errors import UserError
 
 
@@ -164,17 +173,15 @@ def tournament(
     ] = None,
 ) -> None:
     """Compare strategies with seat rotation and common random numbers; print the ranking."""
-    staging = None
+    run = None
     if resume is not None:
-        from sim.core.runs import resume_run_dir
-
-        staging = resume_run_dir(resume)
-        options = c.read_plan(staging.dir)
+        run = Run.resume("tournament", resume)
+        options = run.plan
         strategies, players, blocks = options["strategies"], options["players"], options["blocks"]
         design, crn, seed = options["design"], options["crn"], options["seed"]
         report, expansions = options["report"], options["expansions"]
         fight_points, game, set_ = options["fight_points"], options["game"], options["set"]
-        cards, presets = c.recorded_paths(options)
+        cards, presets = recorded_paths(options)
         out, sequential = resume, options.get("sequential")
         strengths, card_blocks = options.get("strengths", "none"), options.get("card_blocks", 0)
         search_blocks = options.get("search_blocks", search_blocks)
@@ -213,29 +220,24 @@ def tournament(
         spec.strategies().make_policy(name)  # unknown names and parameters fail before any work
     plans = {n: make_design(names, n, design) for n in counts}
 
-    from sim.core.runs import create_run_dir, default_run_dir, write_parquet
+    from sim.core.runs import write_parquet
 
-    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    resumed = staging is not None
-    if staging is None:
-        staging = create_run_dir(out_dir, resumable=True)
-        c.write_plan(
-            staging.dir,
-            {
-                **c.tournament_options(
-                    ",".join(names), players, blocks, design, crn, seed, report,
-                    ",".join(exp), fight_points, cards, set_, presets, spec.name,
-                ),
-                "sequential": sequential,
-                "strengths": strengths,
-                "card_blocks": card_blocks,
-                "search_blocks": search_blocks,
-                "search_rollouts": search_rollouts,
-            },
-        )  # fmt: skip
-    with staging, c.interrupt_note(staging, out_dir, "tournament"), \
-            c.cluster_for(backend, scheduler, threads) as cluster:  # fmt: skip
-        c.seal_plan(staging, resumed, tables, presets, out_dir)
+    if run is None:
+        run = Run.start("tournament", out, seed, {
+            **c.tournament_options(
+                ",".join(names), players, blocks, design, crn, seed, report,
+                ",".join(exp), fight_points, cards, set_, presets, spec.name,
+            ),
+            "sequential": sequential,
+            "strengths": strengths,
+            "card_blocks": card_blocks,
+            "search_blocks": search_blocks,
+            "search_rollouts": search_rollouts,
+        })  # fmt: skip
+    out_dir = run.out
+    with run:
+        run.seal(tables, presets)
+        cluster = run.cluster(backend, scheduler, threads)
         import pandas as pd
 
         from reports.tournament import run_tournament, tournament_text
@@ -255,37 +257,36 @@ def tournament(
                 progress=sys.stderr.isatty(),
                 sequential_alpha=sequential,
                 game=spec.name,
-                store=c.chunk_store(staging, f"{n}p"),
+                store=run.store(f"{n}p"),
                 client=cluster,
             )
         typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
         seats_df = pd.concat([t[0] for t in typed], ignore_index=True)
         games_df = pd.concat([t[1] for t in typed], ignore_index=True)
-        write_parquet(seats_df, staging.dir / "seats.parquet")
-        write_parquet(games_df, staging.dir / "games.parquet")
+        write_parquet(seats_df, run.dir / "seats.parquet")
+        write_parquet(games_df, run.dir / "games.parquet")
         for n, r in results.items():
             if r.aggregates is not None:
                 name = "aggregates.npz" if len(counts) == 1 else f"aggregates-{n}p.npz"
-                r.aggregates.save(staging.dir / name)
+                r.aggregates.save(run.dir / name)
         text = "".join(
             (f"== {n} players ==\n" if len(counts) > 1 else "") + tournament_text(r)
             for n, r in results.items()
         )
-        atomic_write_text(staging.dir / "summary.txt", text)
+        atomic_write_text(run.dir / "summary.txt", text)
         extras = getattr(spec.report(), "tournament_extras", None)
         extra_config = extras(
             tables, names=names, counts=counts, seed=seed, expansions=exp,
-            fight_points=fight_points, run_dir=staging.dir,
+            fight_points=fight_points, run_dir=run.dir,
         ) if extras is not None else {}  # fmt: skip
         extra_config |= _play_strengths(
-            spec, tables, names, counts, results, staging, cluster, strengths=strengths,
+            spec, tables, names, counts, results, run, cluster, strengths=strengths,
             card_blocks=card_blocks, blocks=blocks, design=design, crn=crn, seed=seed,
             threads=threads, fight_points=fight_points, expansions=exp,
             search=(search_blocks, search_rollouts),
         )  # fmt: skip
         one = len(counts) == 1
-        c.write_run_manifest(
-            staging,
+        run.write_manifest(
             seed,
             {
                 "game": spec.name,
@@ -307,9 +308,9 @@ def tournament(
                 "stopped_early": all(r.stopped_early for r in results.values()),
                 "seed": seed,
                 "expansions": list(exp),
-                **c.data_options(cards, set_, presets, out_dir),
+                **data_options(cards, set_, presets, out_dir),
             },  # fmt: skip
-            card_digest=c.card_digest(tables, cards, set_),
+            card_digest=card_digest(tables, cards, set_),
             timings={
                 "total": time.perf_counter() - t_start,
                 "runner": {str(n): r.timings for n, r in results.items()},
@@ -317,8 +318,8 @@ def tournament(
             extra=c.schema_entry(spec),
         )
         if report:
-            spec.report().write_report(staging.dir, staging.dir / "report")
-        c.finish_run(staging)
+            spec.report().write_report(run.dir, run.dir / "report")
+        run.finish()
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
     if report:
@@ -350,7 +351,7 @@ def _strength_options(spec, strengths: str, card_blocks: int | None, report: boo
 CARD_BLOCKS = 250
 
 
-def _play_strengths(spec, tables, names, counts, results, staging, cluster, *, strengths,
+def _play_strengths(spec, tables, names, counts, results, run, cluster, *, strengths,
                     card_blocks, blocks, design, crn, seed, threads, fight_points,
                     expansions, search) -> dict:  # fmt: skip
     """The tuned tier's tournaments (strengths/tuned/), the search tier's (strengths/search/)
@@ -369,10 +370,10 @@ def _play_strengths(spec, tables, names, counts, results, staging, cluster, *, s
         played = {n: run_tournament(
             tables, lineup, n_players=n, n_blocks=n_blocks, seed=seed, design=design, crn=crn,
             threads=threads, progress=sys.stderr.isatty(), game=spec.name,
-            store=c.chunk_store(staging, f"{tier}-{n}p"), client=cluster,
+            store=run.store(f"{tier}-{n}p"), client=cluster,
         ) for n, lineup in lineups.items()}  # fmt: skip
         if played:
-            _write_tier(spec, tables, staging, tier, lineups, played, seed=seed,
+            _write_tier(spec, tables, run, tier, lineups, played, seed=seed,
                         expansions=expansions, fight_points=fight_points)  # fmt: skip
         return played
 
@@ -386,18 +387,18 @@ def _play_strengths(spec, tables, names, counts, results, staging, cluster, *, s
             tiers[St.TUNED] = (sorted({s for x in lineups.values() for s in x}), tuned)
         if strengths == "search" and tuned:
             n_blocks, rollouts = search
-            seats = pd.read_parquet(staging.dir / St.TUNED_DIR / "seats.parquet")
+            seats = pd.read_parquet(run.dir / St.TUNED_DIR / "seats.parquet")
             lineups = {n: St.search_lineup(seats, n, rollouts) for n in tuned}
             play_tier(St.SEARCH, lineups, n_blocks)
     if card_blocks:  # not the search tier's: restricted play of a search player costs hours
         for tier, (_, res) in tiers.items():
-            _card_values(spec, tables, staging, cluster, tier, res, card_blocks, seed)
-    played = list(tiers) + ([St.SEARCH] if (staging.dir / St.SEARCH_DIR).is_dir() else [])
+            _card_values(spec, tables, run, cluster, tier, res, card_blocks, seed)
+    played = list(tiers) + ([St.SEARCH] if (run.dir / St.SEARCH_DIR).is_dir() else [])
     return {"strengths": played, "card_blocks": card_blocks,
             **({"tuned_versions": versions} if versions else {})}  # fmt: skip
 
 
-def _write_tier(spec, tables, staging, tier, lineups, results, *, seed, expansions,
+def _write_tier(spec, tables, run, tier, lineups, results, *, seed, expansions,
                 fight_points):  # fmt: skip
     import json
     import shutil
@@ -408,7 +409,7 @@ def _write_tier(spec, tables, staging, tier, lineups, results, *, seed, expansio
     from reports.tournament import tournament_text
     from sim.core.runs import atomic_write_text, write_parquet
 
-    d = staging.dir / "strengths" / tier
+    d = run.dir / "strengths" / tier
     shutil.rmtree(d, ignore_errors=True)  # a resumed run writes it again from its chunks
     d.mkdir(parents=True)
     typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
@@ -426,13 +427,13 @@ def _write_tier(spec, tables, staging, tier, lineups, results, *, seed, expansio
         n = St.card_players(list(lineups))
         extras(tables, names=lineups[n], counts=[n], seed=seed, expansions=expansions,
                fight_points=fight_points, run_dir=d)  # fmt: skip
-    plan = c.read_plan(staging.dir)  # the run's card data and options
+    plan = read_plan(run.dir)  # the run's card data and options
     manifest = St.tier_manifest({**plan, "expansions": list(expansions), "seed": seed}, tier,
                                 lineups, len(games))  # fmt: skip
     atomic_write_text(d / "manifest.json", json.dumps(manifest, indent=1) + "\n")
 
 
-def _card_values(spec, tables, staging, cluster, tier, results, card_blocks, seed) -> None:
+def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed) -> None:
     import pandas as pd
 
     from reports import restrict as R
@@ -445,16 +446,16 @@ def _card_values(spec, tables, staging, cluster, tier, results, card_blocks, see
     registry = spec.strategies()
     cardlist = spec.report().restrictions(tables)
     problem = Problem(spec.name, tables, n, best, "", {}, {}, [best] * (n - 1), seed, registry)
-    store = c.chunk_store(staging, f"cards-{tier}")
-    done = {first: c.load_array(store, first) for first, _ in store.completed()} \
+    store = run.store(f"cards-{tier}")
+    done = {first: load_array(store, first) for first, _ in store.completed()} \
         if store is not None else {}  # fmt: skip
     progress = c.GamesProgress((1 + len(cardlist)) * card_blocks * n, sys.stderr.isatty())
     with progress:
         shares = R.play_restricted(
             problem, cardlist, blocks=card_blocks, seed=seed, client=cluster, done=done,
-            save=(lambda f, k, part: c.save_array(store, f, k, part)) if store else None,
+            save=(lambda f, k, part: save_array(store, f, k, part)) if store else None,
             progress=progress,
         )  # fmt: skip
-    St.save_card_values(staging.dir / St.CARDS_DIR / tier, R.impact_frame(cardlist, shares, n),
+    St.save_card_values(run.dir / St.CARDS_DIR / tier, R.impact_frame(cardlist, shares, n),
                         strategy=best, players=n, unrestricted=float(shares[0].mean()),
                         blocks=card_blocks)  # fmt: skip

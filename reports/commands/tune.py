@@ -13,6 +13,15 @@ from typing import Annotated
 import typer
 
 from reports.commands import common as c
+from reports.run import (
+    Run,
+    card_digest,
+    data_options,
+    data_paths,
+    load_array,
+    recorded_paths,
+    save_array,
+)
 from sim.core.errors import UserError
 
 
@@ -99,15 +108,17 @@ def tune(
         "finalists": finalists, "reeval_games": reeval_games, "heldout_games": heldout_games,
         "seed": seed, "expansions": expansions,
     }  # fmt: skip
-    staging = None
+    run = None
     if resume is not None:
-        staging, options, cards, presets, set_ = c.resumed_plan(resume)
+        run = Run.resume("tune", resume)
+        options, set_ = run.plan["options"], run.plan["set"]
+        cards, presets = recorded_paths(run.plan)
         out = resume
     c.check_backend(backend, scheduler)
-    _tune(options, cards, set_, presets, out, staging, backend, scheduler, threads)
+    _tune(options, cards, set_, presets, out, run, backend, scheduler, threads)
 
 
-def _tune(o, cards, set_, presets, out, staging, backend, scheduler, threads) -> None:
+def _tune(o, cards, set_, presets, out, run, backend, scheduler, threads) -> None:
     from reports import tune as T
     from reports.tune_output import (
         Outcome,
@@ -144,25 +155,25 @@ def _tune(o, cards, set_, presets, out, staging, backend, scheduler, threads) ->
         opponents = c.parse_lineup(o["against"], n - 1)
         registry.make_policies(opponents, n - 1)  # unknown names fail before any work
 
-    from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_parquet
+    from sim.core.runs import atomic_write_text, write_parquet
 
-    out_dir = out if out is not None else default_run_dir("runs", seed=o["seed"])
-    resumed = staging is not None
-    if staging is None:
-        staging = create_run_dir(out_dir, resumable=True)
-        c.write_plan(staging.dir, {"options": o, "game": spec.name, "command": _command_line(),
-                                   **c.data_paths(cards, set_, presets)})  # fmt: skip
+    if run is None:
+        run = Run.start("tune", out, o["seed"], {
+            "options": o, "game": spec.name, "command": _command_line(),
+            **data_paths(cards, set_, presets),
+        })  # fmt: skip
+    out_dir = run.out
     progress = c.GamesProgress(budget["games"], sys.stderr.isatty())
-    with staging, c.interrupt_note(staging, out_dir, "tune"), \
-            c.cluster_for(backend, scheduler, threads) as client, progress:  # fmt: skip
-        c.seal_plan(staging, resumed, tables, presets, out_dir)
+    with run, progress:
+        run.seal(tables, presets)
+        client = run.cluster(backend, scheduler, threads)
         if opponents is None:
-            opponents = _screened_field(spec, tables, n, o["seed"], c.chunk_store(staging, "field"),
+            opponents = _screened_field(spec, tables, n, o["seed"], run.store("field"),
                                         client, progress)  # fmt: skip
         problem = T.Problem(spec.name, tables, n, start, policy_name, values, space, opponents,
                             o["seed"], registry, rules, o.get("open", False))  # fmt: skip
         search = budget["search"]
-        store = c.chunk_store(staging, "search")
+        store = run.store("search")
         stored = _stored_batches(store)
         progress.advance(sum(len(v) for v in stored.values()) * search.blocks * n)
 
@@ -172,26 +183,26 @@ def _tune(o, cards, set_, presets, out, staging, backend, scheduler, threads) ->
 
         rows = T.run_search(problem, search, stored=stored, on_batch=keep, client=client)
         final = T.finalists(rows, o["finalists"])
-        reeval = _stage(c.chunk_store(staging, "reeval"), problem, [r["spec"] for r in final],
+        reeval = _stage(run.store("reeval"), problem, [r["spec"] for r in final],
                         seeds["re-evaluation"], budget["reeval"], client,
                         progress).mean(axis=1)  # fmt: skip
         chosen = final[int(reeval.argmax())]
-        shares = _stage(c.chunk_store(staging, "heldout"), problem, [chosen["spec"], start],
+        shares = _stage(run.store("heldout"), problem, [chosen["spec"], start],
                         seeds["held-out check"], budget["heldout"], client, progress)  # fmt: skip
         held = T.held_out(shares, n)
         command = recorded_command(o, spec, exp, opponents, cards, set_, presets)
         code = code_version()
-        made_on = {**code, "cards": c.card_digest(tables, cards, set_)}
+        made_on = {**code, "cards": card_digest(tables, cards, set_)}
         outcome = Outcome(problem, rows, final, reeval, budget["reeval"] * n, chosen, held,
                           preset_name(start, open_tune=o.get("open", False)), command,
                           made_on)  # fmt: skip
-        atomic_write_text(staging.dir / "tuned.toml", preset_toml(outcome))
-        write_parquet(trace_frame(outcome), staging.dir / "trace.parquet")
+        atomic_write_text(run.dir / "tuned.toml", preset_toml(outcome))
+        write_parquet(trace_frame(outcome), run.dir / "trace.parquet")
         summary = summary_text(outcome)
-        atomic_write_text(staging.dir / "summary.txt", summary)
-        (staging.dir / "tune.png").write_bytes(chart_png(outcome))
-        c.write_run_manifest(
-            staging, o["seed"],
+        atomic_write_text(run.dir / "summary.txt", summary)
+        (run.dir / "tune.png").write_bytes(chart_png(outcome))
+        run.write_manifest(
+            o["seed"],
             {"game": spec.name, "command": "tune", **o, "expansions": list(exp),
              "opponents": opponents, "policy": policy_name, "space": space,
              "archetype": rules, "recorded_command": command, "code": code,
@@ -201,11 +212,11 @@ def _tune(o, cards, set_, presets, out, staging, backend, scheduler, threads) ->
              "held_out": {"games": held.games, "tuned": held.tuned, "start": held.start,
                           "diff": held.diff, "lo": held.lo, "hi": held.hi, "p": held.p,
                           "verdict": held.verdict},
-             **c.data_options(cards, set_, presets, out_dir)},
-            card_digest=c.card_digest(tables, cards, set_),
+             **data_options(cards, set_, presets, out_dir)},
+            card_digest=card_digest(tables, cards, set_),
             timings={"total": time.perf_counter() - t_start},
         )  # fmt: skip
-        c.finish_run(staging)
+        run.finish()
     typer.echo(summary, nl=False)
     typer.echo(f"results: {out_dir} (use the tuned preset with --presets {out_dir}/tuned.toml)")
 
@@ -328,11 +339,11 @@ def _stage(store, problem, specs, seed, n_blocks, client, progress):
     from reports.tune import evaluate
 
     if store is not None and store.end() > 0:
-        shares = c.load_array(store, 0)
+        shares = load_array(store, 0)
     else:
         shares = evaluate(problem, specs, seed=seed, n_blocks=n_blocks, client=client)
         if store is not None:
-            c.save_array(store, 0, 1, shares)
+            save_array(store, 0, 1, shares)
     progress.advance(shares.size * problem.n_players)
     return shares
 

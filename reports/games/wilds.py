@@ -4,12 +4,11 @@ strategies, so it provides the commands' work itself (`sim.core.game.GameSpec.an
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import time
 from pathlib import Path
 
-from sim.core.errors import ClusterLost, UserError
+from sim.core.errors import UserError
 
 
 def _tables(cards: Path | None, set_):
@@ -22,30 +21,27 @@ def simulate(*, games: int, seed: int, cards, set_, out, backend: str = "local",
              scheduler=None, threads=None, chunk_size=None) -> str:  # fmt: skip
     """Episodes of every strike setting and warp-deck variant: the long-form table, a summary and
     the report, into a new run directory; on Dask the same results. Returns what to print."""
-    from reports.commands.common import data_options, write_run_manifest
+    from reports.run import Run, data_options
     from reports.wilds import build_report, distributed_runner, effort, run_analysis
-    from sim.core.runs import atomic_write_text, create_run_dir, default_run_dir, write_parquet
+    from sim.core.runs import atomic_write_text, write_parquet
 
     if games < 2:
         raise UserError(f"--games must be at least 2; got {games}")
     t_start = time.perf_counter()
     tables = _tables(cards, set_)
-    out_dir = out if out is not None else default_run_dir("runs", seed=seed)
-    with create_run_dir(out_dir) as staging, contextlib.ExitStack() as stack:
-        if backend == "dask":
-            from sim.core.dask_backend import client
-
-            c = stack.enter_context(client(scheduler, threads))
-            try:
-                frame = run_analysis(tables, seed, games, run=distributed_runner(c, chunk_size))
-            except ClusterLost as exc:  # not resumable: its episodes take seconds, not hours
-                raise UserError(f"{exc}; nothing was kept: run the command again") from None
+    # not resumable: its episodes take seconds, not hours (a lost cluster: run it again)
+    run = Run.start("simulate", out, seed, resumable=False)
+    out_dir = run.out
+    with run:
+        client = run.cluster(backend, scheduler, threads)
+        if client is not None:
+            frame = run_analysis(tables, seed, games, run=distributed_runner(client, chunk_size))
         else:
             from sim.core.firstrun import first_compile
 
             with first_compile("wilds", 15):
                 frame = run_analysis(tables, seed, games)
-        write_parquet(frame, staging.dir / "crystals.parquet")
+        write_parquet(frame, run.dir / "crystals.parquet")
         table = effort(frame[frame["deck"] == "as given"], ["setting", "warped"])
         text = (
             "Warped crystals (ALL DATA IS PLACEHOLDER): per crystal broken, mean strikes and "
@@ -55,18 +51,17 @@ def simulate(*, games: int, seed: int, cards, set_, out, backend: str = "local",
             )
             + "\n"
         )
-        atomic_write_text(staging.dir / "summary.txt", text)
+        atomic_write_text(run.dir / "summary.txt", text)
         command = " ".join(["abyss-mc", *sys.argv[1:]])
-        build_report(frame, tables, command).write(staging.dir / "report")
-        write_run_manifest(
-            staging,
+        build_report(frame, tables, command).write(run.dir / "report")
+        run.write_manifest(
             seed,
             {"game": "wilds", "command": "simulate", "n_games": games, "seed": seed,
              **data_options(cards, set_, None, out_dir)},
             card_digest=tables.digest,
             timings={"total": time.perf_counter() - t_start},
         )  # fmt: skip
-        staging.commit()
+        run.finish()
     return (f"{text}results: {out_dir}\n"
             f"report: {out_dir / 'report' / 'report.html'}\n")  # fmt: skip
 

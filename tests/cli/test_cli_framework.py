@@ -542,16 +542,17 @@ def test_a_run_killed_before_its_plan_was_sealed_resumes(tmp_path, monkeypatch):
     A plan without digests beside finished chunks (an older version's) is still refused."""
     from types import SimpleNamespace
 
-    from reports.commands import common as c
+    from reports import run as R
     from sim.core.errors import UserError
 
-    monkeypatch.setattr(c, "run_digests", lambda tables, presets: {"engine": "e1"})
+    monkeypatch.setattr(R, "run_digests", lambda tables, presets: {"engine": "e1"})
     staging = SimpleNamespace(dir=tmp_path, resumable=True)
-    c.write_plan(tmp_path, {"games": 10})
-    c.seal_plan(staging, True, None, None, tmp_path)
-    assert c.read_plan(tmp_path)["digests"] == {"engine": "e1"}
-    c.write_plan(tmp_path, {"games": 10})  # unsealed again, now with a finished chunk
+    resumed = R.Run("simulate", tmp_path, staging, {"games": 10}, resumed=True)
+    R.write_plan(tmp_path, {"games": 10})
+    resumed.seal(None, None)
+    assert R.read_plan(tmp_path)["digests"] == {"engine": "e1"}
+    R.write_plan(tmp_path, {"games": 10})  # unsealed again, now with a finished chunk
     (tmp_path / "chunks").mkdir()
     (tmp_path / "chunks" / "000000000000-5.done").write_text("{}")
     with pytest.raises(UserError, match="records no digests"):
-        c.seal_plan(staging, True, None, None, tmp_path)
+        resumed.seal(None, None)

@@ -355,5 +355,5 @@ def test_a_wilds_run_that_loses_its_cluster_says_run_it_again(tmp_path, threads_
                                       threads_cluster.scheduler_address, "--out", str(out)])
     lines = [line for line in result.output.splitlines() if line.startswith("error:")]
     assert result.exit_code == 2 and len(lines) == 1, result.output
-    assert "was lost" in lines[0] and "run the command again" in lines[0]
+    assert "was lost" in lines[0] and "run it again" in lines[0]
     assert not out.exists() and not any(tmp_path.glob(".run.partial*"))

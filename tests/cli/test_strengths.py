@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from reports.cli import app
-from reports.commands import common
+from reports.commands import tournament as tournament_command
 
 runner = CliRunner()
 ARGS = ["tournament", "--players", "2", "--blocks", "30", "--card-blocks", "12",
@@ -112,7 +112,7 @@ def test_a_line_up_without_tuned_versions_says_so_and_strengths_are_off_unless_r
 def test_an_interrupted_strengths_run_resumes_to_the_same_results(tmp_path, monkeypatch):
     whole = tmp_path / "whole"
     assert runner.invoke(app, [*ARGS, "--out", str(whole)]).exit_code == 0
-    saved, calls = common.save_array, {"n": 0}
+    saved, calls = tournament_command.save_array, {"n": 0}
 
     def killed(store, first, n, array, name="shares.npy"):
         saved(store, first, n, array, name)
@@ -120,11 +120,11 @@ def test_an_interrupted_strengths_run_resumes_to_the_same_results(tmp_path, monk
         if calls["n"] == 9:  # inside the tuned tier's card values
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(common, "save_array", killed)
+    monkeypatch.setattr(tournament_command, "save_array", killed)
     cut = tmp_path / "cut"
     result = runner.invoke(app, [*ARGS, "--out", str(cut)])
     assert result.exit_code == 130 and "--resume" in result.output
-    monkeypatch.setattr(common, "save_array", saved)
+    monkeypatch.setattr(tournament_command, "save_array", saved)
     resumed = runner.invoke(app, ["tournament", "--resume", str(cut)])
     assert resumed.exit_code == 0, resumed.output
     for path in ("strengths/tuned/seats.parquet", "card_values/hand-written/impact.parquet",
