@@ -16,8 +16,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.charts import error_bars, figure, legend_below, legend_outside
-from reports.summary import SCORE_SOURCES, wilson_interval
+from reports.charts import figure, legend_outside
+from reports.intervals import wilson_interval
+from reports.seat_tables import (
+    CONF,
+    chart_cards,
+    chart_matrix,
+    chart_rates,
+    chart_seats,
+    chart_seats_by_count,
+    chart_sources,
+    seat_advantage_blocks,
+    seat_rates,
+)
+from reports.summary import SCORE_SOURCES
 from sim.core.errors import UserError
 
 SOURCE_LABELS = {
@@ -28,9 +40,6 @@ SOURCE_LABELS = {
     "score_wounds": "Wounds",
     "score_scourge": "Scourge",
 }
-CONF = 0.95
-
-
 class RunData:
     """A run directory, read."""
 
@@ -92,40 +101,6 @@ class RunData:
 def seat_advantage(agg, conf: float = CONF) -> pd.DataFrame:
     """Win rate of each seat (all strategies together), with Wilson intervals."""
     return seat_rates(agg.seats.sum(axis=0), agg.wins.sum(axis=0), conf)
-
-
-def seat_rates(games, wins, conf: float = CONF) -> pd.DataFrame:
-    """Win rate of each seat from its games and wins (a shared win counts its share, rounded),
-    with Wilson intervals; index: seat from 1."""
-    rows = []
-    for seat, (n, w) in enumerate(zip(games, wins, strict=True)):
-        n, w = int(n), int(round(w))
-        lo, hi = wilson_interval(w, n, conf)
-        rows.append(
-            {"seat": seat + 1, "games": n, "win rate": w / n if n else np.nan, "lo": lo, "hi": hi}
-        )
-    return pd.DataFrame(rows).set_index("seat")
-
-
-def seat_advantage_blocks(seats: pd.DataFrame, conf: float = CONF) -> pd.DataFrame:
-    """Win share of each seat in a tournament, with t intervals over blocks (as
-    `reports.stats.strategy_summary` does for strategies, the seat playing the strategy's part)."""
-    from reports import stats
-
-    df = seats[["block", "table", "seat", "win", "score", "rank"]].rename(columns={"score": "ip"})
-    df = df.assign(strategy=(df["seat"] + 1).astype(str))
-    summary = stats.strategy_summary(df, conf=conf)
-    out = pd.DataFrame(
-        {
-            "games": summary["games"],
-            "win rate": summary["win_rate"],
-            "lo": summary["win_lo"],
-            "hi": summary["win_hi"],
-        }
-    )
-    out.index = out.index.astype(int)
-    out.index.name = "seat"
-    return out.sort_index()
 
 
 def strategy_rates(agg) -> pd.DataFrame:
@@ -211,85 +186,6 @@ def game_length(agg) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------ charts
-def chart_seats(frame: pd.DataFrame, n_players: int):
-    fig = figure(figsize=(6, 3.5))
-    ax = fig.add_subplot()
-    x = frame.index.to_numpy()
-    y = frame["win rate"].to_numpy()
-    ax.bar(x, y, color="#4C72B0")
-    ax.errorbar(
-        x, y, yerr=error_bars(y, frame["lo"], frame["hi"]), fmt="none", color="black", capsize=4
-    )
-    ax.axhline(1 / n_players, color="grey", linestyle="--", label=f"fair share 1/{n_players}")
-    ax.set_xlabel("seat (1 = first player)")
-    ax.set_ylabel("win rate")
-    ax.set_xticks(x)
-    legend_outside(ax)
-    return fig
-
-
-def chart_rates(frame: pd.DataFrame, n_players: int):
-    fig = figure(figsize=(7, 0.5 + 0.45 * len(frame)))
-    ax = fig.add_subplot()
-    frame = frame.sort_values("win rate")
-    y = np.arange(len(frame))
-    v = frame["win rate"].to_numpy()
-    ax.barh(y, v, color="#55A868")
-    ax.errorbar(
-        v,
-        y,
-        xerr=error_bars(v, frame["win lo"], frame["win hi"]),
-        fmt="none",
-        color="black",
-        capsize=3,
-    )
-    ax.axvline(1 / n_players, color="grey", linestyle="--")
-    ax.set_yticks(y, [str(s) for s in frame.index])
-    ax.set_xlabel("win rate (95% interval)")
-    return fig
-
-
-def chart_matrix(matrix: pd.DataFrame, significant: pd.DataFrame | None, title: str):
-    """Pairwise differences, rows and columns in the order given (the strongest first)."""
-    from reports.charts import heatmap
-
-    fig = figure(figsize=(1.5 + 0.8 * len(matrix), 1.2 + 0.7 * len(matrix)))
-    ax = fig.add_subplot()
-    values = matrix.to_numpy(dtype=float, copy=True)
-    np.fill_diagonal(values, np.nan)
-    limit = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
-    labels = [str(s) for s in matrix.index]
-    star = significant.to_numpy(dtype=bool) if significant is not None else np.zeros_like(values)
-    text = [[f"{values[i, j]:+.3f}{'*' if star[i, j] else ''}" for j in range(len(labels))]
-            for i in range(len(labels))]  # fmt: skip
-    image = heatmap(ax, values, labels, labels, text, cmap="RdBu", vmin=-limit, vmax=limit,
-                    fontsize=7)  # fmt: skip
-    ax.set_aspect("equal")
-    ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
-    fig.colorbar(image, ax=ax, shrink=0.8)
-    ax.set_title(title, fontsize=9)
-    return fig
-
-
-def chart_sources(frame: pd.DataFrame):
-    fig = figure(figsize=(7, 0.8 + 0.45 * len(frame)))
-    ax = fig.add_subplot()
-    left_pos = np.zeros(len(frame))
-    left_neg = np.zeros(len(frame))
-    y = np.arange(len(frame))
-    for column in frame.columns:
-        v = frame[column].to_numpy(dtype=float)
-        left = np.where(v >= 0, left_pos, left_neg)
-        ax.barh(y, v, left=left, label=column)
-        left_pos += np.where(v >= 0, v, 0)
-        left_neg += np.where(v < 0, v, 0)
-    ax.set_yticks(y, [str(s) for s in frame.index])
-    ax.set_xlabel("mean IP per player")
-    ax.invert_yaxis()  # the first strategy on top, as in the tables
-    legend_below(ax, ncol=len(frame.columns))
-    return fig
-
-
 def chart_turns(agg):
     hist = agg.turns_histogram
     nz = np.nonzero(hist)[0]
@@ -300,29 +196,6 @@ def chart_turns(agg):
         ax.bar(np.arange(lo, hi), hist[lo:hi] / hist.sum(), width=1.0, color="#8172B2")
     ax.set_xlabel("player turns in the game")
     ax.set_ylabel("share of games")
-    return fig
-
-
-def chart_cards(frame: pd.DataFrame, overall: float, title: str):
-    frame = frame[frame["held"] > 0].sort_values("win rate")
-    fig = figure(figsize=(7, 0.6 + 0.22 * len(frame)))
-    ax = fig.add_subplot()
-    y = np.arange(len(frame))
-    v = frame["win rate"].to_numpy()
-    ax.errorbar(
-        v,
-        y,
-        xerr=error_bars(v, frame["lo"], frame["hi"]),
-        fmt="o",
-        color="#C44E52",
-        capsize=2,
-        markersize=3,
-    )
-    ax.axvline(overall, color="grey", linestyle="--", label="all players")
-    ax.set_yticks(y, [str(s) for s in frame.index], fontsize=6)
-    ax.set_xlabel("win rate (95% interval)")
-    ax.set_title(title, fontsize=9)
-    legend_outside(ax)
     return fig
 
 
@@ -373,12 +246,69 @@ def build_report(run: RunData):
 def _verdicts(run: RunData, rule: dict | None, main: bool) -> list:
     """The verdicts of one play strength's run; the fight rule is the report's own for the
     main run, else that strength's rollouts'."""
-    from reports.strength_report import fight_rule
-    from reports.verdicts import fight_verdict, run_verdicts
-
     found = run_verdicts(run)
     rule = rule if main else fight_rule(run.dir)
     return found + ([fight_verdict(rule)] if rule is not None else [])
+
+
+def run_verdicts(run) -> list:
+    """The verdicts of a run (`RunData`): per player count the best strategy and the seat
+    advantage (the fight-or-explore rule: `_verdicts`)."""
+    from reports.verdicts import best_strategy_blocks, best_strategy_rates, seat_verdict
+
+    out = []
+    for part in run.parts:
+        n = part.agg.n_players
+        blocked = part.seats is not None and "block" in part.seats.columns
+        if blocked and len(part.agg.strategies) > 1:
+            df = part.seats.rename(columns={"score": "ip"})
+            df["strategy"] = df["strategy"].astype(str)
+            out.append(best_strategy_blocks(df, n))
+        elif len(part.agg.strategies) > 1:
+            out.append(best_strategy_rates(strategy_rates(part.agg), n))
+        out.append(seat_verdict(_verdict_seat_table(part), n))
+    return out
+
+
+def _verdict_seat_table(part) -> pd.DataFrame:
+    """Seat win rates of one player count of a run (`RunData`), with intervals
+    at 1 - 0.05/n: over blocks for a tournament, Wilson over games for a simulation."""
+    n = part.agg.n_players
+    level = 1 - (1 - CONF) / n
+    if part.seats is not None and "block" in part.seats.columns:
+        return seat_advantage_blocks(part.seats, level)
+    return seat_advantage(part.agg, level)
+
+
+def fight_verdict(rule: dict):
+    """The learnt rule of `reports.fight_rule.recommended_rule`: a finding only when its
+    out-of-sample gain in win probability has an interval above 0."""
+    from reports.verdicts import Verdict, _pts
+
+    mean, lo, hi = rule["gain_win"]
+    gain = f"{_pts(mean)} points of win probability [{_pts(lo)}, {_pts(hi)}] out of sample"
+    if lo > 0:
+        return Verdict("fight or explore", None, True, f"{rule['sentence']} ({gain}).",
+                       key="a better rule")  # fmt: skip
+    return Verdict("fight or explore", None, False,
+                   f"The data cannot tell a better fight-or-explore rule than the strategies' "
+                   f"own: the best candidate changed the result by {gain}.")  # fmt: skip
+
+
+def fight_rollouts(run_dir):
+    """The fight-or-explore rollouts played beside a run (`--fight-points`), or None."""
+    from reports.rollout import is_rollout_run, load_rollouts
+
+    sub = run_dir / FIGHT_DIR
+    return load_rollouts(sub) if is_rollout_run(sub) else None
+
+
+def fight_rule(run_dir, rollouts=None):
+    """The learnt fight-or-explore rule of a run's rollouts (`reports.fight_rule`), or None."""
+    from reports.fight_rule import recommended_rule
+
+    rollouts = fight_rollouts(run_dir) if rollouts is None else rollouts
+    return recommended_rule(rollouts) if rollouts is not None and rollouts.n_points else None
 
 
 #: Subdirectory of a tournament run holding its fight-or-explore rollouts (`--fight-points`).
@@ -391,12 +321,9 @@ def _fight_section(report, run: RunData) -> dict | None:
     if "leviathan" not in (run.config.get("expansions") or []):
         return None
     from reports.fight_report import add_fight_section
-    from reports.fight_rule import recommended_rule
-    from reports.rollout import is_rollout_run, load_rollouts
 
-    sub = run.dir / FIGHT_DIR
-    rollouts = load_rollouts(sub) if is_rollout_run(sub) else None
-    rule = recommended_rule(rollouts) if rollouts is not None and rollouts.n_points else None
+    rollouts = fight_rollouts(run.dir)
+    rule = fight_rule(run.dir, rollouts)
     add_fight_section(report, run.tables(), rollouts, rule=rule)
     return rule
 
@@ -415,34 +342,6 @@ def _seats_by_count(report, run: RunData) -> None:
     )
     sec.table(table, float_format="{:.3f}")
     sec.figure(chart_seats_by_count(table), "seat_advantage_by_count", "Win share by seat")
-
-
-def chart_seats_by_count(table: pd.DataFrame):
-    fig = figure(figsize=(7, 3.6))
-    ax = fig.add_subplot()
-    counts = sorted({n for n, _ in table.index})
-    width = 0.8 / len(counts)
-    for i, n in enumerate(counts):
-        rows = table.loc[n]
-        x = rows.index.to_numpy() + (i - (len(counts) - 1) / 2) * width
-        y = rows["win rate"].to_numpy()
-        ax.bar(x, y, width=width, label=f"{n} players")
-        ax.errorbar(
-            x, y, yerr=error_bars(y, rows["lo"], rows["hi"]), fmt="none", color="black", capsize=2
-        )
-        ax.hlines(
-            1 / n,
-            x.min() - width / 2,
-            x.max() + width / 2,
-            colors="grey",
-            linestyles="--",
-            linewidth=0.8,
-        )
-    ax.set_xticks(range(1, max(counts) + 1))
-    ax.set_xlabel("seat (1 = first player)")
-    ax.set_ylabel("win share")
-    legend_outside(ax)
-    return fig
 
 
 def _part_sections(report, run: RunData) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.balance import CONF
 from reports.conspiracy_run import ConspiracyRun
 from reports.conspiracy_stats import group_rates
+from reports.seat_tables import CONF
 
 __all__ = [
     "PILE_LABELS",

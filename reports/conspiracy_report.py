@@ -4,7 +4,7 @@ Reads a run directory written by ``abyss-mc simulate --game conspiracy`` or ``ab
 --game conspiracy`` (`reports.conspiracy_run`). This module writes the page, a section at a time;
 the numbers come from `reports.conspiracy_stats` and, for the discard piles,
 `reports.conspiracy_piles`; tournament statistics from `reports.stats`. The page is built with
-`reports.render` and the chart style and helpers of `reports.balance`.
+`reports.render` and the generic seat and strategy tables and charts of `reports.seat_tables`.
 
 Intervals are 95%. Per section the unit of the interval is said in the text:
 
@@ -29,15 +29,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.balance import (
-    CONF,
-    chart_cards,
-    chart_matrix,
-    chart_rates,
-    chart_seats,
-    chart_seats_by_count,
-    chart_sources,
-)
 from reports.charts import error_bars, figure, legend_outside
 from reports.conspiracy_piles import (
     RAIDER,
@@ -56,6 +47,15 @@ from reports.conspiracy_stats import (
     points_by_source,
     seat_advantage,
     strategy_rates,
+)
+from reports.seat_tables import (
+    CONF,
+    chart_cards,
+    chart_matrix,
+    chart_rates,
+    chart_seats,
+    chart_seats_by_count,
+    chart_sources,
 )
 
 __all__ = ["build_report", "chart_coalitions", "chart_rate_by", "chart_turns", "write_report"]
@@ -214,7 +214,7 @@ def run_verdicts(run: ConspiracyRun) -> list:
 def _seat_table(part: pd.DataFrame, n: int, blocks: bool) -> pd.DataFrame:
     """Seat win rates at one player count, intervals at 1 - 0.05/n (Bonferroni over the seats):
     t over blocks for a tournament, Wilson over games for a simulation."""
-    from reports.balance import seat_advantage_blocks, seat_rates
+    from reports.seat_tables import seat_advantage_blocks, seat_rates
 
     level = 1 - 0.05 / n
     if blocks:

@@ -1,8 +1,8 @@
 """The statistics of the Conspiracy balance report: seats, strategies, points by source,
 coalitions, Locations and game length, each a table of a `ConspiracyRun` (`reports.conspiracy_run`).
 
-Intervals are 95% (`reports.balance.CONF`); `group_rates` says how they are made for subgroups of
-seat-games, with or without the blocks of a tournament as clusters.
+Intervals are 95% (`reports.seat_tables.CONF`); `group_rates` says how they are made for
+subgroups of seat-games, with or without the blocks of a tournament as clusters.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from reports.balance import CONF, seat_advantage_blocks
 from reports.conspiracy_run import SOURCE_LABELS, ConspiracyRun
-from reports.summary import t_quantile, wilson_interval
+from reports.intervals import t_quantile, wilson_interval
+from reports.seat_tables import CONF, seat_advantage_blocks
 
 __all__ = [
     "coalition_distribution",
@@ -94,7 +94,8 @@ def group_rates(seats: pd.DataFrame, by: str | list[str], cluster: str | None = 
 def seat_advantage(run: ConspiracyRun) -> pd.DataFrame:
     """Win rate of each seat (1 = first player) per player count, indexed (players, seat):
     Wilson intervals over seat-games (simulate) or t intervals over blocks (tournament,
-    `reports.balance.seat_advantage_blocks`). Columns ``games``, ``win rate``, ``lo``, ``hi``."""
+    `reports.seat_tables.seat_advantage_blocks`). Columns ``games``, ``win rate``, ``lo``,
+    ``hi``."""
     frames = []
     for n in run.counts:
         part = run.seats[run.seats["players"] == n]

@@ -10,7 +10,7 @@ from pathlib import Path
 def summary_text(seats, n_games: int, n_players: int, columns: dict[str, str] | None = None) -> str:
     """One line per strategy: seats played, win rate [95% CI] and the mean of each seat column
     in `columns` (label -> column; default the score)."""
-    from reports.summary import wilson_interval
+    from reports.intervals import wilson_interval
 
     columns = columns or {"score": "score"}
     widths = {label: max(6, len(label)) for label in columns}
@@ -43,8 +43,8 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
 
     import pandas as pd
 
+    from reports.intervals import wilson_interval
     from reports.render import Report
-    from reports.summary import wilson_interval
 
     run_dir = Path(run_dir)
     manifest = json.loads((run_dir / "manifest.json").read_text())

@@ -135,7 +135,7 @@ class InterruptNote:
     a failure (a full disk, an unreadable file) once chunks are finished: one line that names
     the problem, says the finished chunks are kept and how to finish the run."""
 
-    told = False  # a run's interruption has been explained to the user (`reports.cli.main`)
+    told = False  # a run's interruption has been explained to the user (`cli.app.main`)
 
     def __init__(self, staging, out_dir: Path, command: str = "simulate") -> None:
         self.staging, self.out_dir, self.command = staging, out_dir, command
@@ -159,7 +159,7 @@ class InterruptNote:
             ) from None
         if issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
             print(f"interrupted: finish the run with {finish}", file=sys.stderr, flush=True)
-            InterruptNote.told = True  # this line is the message (reports.cli.main)
+            InterruptNote.told = True  # this line is the message (cli.app.main)
             if issubclass(exc_type, KeyboardInterrupt):
                 raise SystemExit(130) from None
         elif issubclass(exc_type, OSError) and self.staging.has_finished_chunks():

@@ -39,7 +39,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from reports.summary import mean_halfwidth, wilson_interval
+from reports.intervals import mean_halfwidth, wilson_interval
 
 __all__ = [
     "ConfidenceSequence",

@@ -20,17 +20,6 @@ def tier_dirs(run) -> dict:
     return out
 
 
-def fight_rule(run_dir):
-    """The learnt fight-or-explore rule of a run's rollouts (`reports.fight_rule`), or None."""
-    from reports.balance import FIGHT_DIR
-    from reports.fight_rule import recommended_rule
-    from reports.rollout import is_rollout_run, load_rollouts
-
-    sub = run_dir / FIGHT_DIR
-    rollouts = load_rollouts(sub) if is_rollout_run(sub) else None
-    return recommended_rule(rollouts) if rollouts is not None and rollouts.n_points else None
-
-
 def add_verdicts(report, run, verdicts_of) -> None:
     """`Verdicts`, first in the report: one play strength's verdicts, or each verdict across
     the strengths played. `verdicts_of(directory, main)`: the game's verdicts of one strength's

@@ -135,7 +135,7 @@ def point_metrics(result: SweepResult) -> pd.DataFrame:
     """Long form: point, metric, group, mean, lo, hi. Metrics: `win` per strategy and per
     seat (Wilson for single strategies' seat-games), `score` and sources per strategy, `turns`.
     A strategy's intervals take the game as the unit (it may hold several seats of a game)."""
-    from reports.summary import clustered_mean, clustered_rate, wilson_interval
+    from reports.intervals import clustered_mean, clustered_rate, wilson_interval
 
     rows = []
     sources = result.sources
@@ -307,35 +307,3 @@ def build_report(result: SweepResult, game: str, command: str):
         float_format="{:.4f}",
     )
     return report, diffs
-
-
-# ----------------------------------------------------------------------------- Wilds
-#: A Wilds sweep's efforts besides the strikes ("score")
-WILDS_SOURCES = ["turns_spent", "warps"]
-
-
-def wilds_run(n_episodes: int, seed: int):
-    """`run` of a Wilds sweep: episodes 0 .. n-1 of the climber's own strikes, as "seat" rows
-    (one per crystal: `strategy` = warped / plain, `score` = strikes) and "game" rows (`turns`),
-    so `differences` and the report work unchanged (`WILDS_SOURCES` its efforts)."""
-
-    def run(tables):
-        from reports.wilds import episodes_frame
-
-        frame = episodes_frame(tables, seed, n_episodes, 0)
-        seats = pd.DataFrame(
-            {
-                "game": frame["episode"],
-                "seat": frame["crystal"],
-                "strategy": np.where(frame["warped"], "warped crystals", "plain crystals"),
-                "win": frame["broken"].astype(float),
-                "score": frame["strikes"],
-                "turns_spent": frame["turns_spent"],
-                "warps": frame["warps"],
-            }
-        )
-        games = frame.groupby("episode", sort=True)["episode_turns"].first().reset_index()
-        games.columns = ["game", "turns"]
-        return seats, games
-
-    return run

@@ -250,10 +250,11 @@ def run_tournament(
         for first, _ in store.completed():
             parts[first] = (pd.read_parquet(store.path(first, "seats.parquet")),
                             pd.read_parquet(store.path(first, "games.parquet")))  # fmt: skip
-            if store.path(first, "aggregates.npz").is_file():
-                from sim.abyss.aggregate import Aggregates
+            if store.path(first, "aggregates.npz").is_file():  # a game that keeps aggregates
+                from sim import games as registry
 
-                part = Aggregates.load(store.path(first, "aggregates.npz"))
+                play = registry.get(game).play()
+                part = play.load_aggregates(store.path(first, "aggregates.npz"))
                 agg = part if agg is None else agg.merge(part)
         state["blocks"] = store.end()
         todo = store.missing(n_blocks)

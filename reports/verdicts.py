@@ -158,32 +158,6 @@ def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
                    key=frozenset(found))  # fmt: skip
 
 
-def seat_tables(part) -> pd.DataFrame:
-    """Seat win rates of one player count of a run (`reports.balance.RunData`), with intervals
-    at 1 - 0.05/n: over blocks for a tournament, Wilson over games for a simulation."""
-    from reports.balance import seat_advantage, seat_advantage_blocks
-
-    n = part.agg.n_players
-    level = 1 - (1 - CONF) / n
-    if part.seats is not None and "block" in part.seats.columns:
-        return seat_advantage_blocks(part.seats, level)
-    return seat_advantage(part.agg, level)
-
-
-# --- fight or explore ----------------------------------------------------------------------
-def fight_verdict(rule: dict) -> Verdict:
-    """The learnt rule of `reports.fight_rule.recommended_rule`: a finding only when its
-    out-of-sample gain in win probability has an interval above 0."""
-    mean, lo, hi = rule["gain_win"]
-    gain = f"{_pts(mean)} points of win probability [{_pts(lo)}, {_pts(hi)}] out of sample"
-    if lo > 0:
-        return Verdict("fight or explore", None, True, f"{rule['sentence']} ({gain}).",
-                       key="a better rule")  # fmt: skip
-    return Verdict("fight or explore", None, False,
-                   f"The data cannot tell a better fight-or-explore rule than the strategies' "
-                   f"own: the best candidate changed the result by {gain}.")  # fmt: skip
-
-
 def add_verdicts(report, verdicts: list[Verdict], notes: list[str]) -> None:
     """The `Verdicts` section, first in the report (before the contents)."""
     sec = report.section("Verdicts", lead=True)
@@ -198,25 +172,6 @@ CARD_NOTE = (
     "winners recruited each Lord or took each Location, a correlation (strong players recruit "
     "more), not a value."
 )
-
-
-def run_verdicts(run) -> list[Verdict]:
-    """The verdicts of a run (`reports.balance.RunData`): per player count the best strategy
-    and the seat advantage; with Leviathan rollouts, the fight-or-explore rule."""
-    from reports.balance import strategy_rates
-
-    out = []
-    for part in run.parts:
-        n = part.agg.n_players
-        blocked = part.seats is not None and "block" in part.seats.columns
-        if blocked and len(part.agg.strategies) > 1:
-            df = part.seats.rename(columns={"score": "ip"})
-            df["strategy"] = df["strategy"].astype(str)
-            out.append(best_strategy_blocks(df, n))
-        elif len(part.agg.strategies) > 1:
-            out.append(best_strategy_rates(strategy_rates(part.agg), n))
-        out.append(seat_verdict(seat_tables(part), n))
-    return out
 
 
 # --- card values (restricted play) ---------------------------------------------------------

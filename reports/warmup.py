@@ -1,7 +1,7 @@
 """`python -m reports.warmup GAME`: compile GAME's fast path into numba's cache, then exit.
 
 Started detached by a first run that plays on the reference engine while the fast path is not
-compiled yet (`reports.commands.common.cold_start_engine`), so that later runs start at once. Only
+compiled yet (`cli.commands.common.cold_start_engine`), so that later runs start at once. Only
 one such compile runs per cache (`sim.core.firstrun.compile_lock`); a second one exits at once.
 """
 

@@ -94,7 +94,7 @@ def commands(a, budget: int, specs: list[str]) -> tuple[str, str]:
 
 def main(argv=None) -> None:
     a = arguments(argv)
-    from reports.summary import wilson_interval
+    from reports.intervals import wilson_interval
     from sim import games
 
     spec = games.get(a.game)

@@ -51,7 +51,7 @@ def abyss_mc(*args: str) -> None:
     """`abyss-mc ARGS` on this checkout's code (whatever `abyss-mc` is installed)."""
     path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
     env = {**os.environ, "PYTHONPATH": path}
-    subprocess.run([sys.executable, "-m", "reports.entry", *args], check=True, cwd=ROOT, env=env,
+    subprocess.run([sys.executable, "-m", "cli.entry", *args], check=True, cwd=ROOT, env=env,
                    stdout=subprocess.DEVNULL)  # fmt: skip
 
 

@@ -13,6 +13,7 @@ from sim.abyss import workspace as W
 from sim.abyss.fast import lineup_arrays
 from sim.abyss.kernel_scoring import score
 from sim.abyss.rules import Game
+from sim.abyss.rules_decode import decode
 from sim.core.workspace import trace_of
 from strategies.abyss import REGISTRY
 
@@ -35,7 +36,7 @@ def kernel_game(base, specs, seed, game, play=KN.play):
 
 def decoded(s, t, policies, seed, game):
     """The reference `Game` in the kernel's final state."""
-    return S.decode(s[: S.STATE_SIZE], W.get_counters(s), t, policies, seed, game)
+    return decode(s[: S.STATE_SIZE], W.get_counters(s), t, policies, seed, game)
 
 
 def compare(t, base, specs, seed, game, play=KN.play) -> Game:

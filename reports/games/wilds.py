@@ -127,7 +127,6 @@ def bench(*, games: int, reference_games: int, seed: int, cards, set_):
 
 def sweep_run(*, games: int, seed: int, cards, base: list[str], backend: str = "local"):
     """(load, run, sources) of a Wilds sweep (`reports.sweep.run_sweep`)."""
-    from reports.sweep import WILDS_SOURCES, wilds_run
 
     if backend == "dask":
         raise UserError("--backend dask does not run Wilds sweeps; use --backend local")
@@ -135,4 +134,38 @@ def sweep_run(*, games: int, seed: int, cards, base: list[str], backend: str = "
     def load(setting):
         return _tables(cards, base + [f"{k}={v}" for k, v in setting.items()])
 
-    return load, wilds_run(games, seed), WILDS_SOURCES
+    return load, _sweep_point(games, seed), SWEEP_SOURCES
+
+
+#: A Wilds sweep's efforts besides the strikes ("score")
+SWEEP_SOURCES = ["turns_spent", "warps"]
+
+
+def _sweep_point(n_episodes: int, seed: int):
+    """`run` of a Wilds sweep: episodes 0 .. n-1 of the climber's own strikes, as "seat" rows
+    (one per crystal: `strategy` = warped / plain, `score` = strikes) and "game" rows (`turns`),
+    so `differences` and the report work unchanged (`SWEEP_SOURCES` its efforts)."""
+
+    def run(tables):
+        import numpy as np
+        import pandas as pd
+
+        from reports.wilds import episodes_frame
+
+        frame = episodes_frame(tables, seed, n_episodes, 0)
+        seats = pd.DataFrame(
+            {
+                "game": frame["episode"],
+                "seat": frame["crystal"],
+                "strategy": np.where(frame["warped"], "warped crystals", "plain crystals"),
+                "win": frame["broken"].astype(float),
+                "score": frame["strikes"],
+                "turns_spent": frame["turns_spent"],
+                "warps": frame["warps"],
+            }
+        )
+        games = frame.groupby("episode", sort=True)["episode_turns"].first().reset_index()
+        games.columns = ["game", "turns"]
+        return seats, games
+
+    return run

@@ -11,7 +11,7 @@ from sim.core.game import Played
 COMPILE_SECONDS = 55
 #: The reference engine's seconds per seat and game on one core (4 players: 23 s for 1,000
 #: games, 5 with Leviathan: 27 ms a game), for a first run's choice of engine while the fast path
-#: compiles (`reports.commands.common.cold_start_engine`).
+#: compiles (`cli.commands.common.cold_start_engine`).
 REFERENCE_SECONDS = 0.006
 
 
@@ -48,6 +48,13 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
     if not per_game:
         return Played(None, None, agg, dict(timings or {}))
     return Played(seats_frame(seats), games_frame(games), agg, dict(timings or {}))
+
+
+def load_aggregates(path):
+    """The aggregates a run saved (`sim.abyss.aggregate.Aggregates.save`)."""
+    from sim.abyss.aggregate import Aggregates
+
+    return Aggregates.load(path)
 
 
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):

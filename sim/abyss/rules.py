@@ -203,7 +203,7 @@ class Game(
         """Play turns until the end; returns self with `scores` and `ranks` filled in.
 
         The loop keeps its place in `next_seat` and `final_turns`, so a game decoded from a state
-        between two turns (`sim.abyss.state.decode`) plays on from there.
+        between two turns (`sim.abyss.rules_decode.decode`) plays on from there.
         """
         while True:
             seat = self.next_seat

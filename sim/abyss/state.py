@@ -10,8 +10,9 @@ reference engine (Lords under a Location, disabled Lords) become per-Lord flags.
 The offsets are module constants (numba compiles them in). Capacities are fixed maxima checked
 against the card tables by `check_capacity`.
 
-`encode(game)` turns a reference `Game` into (state, rng counters); `decode` rebuilds a `Game` that
-plays on identically. Both are plain Python; the kernel (`sim.abyss.kernel`) works on the vector.
+`encode(game)` turns a reference `Game` into (state, rng counters); `sim.abyss.rules_decode.decode`
+rebuilds a `Game` that plays on identically. Both are plain Python; the kernel
+(`sim.abyss.kernel`) works on the vector.
 """
 
 from __future__ import annotations
@@ -160,7 +161,8 @@ def _put(s: np.ndarray, off: int, items, cap: int, what: str) -> None:
     s[off + 1 : off + 1 + n] = items
 
 
-def _get(s: np.ndarray, off: int) -> list[int]:
+def stack_items(s: np.ndarray, off: int) -> list[int]:
+    """The items of the stack segment at `off`, as a list."""
     return [int(x) for x in s[off + 1 : off + 1 + int(s[off])]]
 
 
@@ -229,66 +231,3 @@ def _power_bits(powers) -> int:
     from sim.abyss.rules_base import ONCE_PER_TURN
 
     return sum(1 << k for k, power in enumerate(ONCE_PER_TURN) if power in powers)
-
-
-def decode(s: np.ndarray, counters: np.ndarray, tables, policies, seed: int, game: int):
-    """A reference `Game` in the state `s` (with RNG `counters`), ready to `play()` on."""
-    from sim.abyss.constants import AbyssRng
-    from sim.abyss.rules import Game
-    from sim.abyss.rules_base import ONCE_PER_TURN, Player
-
-    g = Game.__new__(Game)
-    n = int(s[N_PLAYERS])
-    g.start(tables, policies, seed, game, False, AbyssRng(seed, game))
-    g.n_players = n
-    g.rng.counters[:] = counters
-    g.rules, g.leviathan = tables.rules, bool(s[LEVIATHAN])
-    g.turn, g.active = int(s[TURN]), int(s[ACTIVE])
-    reason = END_REASONS[int(s[END_REASON])]
-    g.end_reason = None if reason == "none" else reason
-    g.over, g.extra_turn, g.threat = bool(s[OVER]), bool(s[EXTRA_TURN]), int(s[THREAT])
-    g.scores, g.ranks = [], []
-    g.n_fights, g.n_continues = int(s[N_FIGHTS]), int(s[N_CONTINUES])
-    g.n_leviathan_attacks, g.n_kills = int(s[N_LEV_ATTACKS]), int(s[N_KILLS])
-    g.pearls_from_treasury, g.pearls_to_treasury = int(s[PEARLS_FROM]), int(s[PEARLS_TO])
-    g.next_seat = int(s[NEXT_SEAT])
-    g.final_turns = _get(s, FINAL_TURNS) if s[FINAL_ROUND] else None
-    g.pending_reward_space = int(s[PENDING_REWARD_SPACE])
-    g.pending_payment = (int(s[PENDING_COST]), _get(s, PENDING_USED))
-    g.pending_attack = (int(s[PENDING_ZONE]), int(s[PENDING_POWER]))
-    g.fight_zone = int(s[FIGHT_ZONE])
-    g.exploration_deck = _get(s, EXP_DECK)
-    g.exploration_discard = _get(s, EXP_DISCARD)
-    g.track = _get(s, TRACK)
-    g.council = [_get(s, COUNCIL + r * COUNCIL_STRIDE) for r in range(5)]
-    g.lord_deck, g.court = _get(s, LORD_DECK), _get(s, COURT)
-    g.lord_discard = _get(s, LORD_DISCARD)
-    g.location_deck, g.locations_available = _get(s, LOC_DECK), _get(s, LOC_AVAILABLE)
-    g.monster_tokens = _get(s, MONSTER_TOKENS)
-    g.key_pile = int(s[KEY_PILE])
-    g.players = []
-    for seat in range(n):
-        base = PLAYERS + seat * P_STRIDE
-        lords = _get(s, base + P_LORDS)
-        locations = _get(s, base + P_LOCATIONS)
-        bits = int(s[base + P_USED_POWERS])
-        p = Player(seat=seat, pearls=int(s[base + P_PEARLS]), keys=int(s[base + P_KEYS]))
-        p.hand, p.affiliated = _get(s, base + P_HAND), _get(s, base + P_AFFILIATED)
-        p.lords, p.locations, p.tokens = lords, locations, _get(s, base + P_TOKENS)
-        p.under = {lord for lord in lords if s[LORD_UNDER + lord]}
-        p.disabled = {lord for lord in lords if s[LORD_DISABLED + lord]}
-        p.location_lords = {loc: _get(s, LOC_LORDS + loc * LOC_LORDS_STRIDE) for loc in locations}
-        p.wounds, p.bought_this_turn = int(s[base + P_WOUNDS]), bool(s[base + P_BOUGHT])
-        p.killed, p.held_tokens = _get(s, base + P_KILLED), _get(s, base + P_HELD)
-        p.recruited = _get(s, base + P_RECRUITED)
-        p.used_powers = {int(pw) for k, pw in enumerate(ONCE_PER_TURN) if bits >> k & 1}
-        g.players.append(p)
-    if g.leviathan:
-        zones = tables.n_border_zones
-        g.border = [int(x) for x in s[BORDER : BORDER + zones]]
-        g.life = [int(x) for x in s[LIFE : LIFE + zones]]
-        g.leviathan_deck, g.leviathan_discard = _get(s, LEV_DECK), _get(s, LEV_DISCARD)
-        g.leviathan_tokens = _get(s, LEV_TOKENS)
-        g.leviathan_token_discard = _get(s, LEV_TOKEN_DISCARD)
-        g.scourge = int(s[SCOURGE])
-    return g

@@ -33,6 +33,8 @@ PLAY API, the functions of a `play_module`:
   columns as dicts of arrays; aggregates None when the game keeps none.
 - ``replay(tables, *, seed, game, n_players, policies, expansions) -> (text, events)``: one
   game move by move, as the run played it.
+- ``load_aggregates(path)``, for a game whose `run_tables` returns aggregates: those a run saved
+  (``aggregates.save(path)``), to be merged with ``merge``.
 """
 
 from __future__ import annotations

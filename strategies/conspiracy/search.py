@@ -23,7 +23,7 @@ import numpy as np
 
 from sim.conspiracy import policies as P
 from sim.conspiracy import state as S
-from strategies.conspiracy import CompiledPolicy
+from strategies.conspiracy.baseline import CompiledPolicy
 from strategies.registry import param
 from strategies.search import SearchPlayer, rollout_choices
 

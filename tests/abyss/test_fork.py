@@ -259,7 +259,7 @@ def test_fight_p_parameter_admits_exactly_the_threshold(chance) -> None:
 def invoke(*args):
     from typer.testing import CliRunner
 
-    from reports.cli import app
+    from cli.app import app
 
     return CliRunner().invoke(app, [str(a) for a in args])
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from sim.abyss import odds
 from sim.abyss.cards import load_cards
 from sim.abyss.cards_tables import CardTables

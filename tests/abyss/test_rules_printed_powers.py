@@ -45,6 +45,7 @@ from sim.abyss.fast import lineup_arrays
 from sim.abyss.rules import Game
 from sim.abyss.rules_base import DECLINE, Action
 from sim.abyss.rules_base import Decision as D
+from sim.abyss.rules_decode import decode
 from sim.abyss.rules_leviathan import LevDecision as L
 from sim.core.workspace import trace_of
 from strategies.abyss import REGISTRY
@@ -99,7 +100,7 @@ def on_both_engines(g: Game, play_ref, play_fast) -> None:
     play_ref(g)
     play_fast(s)
     assert trace_of(s, W.TRACE) == [tuple(int(x) for x in row) for row in g.trace[start:]]
-    fast = S.decode(s[: S.STATE_SIZE], W.get_counters(s), g.t, g.policies, g.seed, g.game_index)
+    fast = decode(s[: S.STATE_SIZE], W.get_counters(s), g.t, g.policies, g.seed, g.game_index)
     ref_state, ref_counters = S.encode(g)
     fast_state, fast_counters = S.encode(fast)
     assert np.array_equal(ref_state, fast_state) and np.array_equal(ref_counters, fast_counters)

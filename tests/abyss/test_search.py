@@ -25,6 +25,7 @@ from sim.abyss import workspace as W
 from sim.abyss.fast import lineup_arrays
 from sim.abyss.policy_params import SEARCH as SEARCH_KIND
 from sim.abyss.rules import Game
+from sim.abyss.rules_decode import decode
 from sim.core.workspace import trace_of
 
 SPEC = games.get("abyss")
@@ -376,7 +377,7 @@ def _legal_on_random_states(t, n_players, games) -> int:
         log: list = []
         policies = [Logged(p, log) if p.kind == SEARCH_KIND else p
                     for p in _policies(specs, n_players)]  # fmt: skip
-        ref = S.decode(state, counters, t, policies, seed, game).play()
+        ref = decode(state, counters, t, policies, seed, game).play()
         for seat, decision, options, option, drew in log:
             assert option in options, (specs, seat, decision, options, option)
             assert not drew, "the search drew from the game's random streams"

@@ -9,6 +9,7 @@ import pytest
 from sim.abyss import state as S
 from sim.abyss.cards import load_cards
 from sim.abyss.rules import Game
+from sim.abyss.rules_decode import decode
 from strategies.abyss import REGISTRY
 
 
@@ -48,7 +49,7 @@ def test_round_trip_along_whole_games(tables):
         g, states = _states_between_turns(tables, specs, n, seed=5, game=n)
         assert len(states) == g.turn
         for s, counters in states:
-            again = S.decode(s, counters, tables, REGISTRY.make_policies(specs, n), seed=5, game=n)
+            again = decode(s, counters, tables, REGISTRY.make_policies(specs, n), seed=5, game=n)
             s2, c2 = S.encode(again)
             np.testing.assert_array_equal(s, s2)
             np.testing.assert_array_equal(counters, c2)
@@ -61,7 +62,7 @@ def test_decoded_game_plays_on_to_the_same_end(tables):
         g, states = _states_between_turns(tables, specs, n, seed, game)
         for k in (0, len(states) // 3, len(states) - 1):
             s, counters = states[k]
-            resumed = S.decode(
+            resumed = decode(
                 s, counters, tables, REGISTRY.make_policies(specs, n), seed, game
             ).play()
             assert _final(resumed) == _final(g)

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reports.summary import wilson_interval
+from reports.intervals import wilson_interval
 from sim.abyss import kernel as KN
 from sim.abyss import workspace as W
 from sim.abyss.cards import load_cards

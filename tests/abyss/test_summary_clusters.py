@@ -15,16 +15,14 @@ import math
 import numpy as np
 import pytest
 
-from reports.summary import (
+from reports.intervals import (
     clustered_mean,
     clustered_rate,
     mean_from_sums,
-    strategy_rate,
-    strategy_score,
-    summarize_aggregates,
     t_quantile,
     wilson_interval,
 )
+from reports.summary import strategy_rate, strategy_score, summarize_aggregates
 from sim.abyss import state as KN
 from sim.abyss.aggregate import CLUSTER_SUMS, Aggregates
 from sim.abyss.state import N_GAME_FIELDS, N_SEAT_FIELDS

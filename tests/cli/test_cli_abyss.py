@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from sim.abyss.cards import default_data_dir
 
 runner = CliRunner()

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 
 runner = CliRunner()
 

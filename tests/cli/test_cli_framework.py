@@ -1,4 +1,4 @@
-"""The CLI framework (reports/cli.py): start-up cost, option validation, error reporting, run dirs.
+"""The CLI framework (cli/app.py): start-up cost, option validation, error reporting, run dirs.
 
 Most tests replace the engine (`sim.abyss.cards`, `.runner`, `.replay`) with small fakes, so they
 test the CLI's contract whatever state the engine is in; the tests at the end run the real engine
@@ -20,8 +20,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
-from reports.summary import summarize, wilson_interval
+from cli.app import app
+from reports.intervals import wilson_interval
+from reports.summary import summarize
 from sim.abyss.schema import GAME_COLUMNS, SCHEMA_VERSION, SEAT_COLUMNS, games_frame, seats_frame
 
 HEAVY_MODULES = ("numpy", "pandas", "numba", "scipy", "matplotlib", "pyarrow")
@@ -198,9 +199,9 @@ def test_import_and_help_do_not_load_heavy_modules() -> None:
     code = (
         "import sys\n"
         "sys.argv = ['abyss-mc', '--help']\n"
-        "import reports.cli\n"
+        "import cli.app\n"
         "try:\n"
-        "    reports.cli.main()\n"
+        "    cli.app.main()\n"
         "except SystemExit:\n"
         "    pass\n"
         f"print('HEAVY:' + ','.join(m for m in {HEAVY_MODULES!r} if m in sys.modules))\n"
@@ -250,7 +251,7 @@ def test_replay_rejects_bad_options() -> None:
 
 def test_real_process_prints_one_line_and_exits_2(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "reports.cli", "simulate", "--players", "5"],
+        [sys.executable, "-m", "cli.app", "simulate", "--players", "5"],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -459,7 +460,7 @@ def test_interrupted_run_leaves_nothing(tmp_run_root: Path, sig: signal.Signals)
     pytest.importorskip("sim.abyss.runner")
     out = tmp_run_root / "r"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reports.cli", "simulate", "--games", "1000000", "--out", str(out)],
+        [sys.executable, "-m", "cli.app", "simulate", "--games", "1000000", "--out", str(out)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -503,7 +504,7 @@ def test_interval_formulas_match_scipy_stats() -> None:
     """The summary's light-weight quantiles agree with scipy.stats' binomtest and t."""
     from scipy import stats
 
-    from reports.summary import mean_halfwidth
+    from reports.intervals import mean_halfwidth
 
     for wins, n in ((0, 10), (3, 10), (50, 100), (999, 1000), (1000, 1000), (7, 2000)):
         ci = stats.binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")
@@ -527,7 +528,7 @@ def test_interval_formulas_match_scipy_stats() -> None:
 def test_bad_command_lines_are_one_line_through_the_console_script(args, fragment, tmp_path):
     """Issue 19: "Every bad command-line value gives one line on stderr and exit code 2, never a
     framed box or a traceback" -- also those click rejects before a command runs."""
-    code = "import sys; from reports.entry import main; sys.argv[0] = 'abyss-mc'; main()"
+    code = "import sys; from cli.entry import main; sys.argv[0] = 'abyss-mc'; main()"
     proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                           cwd=tmp_path)  # fmt: skip
     assert proc.returncode == 2, proc.stderr

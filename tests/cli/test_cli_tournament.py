@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from strategies.abyss import REGISTRY
 
 runner = CliRunner()

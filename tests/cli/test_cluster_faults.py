@@ -26,7 +26,7 @@ distributed = pytest.importorskip("distributed")
 
 SIMULATE = ["simulate", "--games", "120000", "--chunk-size", "1000", "--seed", "13",
             "--players", "3", "--strategies", "greedy,random,farmer"]  # fmt: skip
-ENTRY = "import sys; from reports.entry import main; sys.argv[0] = 'abyss-mc'; main()"
+ENTRY = "import sys; from cli.entry import main; sys.argv[0] = 'abyss-mc'; main()"
 
 
 def abyss_mc(*args, **kw) -> subprocess.Popen:
@@ -223,7 +223,7 @@ def test_a_full_disk_while_a_chunk_is_stored_keeps_the_others(tmp_path, cluster,
     kept, and the resumed run is the uninterrupted one."""
     from typer.testing import CliRunner
 
-    from reports.cli import app
+    from cli.app import app
     from sim.core import chunks as chunks_module
 
     save, calls = chunks_module.ChunkStore.save, {"n": 0}
@@ -319,7 +319,7 @@ def test_every_dask_command_keeps_its_work_when_the_cluster_is_lost(
 ) -> None:
     from typer.testing import CliRunner
 
-    from reports.cli import app
+    from cli.app import app
 
     args, files = COMMANDS[command]
     runner = CliRunner()
@@ -346,7 +346,7 @@ def test_a_wilds_run_that_loses_its_cluster_says_run_it_again(tmp_path, threads_
                                                               monkeypatch) -> None:  # fmt: skip
     from typer.testing import CliRunner
 
-    from reports.cli import app
+    from cli.app import app
 
     lose_cluster_at_call(monkeypatch, 2)
     out = tmp_path / "run"

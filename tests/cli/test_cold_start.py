@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
-from reports.commands import common as c
+from cli.app import app
+from cli.commands import common as c
 from sim import games
 from sim.core import firstrun, jit
 
@@ -105,7 +105,7 @@ def test_a_real_cold_start_compiles_in_the_background(tmp_path) -> None:
     compile finishes; the next run of the same games is on the fast path, silent, same bytes."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     env.pop(firstrun.COLD_START_ENV)
-    cmd = [sys.executable, "-m", "reports.entry", "simulate", "--game", "conspiracy",
+    cmd = [sys.executable, "-m", "cli.entry", "simulate", "--game", "conspiracy",
            "--games", "200", "--seed", "3"]  # fmt: skip
     first = subprocess.run([*cmd, "--out", str(tmp_path / "a")], env=env, capture_output=True,
                            text=True, check=True)  # fmt: skip

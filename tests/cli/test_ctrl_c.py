@@ -20,11 +20,11 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from sim.core import interrupts
 from sim.core.runs import partial_dir
 
-ENTRY = "import sys; from reports.entry import main; sys.argv[0] = 'abyss-mc'; main()"
+ENTRY = "import sys; from cli.entry import main; sys.argv[0] = 'abyss-mc'; main()"
 SIMULATE = ["simulate", "--games", "30000", "--chunk-size", "1000", "--threads", "1", "--seed",
             "3"]  # fmt: skip
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from sim.abyss.aggregate import Aggregates
 
 distributed = pytest.importorskip("distributed")

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 
 SMALL = ["--players", "2", "--games", "3", "--replicates", "2",
          "--strategies", "search:rollouts=8,greedy"]  # fmt: skip

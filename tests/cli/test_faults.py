@@ -29,7 +29,7 @@ import pytest
 from test_resume import cli, interrupt, run
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from sim.core import chunks as chunks_module
 from sim.core.runs import Staging, partial_dir
 
@@ -342,7 +342,7 @@ def test_sequential_tournament_killed_just_after_the_decision(tmp_path, monkeypa
 def test_ctrl_c_at_any_moment_is_one_line(tmp_path, delay) -> None:
     """Ctrl-C at any moment, also while the modules load (the first fraction of a second),
     prints one line and no traceback, through the installed console script's entry point."""
-    code = "import sys; from reports.entry import main; sys.argv[0] = 'abyss-mc'; main()"
+    code = "import sys; from cli.entry import main; sys.argv[0] = 'abyss-mc'; main()"
     p = subprocess.Popen(
         [sys.executable, "-c", code, *SIMULATE, "--out", str(tmp_path / "run")],
         stdout=subprocess.PIPE,
@@ -370,7 +370,7 @@ def _compile_note(line: str) -> bool:
 def test_ctrl_c_during_the_first_compile_is_one_line(tmp_path) -> None:
     """Ctrl-C while the fast path compiles into an empty cache: llvmlite's half-made objects
     must not print "Exception ignored ... Traceback" as the process ends."""
-    code = "import sys; from reports.entry import main; sys.argv[0] = 'abyss-mc'; main()"
+    code = "import sys; from cli.entry import main; sys.argv[0] = 'abyss-mc'; main()"
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     p = subprocess.Popen(
         [sys.executable, "-c", code, *SIMULATE, "--engine", "fast", "--out", str(tmp_path / "r")],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from sim import games
 from sim.core.errors import UserError
 

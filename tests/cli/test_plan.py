@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from reports.plan import blocks_needed
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from sim import games
 
 runner = CliRunner()

@@ -24,7 +24,7 @@ ARGS = ["--games", "24000", "--chunk-size", "1000", "--threads", "1", "--seed", 
 
 
 def cli(*args: str, **kw) -> subprocess.Popen:
-    code = "import sys; from reports.cli import main; sys.argv[0] = 'abyss-mc'; main()"
+    code = "import sys; from cli.app import main; sys.argv[0] = 'abyss-mc'; main()"
     return subprocess.Popen(
         [sys.executable, "-c", code, *map(str, args)],
         stdout=subprocess.PIPE,

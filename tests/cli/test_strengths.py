@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
-from reports.commands import tournament as tournament_command
+from cli.app import app
+from cli.commands import tournament as tournament_command
 
 runner = CliRunner()
 ARGS = ["tournament", "--players", "2", "--blocks", "30", "--card-blocks", "12",

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 from reports.sweep import grid, parse_sweep
 
 runner = CliRunner()

@@ -20,8 +20,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from cli.app import app
 from reports import tune as T
-from reports.cli import app
 from reports.tune import within_archetype
 from reports.tune_output import MADE_BY, command_options, recorded_commands
 from sim import games

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 from typer.testing import CliRunner
 
-from reports.cli import app
+from cli.app import app
 
 runner = CliRunner()
 

@@ -241,7 +241,7 @@ def test_game_length_and_end_reasons(sim_run):
 
 def test_cluster_interval_of_singletons_is_the_t_interval():
     """One seat-game per cluster: the cluster-robust interval of a mean is the t interval."""
-    from reports.summary import mean_halfwidth
+    from reports.intervals import mean_halfwidth
 
     rng = np.random.default_rng(0)
     df = pd.DataFrame(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from reports.summary import wilson_interval
+from reports.intervals import wilson_interval
 from sim.conspiracy.cards import load_cards
 from sim.conspiracy.play import run_games
 from strategies.conspiracy import REGISTRY

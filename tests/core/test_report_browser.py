@@ -154,7 +154,7 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
     every chart loaded and no console error."""
     from typer.testing import CliRunner
 
-    from reports.cli import app
+    from cli.app import app
 
     out = tmp_path / "run"
     result = CliRunner().invoke(

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from reports import stats
-from reports.summary import wilson_interval
+from reports.intervals import wilson_interval
 
 NAMES = ("A", "B", "C", "D")
 COLUMNS = ["block", "table", "seat", "strategy", "win", "ip", "rank"]

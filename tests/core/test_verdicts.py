@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.balance import seat_advantage_blocks
+from reports.balance import fight_verdict
 from reports.render import Report
+from reports.seat_tables import seat_advantage_blocks
 from reports.verdicts import (
     Verdict,
     add_strength_verdicts,
@@ -16,7 +17,6 @@ from reports.verdicts import (
     best_strategy_blocks,
     best_strategy_rates,
     card_verdicts,
-    fight_verdict,
     holds,
     seat_verdict,
 )

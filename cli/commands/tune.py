@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from reports.commands import common as c
+from cli.commands import common as c
 from reports.run import (
     Run,
     card_digest,
@@ -256,16 +256,17 @@ def recorded_command(o: dict, spec, exp, opponents, cards, set_, presets) -> str
 def code_version() -> dict:
     """The code a tune ran: the package version, the git commit of its checkout (with `dirty`
     when its Python sources differ from the commit; None outside a git checkout) and a digest
-    of the Python sources of sim/, strategies/ and reports/."""
+    of the Python sources of sim/, strategies/, reports/ and cli/."""
     import subprocess
     from importlib.metadata import PackageNotFoundError, version
 
+    import cli
     import reports
     import sim
     import strategies
     from sim.core.provenance import source_digest
 
-    dirs = [Path(m.__file__).parent for m in (sim, strategies, reports)]
+    dirs = [Path(m.__file__).parent for m in (sim, strategies, reports, cli)]
     root = dirs[0].parent
 
     def git(*args: str) -> subprocess.CompletedProcess | None:

@@ -21,7 +21,7 @@ def main() -> None:
 
     interrupts.install()
     try:
-        from reports.cli import main as run
+        from cli.app import main as run
 
         run()
     except KeyboardInterrupt:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from reports.commands import common as c
+from cli.commands import common as c
 from reports.run import Run, card_digest, data_options, data_paths, recorded_paths, run_digests
 from sim.core.errors import UserError
 

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from reports.commands import common as c
+from cli.commands import common as c
 from reports.run import (
     Run,
     card_digest,

@@ -23,7 +23,7 @@ ev_app = typer.Typer(
     no_args_is_help=True,
 )
 
-from reports.commands import common as c  # noqa: E402
+from cli.commands import common as c  # noqa: E402
 from reports.run import Run, card_digest, data_options  # noqa: E402
 from sim.core.errors import UserError  # noqa: E402
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from reports.commands import common as c
+from cli.commands import common as c
 from sim.core.errors import UserError
 
 

@@ -1,5 +1,5 @@
 """The ``abyss-mc`` command line: the typer application, each command from its own module in
-`reports.commands` (``cards``, ``strategies``, ``simulate``, ``tournament``, ``sweep``, ``plan``,
+`cli.commands` (``cards``, ``strategies``, ``simulate``, ``tournament``, ``sweep``, ``plan``,
 ``report``, ``replay``, ``bench``, ``ev``, ``tune``, ``restrict``).
 
 Start-up must stay instant (``abyss-mc --help``): the command modules import only typer and the
@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from reports.commands import (
+from cli.commands import (
     bench,
     cards,
     ev,
@@ -69,7 +69,7 @@ def main() -> None:
     except ImportError:  # pragma: no cover
         from click import exceptions as click_errors
 
-    interrupts.install()  # a Ctrl-C is never lost (also under `python -m reports.cli`)
+    interrupts.install()  # a Ctrl-C is never lost (also under `python -m cli.app`)
     # SIGTERM (kill, a batch scheduler) unwinds like Ctrl-C, so a run being written is removed.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from reports.commands import common as c
+from cli.commands import common as c
 from reports.run import recorded_paths
 from sim.core.errors import UserError
 

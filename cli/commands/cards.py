@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from reports.commands import common as c
+from cli.commands import common as c
 
 # --- commands --------------------------------------------------------------------------------
 
