@@ -79,3 +79,9 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
             f"Win rate of each seat (seat 1 plays first); equal seats win {1 / n_players:.1%}.",
         ).table(by_seat.rename_axis("seat"))
     return report.write(Path(out) if out is not None else run_dir / "report")
+
+
+#: A game without report code of its own adds nothing to a tournament and has no restricted play
+#: (`sim.core.contract.ReportModule`).
+tournament_extras = None
+restrictions = None

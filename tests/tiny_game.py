@@ -128,6 +128,12 @@ def replay(tables, *, seed, game, n_players, policies, expansions=()):
     return text, [{"seat": int(s), "strategy": str(n), "kept": int(k)} for s, n, k in rows]
 
 
+#: The play contract's constants (`sim.core.contract.PlayModule`): nothing to compile, no
+#: reference engine to start on, no aggregates.
+COMPILE_SECONDS = 0
+REFERENCE_SECONDS = None
+load_aggregates = None
+
 SPEC = GameSpec(name="tiny", title="Tiny", cards_module=__name__, play_module=__name__,
                 strategies_module=__name__, engines=("fast",), default_strategies="best,random",
                 default_tournament="best,random", resumable_engines=())  # fmt: skip

@@ -139,7 +139,7 @@ def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
     from sim.core.firstrun import cold_start_allowed, compile_in_background, is_compiled
 
     play = spec.play()
-    per_seat_game = getattr(play, "REFERENCE_SECONDS", None)
+    per_seat_game = play.REFERENCE_SECONDS
     if per_seat_game is None or "reference" not in spec.engines or not cold_start_allowed():
         return "fast"
     if any(getattr(p, "LOOKS_AHEAD", False) for p in policies):

@@ -75,7 +75,7 @@ def _restrict(o, cards, set_, presets, out, run, backend, scheduler, threads) ->
     if not o["strategy"]:
         raise UserError("--strategy is required: the strategy whose cards are valued")
     spec = c.game_spec(o["game"])
-    restrictions = getattr(spec.report(), "restrictions", None)
+    restrictions = spec.report().restrictions
     if restrictions is None:
         raise UserError(f"{spec.title} has no restricted play yet")
     registry = spec.strategies()

@@ -274,7 +274,7 @@ def tournament(
             for n, r in results.items()
         )
         atomic_write_text(run.dir / "summary.txt", text)
-        extras = getattr(spec.report(), "tournament_extras", None)
+        extras = spec.report().tournament_extras
         extra_config = extras(
             tables, names=names, counts=counts, seed=seed, expansions=exp,
             fight_points=fight_points, run_dir=run.dir,
@@ -342,7 +342,7 @@ def _strength_options(spec, strengths: str, card_blocks: int | None, report: boo
         card_blocks = CARD_BLOCKS if report and builtin else 0
     if card_blocks < 0 or card_blocks == 1:
         raise UserError(f"--card-blocks must be 0 or at least 2; got {card_blocks}")
-    if card_blocks and getattr(spec.report(), "restrictions", None) is None:
+    if card_blocks and spec.report().restrictions is None:
         card_blocks = 0  # a game without restricted play yet
     return strengths, card_blocks
 
@@ -422,7 +422,7 @@ def _write_tier(spec, tables, run, tier, lineups, results, *, seed, expansions,
     text = "".join(f"== {n} players, {St.title(tier)} ==\n" + tournament_text(r)
                    for n, r in results.items())  # fmt: skip
     atomic_write_text(d / "summary.txt", text)
-    extras = getattr(spec.report(), "tournament_extras", None)
+    extras = spec.report().tournament_extras
     if extras is not None and tier != St.SEARCH:  # the fight rollouts fork no search player
         n = St.card_players(list(lineups))
         extras(tables, names=lineups[n], counts=[n], seed=seed, expansions=expansions,

@@ -23,6 +23,9 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
 
 
 #: the benchmark's line-up unless told (docs/benchmarks.md's history plays it)
+#: A Conspiracy tournament plays its games only (`sim.core.contract.ReportModule`).
+tournament_extras = None
+
 BENCH_STRATEGIES = "coalition_builder,key_hunter,pearl_master,pile_raider"
 
 

@@ -72,6 +72,10 @@ def _fast_games(tables, n_players, n_games, seed, policies, threads, progress, s
     return (*in_game_order(parts), timings(sum(n for _, n in todo), elapsed, threads=threads))
 
 
+#: Conspiracy keeps no aggregates (`sim.core.contract.PlayModule`).
+load_aggregates = None
+
+
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     from sim.conspiracy.fast import run_tables as run
 
