@@ -1,6 +1,7 @@
 """The ``abyss-mc`` command line: the typer application, each command from its own module in
 `cli.commands` (``cards``, ``strategies``, ``simulate``, ``tournament``, ``sweep``, ``plan``,
-``report``, ``replay``, ``bench``, ``ev``, ``tune``, ``restrict``).
+``report``, ``replay``, ``bench``, ``tune``, ``restrict``), and each game's own commands
+(`GameSpec.commands_module`: Abyss's ``ev``).
 
 Start-up must stay instant (``abyss-mc --help``): the command modules import only typer and the
 standard library at the top.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from importlib import import_module
 from typing import Annotated
 
 import typer
@@ -17,7 +19,6 @@ import typer
 from cli.commands import (
     bench,
     cards,
-    ev,
     plan,
     replay,
     report,
@@ -29,6 +30,7 @@ from cli.commands import (
     tune,
 )
 from reports.run import InterruptNote
+from sim import games
 from sim.core import interrupts
 
 app = typer.Typer(
@@ -105,7 +107,11 @@ app.command()(plan.plan)
 app.command("report")(report.report_)
 app.command()(replay.replay)
 app.command()(bench.bench)
-app.add_typer(ev.ev_app, name="ev")
+for _name in games.names():  # a game's own commands (Abyss's `ev`)
+    _module = games.get(_name).commands_module
+    if _module is not None:
+        for _command, _group in import_module(_module).COMMANDS.items():
+            app.add_typer(_group, name=_command)
 
 
 if __name__ == "__main__":

@@ -84,4 +84,5 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
 #: A game without report code of its own adds nothing to a tournament and has no restricted play
 #: (`sim.core.contract.ReportModule`).
 tournament_extras = None
+SIGNATURE = None
 restrictions = None

@@ -62,7 +62,7 @@ def cluster_spread(seats, total, seats2, seats_total, total2) -> float:
     """The sum over games of (Y - r M)^2, divided by (sum of M)^2, where M and Y are a strategy's
     seats and total (wins, IP) in one game and r = total / seats its mean per seat: the ratio
     estimator's variance of r without the G / (G - 1) factor. From sums over games
-    (`sim.abyss.aggregate.CLUSTER_SUMS`)."""
+    (`games.abyss.engine.aggregate.CLUSTER_SUMS`)."""
     return max(0.0, _deviations(seats, total, seats2, seats_total, total2) / seats**4)
 
 

@@ -210,20 +210,32 @@ def card_digest(tables: Any, cards: Path | None, set_: list[str] | None) -> str:
 
 def run_digests(tables: Any, presets: Path | None) -> dict[str, str]:
     """What a run is made from (`sim.core.provenance`): its card data and rules options, the
-    presets (built-in and --presets), and the engine's source."""
+    presets (every game's built-in ones and --presets), and the engines' and strategies'
+    source."""
+    import games
     import sim
     import strategies
     from sim.core import provenance as pv
 
-    strategies_dir = Path(strategies.__file__).parent
-    preset_files = pv.files_digest(strategies_dir.rglob("*.toml"), strategies_dir)
+    games_dir = Path(games.__file__).parent
+    preset_files = pv.files_digest(games_dir.glob("*/strategies/*.toml"), games_dir)
     if presets is not None:
         preset_files += pv.files_digest([presets], presets.parent)
+    source = [Path(sim.__file__).parent, Path(strategies.__file__).parent, games_dir]
     return {
         pv.CARDS: card_digest(tables, None, None),
         pv.PRESETS: hashlib.sha256(preset_files.encode()).hexdigest(),
-        pv.SOURCE: pv.source_digest([Path(sim.__file__).parent, strategies_dir]),
+        pv.SOURCE: pv.source_digest(source),
     }
+
+
+def schema_entry(spec) -> dict:
+    """The manifest's ``schema_version``, for a game that declares its result columns."""
+    if spec.results_module is None:
+        return {}
+    from importlib import import_module
+
+    return {"schema_version": import_module(spec.results_module).SCHEMA_VERSION}
 
 
 def data_paths(cards, set_, presets) -> dict:

@@ -104,7 +104,8 @@ def strategy_summary(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     the ``G - 1`` degrees of freedom that Cameron & Miller (2015), "A practitioner's guide to
     cluster-robust inference", J. Human Resources 50(2), recommend for ``G`` clusters.
 
-    Why not a Wilson interval on seat-games (as ``reports.summary`` does for ordinary runs)? Under
+    Why not a Wilson interval on seat-games (as Abyss's ``summary_text`` does for ordinary
+    runs)? Under
     CRN the seat-games of one block share their decks, so their outcomes are positively correlated;
     the binomial variance ``p(1-p)/N`` of ``N`` seat-games then understates the true variance by
     about the design effect ``1 + (m - 1)·ICC`` (``m`` seat-games per block, ``ICC`` the intra-block

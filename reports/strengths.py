@@ -5,8 +5,8 @@ A tournament with `--report` also plays, in the same run directory,
 - the *tuned* tier: at each player count a second tournament among the tuned versions made for
   that count (`<preset>_tuned_<N>p`, `abyss-mc tune`) of the line-up's presets (the built-in
   line-up: every tuned preset), with the same blocks, design and seed, in `TUNED_DIR` (a run
-  directory of its own, that `reports.balance.RunData` reads); the report names the strategies
-  without one (`tuned_note`);
+  directory of its own, that `games.abyss.report.balance.RunData` reads); the report names the
+  strategies without one (`tuned_note`);
 - with the built-in line-up, the *card values* of each tier (restricted play,
   `reports.restrict`): the tier's best strategy at 4 players (or the nearest count played)
   forbidden each card in turn, in `CARDS_DIR/<tier>/`;
@@ -21,6 +21,8 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+
+from sim.core.errors import UserError
 
 HAND, TUNED, SEARCH = "hand-written", "tuned", "search"
 TUNED_DIR = Path("strengths") / TUNED
@@ -159,3 +161,28 @@ def tier_manifest(parent_config: dict, tier: str, lineups: dict[int, list[str]],
               "n_players": counts[0] if len(counts) == 1 else counts,
               "n_games": n_games}  # fmt: skip
     return {"config": config}
+
+
+def resolve_options(spec, strengths: str, card_blocks: int | None, report: bool, *,
+                    builtin: bool):  # fmt: skip
+    """`--strengths` and `--card-blocks` resolved ("tuned", "search" or "none"; a number of
+    blocks): with `--report` the tuned tier is played for any line-up, the card values only for
+    the built-in one (`builtin`)."""
+    if strengths not in ("auto", "tuned", "search", "none"):
+        raise UserError(f"--strengths must be auto, tuned, search or none; got {strengths!r}")
+    if strengths == "auto":
+        strengths = "tuned" if report else "none"
+    if strengths == "search" and "search" not in spec.strategies().policies:
+        raise UserError(f"--strengths search: {spec.title} has no search player yet; "
+                        "use --strengths tuned")  # fmt: skip
+    if card_blocks is None:
+        card_blocks = CARD_BLOCKS if report and builtin else 0
+    if card_blocks < 0 or card_blocks == 1:
+        raise UserError(f"--card-blocks must be 0 or at least 2; got {card_blocks}")
+    if card_blocks and spec.report().restrictions is None:
+        card_blocks = 0  # a game without restricted play yet
+    return strengths, card_blocks
+
+
+#: Deals per card of the report's restricted play (docs/restricted-play.md: what it can tell).
+CARD_BLOCKS = 250

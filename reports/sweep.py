@@ -160,7 +160,8 @@ def point_metrics(result: SweepResult) -> pd.DataFrame:
 
 def sums_by_game(games: np.ndarray, values: np.ndarray) -> tuple:
     """A strategy's per-seat values summed game by game: (G, sum M, sum Y, sum M^2, sum M Y,
-    sum Y^2), with M its seats and Y its total in one game (`reports.summary.clustered_mean`)."""
+    sum Y^2), with M its seats and Y its total in one game
+    (`reports.intervals.clustered_mean`)."""
     _, index, m = np.unique(games, return_inverse=True, return_counts=True)
     y = np.bincount(index, weights=values, minlength=len(m))
     return len(m), int(m.sum()), float(y.sum()), int(m @ m), float(m @ y), float(y @ y)

@@ -187,7 +187,7 @@ class TournamentResult:
     design: Design
     seats: object  # pandas DataFrame, one row per (block, table, seat)
     games: object  # pandas DataFrame, one row per (block, table)
-    aggregates: object  # sim.abyss.aggregate.Aggregates over every table
+    aggregates: object  # games.abyss.engine.aggregate.Aggregates over every table
     n_blocks: int
     crn: str
     stopped_early: bool = False

@@ -112,7 +112,7 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
 
 def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
     """`rates`: a simulation's strategy win rates with intervals (`win rate`, `win lo`, `win hi`;
-    `reports.balance.strategy_rates`: the game is the unit)."""
+    `games.abyss.report.balance.strategy_rates`: the game is the unit)."""
     ranked = rates.rename(columns={"win lo": "lo", "win hi": "hi"})
     ranked = ranked.sort_values("win rate", ascending=False)
     if len(ranked) < 2:

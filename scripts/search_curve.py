@@ -62,7 +62,7 @@ def default_model(game: str) -> str:
     """The search player's default rollout policy (`strategies.<game>.search`)."""
     from importlib import import_module
 
-    return import_module(f"strategies.{game}.search").SearchPolicy().rollout_policy
+    return import_module(f"games.{game}.strategies.search").SearchPolicy().rollout_policy
 
 
 def lineup(a, budget: int) -> list[str]:

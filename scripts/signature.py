@@ -14,18 +14,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reports.signature import TUNED_EXPANSIONS, archetype_table  # noqa: E402
+from reports.signature import archetype_table, tuned_games  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="abyss", choices=sorted(TUNED_EXPANSIONS))
+    ap.add_argument("--game", default="abyss", choices=sorted(tuned_games()))
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     args = ap.parse_args()
-    exp = TUNED_EXPANSIONS[args.game]
+    exp = tuned_games()[args.game]
     print(archetype_table(args.game, args.players, n_games=args.games, seed=args.seed,
                           expansions=exp, workers=args.workers))  # fmt: skip
 

@@ -1,16 +1,16 @@
 """Make the tuned presets again from the commands that made them, and their record.
 
-Reruns every tune command recorded in strategies/<game>/tuned.toml ("# Made by: ..." above each
-shipped preset, "# Made by (not shipped ...): ..." for a tune whose held-out check did not ship
+Reruns every tune command recorded in games/<game>/strategies/tuned.toml ("# Made by: ..." above
+each shipped preset, "# Made by (not shipped ...): ..." for a tune whose held-out check did not ship
 it), each into runs/tuning/<game>-<preset>-<N>p (an interrupted run is resumed, a finished one
 kept), then writes
-- strategies/<game>/tuned.toml: each tune whose held-out interval lies above 0, as
+- games/<game>/strategies/tuned.toml: each tune whose held-out interval lies above 0, as
   `<preset>_tuned_<N>p`, with its command; the others' commands as comments;
 - docs/tuning-results.md: every tune before and after, what the archetype held, the code and
   card data they ran on, the behavioural signatures (`reports.signature`) of each hand-written
   preset, its tuned and its open version, and the commands.
 
-strategies/<game>/open.toml (the open presets, docs/tuning.md) is never touched.
+games/<game>/strategies/open.toml (the open presets, docs/tuning.md) is never touched.
 
     python scripts/tune_presets.py               # rerun the recorded commands, then collect
     python scripts/tune_presets.py --collect     # collect the finished runs only
@@ -34,8 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reports.signature import TUNED_EXPANSIONS as GAMES  # noqa: E402
-from reports.signature import archetype_table  # noqa: E402
+from reports.signature import archetype_table, tuned_games  # noqa: E402
 from reports.tune_output import command_options, preset_name, recorded_commands  # noqa: E402
 
 PLAYERS = (2, 3, 4)
@@ -45,6 +44,10 @@ HEADER = """# Tuned presets: each hand-written preset tuned within its archetype
 # the table of all of them is docs/tuning-results.md. Made again, with this file and that table,
 # by `python scripts/tune_presets.py` from the commands recorded here; do not edit by hand.
 """
+
+
+def tuned_file(game: str) -> Path:
+    return ROOT / "games" / game / "strategies" / "tuned.toml"
 
 
 def abyss_mc(*args: str) -> None:
@@ -66,7 +69,7 @@ def fresh_commands(extra: str) -> dict[str, list[str]]:
     from sim import games
 
     out = {}
-    for game in GAMES:
+    for game in tuned_games():
         presets = games.get(game).strategies().hand_written_presets()
         out[game] = [f"abyss-mc tune --game {game} --strategy {p} --players {n} --seed {SEED}"
                      + (f" {extra}" if extra else "")
@@ -121,7 +124,7 @@ def collect(root: Path, commands: dict[str, list[str]], signature_games: int) ->
         if dropped:
             body += "\n# Tunes not shipped (the preset did not beat its start on held-out deals):\n"
             body += "\n".join(dropped) + "\n"
-        (ROOT / "strategies" / game / "tuned.toml").write_text(HEADER + body)
+        tuned_file(game).write_text(HEADER + body)
     signature_text = signature_section(signature_games)
     write_results(table, listed, made_on, signature_text, signature_games)
 
@@ -136,7 +139,7 @@ def signature_section(n_games: int) -> str:
     """Each hand-written preset, its tuned and its open version, signed against its tune's
     field on the same games, at every player count."""
     parts = []
-    for game, expansions in GAMES.items():
+    for game, expansions in tuned_games().items():
         for n in PLAYERS:
             table = archetype_table(game, n, n_games=n_games, seed=SEED, expansions=expansions)
             parts += [f"### {game.capitalize()}, {n} players", "", table, ""]
@@ -166,13 +169,14 @@ def write_results(table, listed, made_on, signature_text: str, n_games: int) -> 
     text = f"""# Tuned presets: before and after
 
 Made by `python scripts/tune_presets.py` from the commands recorded in
-`strategies/<game>/tuned.toml` (all listed at the end): every hand-written preset tuned within its
-archetype (docs/tuning.md, "Within the archetype": what the preset sets stays on its side of the
-policy's default, or is held) at 2, 3 and 4 players, Abyss with Leviathan and Conspiracy, seed
+`games/<game>/strategies/tuned.toml` (all listed at the end): every hand-written preset tuned
+within its archetype (docs/tuning.md, "Within the archetype": what the preset sets stays on its
+side of the policy's default, or is held) at 2, 3 and 4 players, Abyss with Leviathan and
+Conspiracy, seed
 {SEED}, against the field the tune screened from the hand-written presets and policies (written
 out in each command). Budget: {'; '.join(budgets)}. *Before* and *after*: the win rate of the
 starting preset and of the tuned one against the same field, on held-out deals the search never
-saw, paired by deal. A tuned preset is shipped (`strategies/<game>/tuned.toml`) only when its
+saw, paired by deal. A tuned preset is shipped (`games/<game>/strategies/tuned.toml`) only when its
 interval lies above 0. The open presets (`<preset>_open_<N>p`, every parameter tuned) are not
 remade (docs/tuning.md).
 
@@ -233,8 +237,7 @@ def main() -> None:
     if args.fresh:
         commands = fresh_commands(args.tune_options)
     else:
-        commands = {game: recorded_commands((ROOT / "strategies" / game / "tuned.toml").read_text())
-                    for game in GAMES}  # fmt: skip
+        commands = {game: recorded_commands(tuned_file(game).read_text()) for game in tuned_games()}
     args.root.mkdir(parents=True, exist_ok=True)
     if not args.collect:
         for cmds in commands.values():

@@ -10,9 +10,9 @@ from sim.core.game import GameSpec
 
 #: name -> the module that holds its SPEC
 GAMES = {
-    "abyss": "sim.abyss.game",
-    "conspiracy": "sim.conspiracy.game",
-    "wilds": "sim.wilds.game",
+    "abyss": "games.abyss",
+    "conspiracy": "games.conspiracy",
+    "wilds": "games.wilds",
 }
 _EXTRA: dict[str, GameSpec] = {}
 

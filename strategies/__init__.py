@@ -22,6 +22,6 @@ def for_game(game: str):
     try:
         return spec.strategies()
     except ModuleNotFoundError as exc:
-        if exc.name != (spec.strategies_module or f"strategies.{spec.name}"):
+        if exc.name != (spec.strategies_module or f"games.{spec.name}.strategies"):
             raise
         raise UserError(f"the game {game!r} has no strategies to choose from") from None

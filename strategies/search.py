@@ -90,7 +90,7 @@ class SearchPlayer:
     def search_vector(self, slots, n_params: int, n_slots: int) -> np.ndarray:
         """The vector the kernel reads: the search's own slots (`slots.S_*`), then its rollout
         policy's kind and parameters (`slots.ROLLOUT_KIND`, `slots.ROLLOUT_PARAMS`)."""
-        registry = import_module(f"strategies.{self.package}").REGISTRY
+        registry = import_module(f"games.{self.package}.strategies").REGISTRY
         vec = np.zeros(n_params, dtype=np.int32)
         vec[slots.S_ROLLOUTS] = self.rollouts
         vec[slots.S_EXPLORATION] = round(self.exploration * 1000)
@@ -107,8 +107,9 @@ class SearchPlayer:
         decisions taken since (its trace), so both engines play the same games. The replay
         must reach this very decision with these options, or the engines disagree on the rules.
         Nothing of the game is changed: its random streams are not drawn from."""
-        lineup_arrays = import_module(f"sim.{self.package}.fast").lineup_arrays
-        reference_choice = import_module(f"sim.{self.package}.kernel_search").reference_choice
+        engine = f"games.{self.package}.engine"
+        lineup_arrays = import_module(f"{engine}.fast").lineup_arrays
+        reference_choice = import_module(f"{engine}.kernel_search").reference_choice
 
         if getattr(game, "turn_start", None) is None:
             raise StrategyError("the search player decides in games played by `Game.play`")

@@ -1,7 +1,7 @@
 """Helpers for rule tests: scripted policies and moving chosen cards into place.
 
 Every helper moves a card from wherever it is to where the test wants it, so the state stays
-consistent (`sim.abyss.audit.audit` passes) and the engine's own logic does the rest.
+consistent (`games.abyss.engine.audit.audit` passes) and the engine's own logic does the rest.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from sim.abyss.cards import default_data_dir, load_cards
-from sim.abyss.constants import MONSTER, Race
-from sim.abyss.rules import Game
-from sim.abyss.rules_base import Decision
+from games.abyss.engine.cards import default_data_dir, load_cards
+from games.abyss.engine.constants import MONSTER, Race
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import Decision
 
 
 @lru_cache(maxsize=1)

@@ -7,15 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.abyss import kernel as KN
-from sim.abyss import state as S
-from sim.abyss import workspace as W
-from sim.abyss.fast import lineup_arrays
-from sim.abyss.kernel_scoring import score
-from sim.abyss.rules import Game
-from sim.abyss.rules_decode import decode
+from games.abyss.engine import kernel as KN
+from games.abyss.engine import state as S
+from games.abyss.engine import workspace as W
+from games.abyss.engine.fast import lineup_arrays
+from games.abyss.engine.kernel_scoring import score
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_decode import decode
+from games.abyss.strategies import REGISTRY
 from sim.core.workspace import trace_of
-from strategies.abyss import REGISTRY
 
 TRACE_CAP = 20_000
 

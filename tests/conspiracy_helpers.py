@@ -4,7 +4,8 @@ Every mover takes a card from wherever it is (Lord deck, a discard pile, a Chamb
 the face-up row, a player) and puts it where the test wants it, so every card stays in exactly
 one place (`lord_places` / `location_places` check that) and the engine's own logic does the rest.
 
-Lord ids (sim/conspiracy/data/lords.toml): colour-major, 12 per colour (yellow 0-11, red 12-23,
+Lord ids (games/conspiracy/engine/data/lords.toml): colour-major, 12 per colour (yellow 0-11, red
+12-23,
 green 24-35, blue 36-47, purple 48-59); inside a colour: the 0 (swap), four silver-key 1s, two
 gold-key 2s, two 3s (2 Pearls), two 4s (1 Pearl), the 6 (reveal).
 
@@ -17,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from sim.conspiracy.cards import ConspiracyTables, KeyKind, LordPower, load_cards
-from sim.conspiracy.rules import Decision, Game
+from games.conspiracy.engine.cards import ConspiracyTables, KeyKind, LordPower, load_cards
+from games.conspiracy.engine.rules import Decision, Game
 
 COLOURS = ("yellow", "red", "green", "blue", "purple")
 

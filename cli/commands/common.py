@@ -122,11 +122,9 @@ def mixed_lineup(spec, n_players: int) -> str:
 
 def schema_entry(spec) -> dict:
     """The manifest's ``schema_version``, for a game that declares its result columns."""
-    if spec.results_module is None:
-        return {}
-    from importlib import import_module
+    from reports.run import schema_entry as entry
 
-    return {"schema_version": import_module(spec.results_module).SCHEMA_VERSION}
+    return entry(spec)
 
 
 def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
@@ -181,7 +179,7 @@ PresetsOption = Annotated[
         "--presets",
         metavar="FILE",
         help="A TOML file of strategy presets to add to the built-in ones (format: "
-        "strategies/abyss/presets.toml).",
+        "games/abyss/strategies/presets.toml).",
     ),
 ]
 

@@ -2,7 +2,7 @@
 
 A game is identified by (seed, game index) alone, so results never depend on how the games are cut
 into chunks or spread over threads; each chunk's results are folded into additive aggregates
-(`sim.abyss.aggregate`) and dropped, so memory stays flat however many games run.
+(`games.abyss.engine.aggregate`) and dropped, so memory stays flat however many games run.
 
 This module is game-agnostic: `run_chunks` calls `play(first_game, n_games)` for consecutive
 chunks and reports progress; the game supplies `play`.

@@ -56,6 +56,9 @@ class ReportModule(Protocol):
     #: restrictions(tables) -> [(kind, label, forbid spec)]: what restricted play forbids, one
     #: card or rule at a time (`abyss-mc restrict`; optional)
     restrictions: Callable[..., list] | None
+    #: the module that says what a strategy's behavioural signature counts (`reports.signature`:
+    #: COLUMNS, RATIOS, HEADERS, GAME, seat_counts, TUNED_EXPANSIONS; optional)
+    SIGNATURE: str | None
 
 
 @runtime_checkable
@@ -87,4 +90,14 @@ def missing_hooks(spec) -> list[str]:
             continue
         module = import_module(module_name)
         out += [f"{module_name}: {h}" for h in _hooks(protocol) if not hasattr(module, h)]
+        out += [f"{module_name}: {h} (a submodule of that name replaces it once imported)"
+                for h in _hooks(protocol) if h in _submodules(module)]  # fmt: skip
     return out
+
+
+def _submodules(module) -> set[str]:
+    """The modules of a package (a hook in a package's __init__ must not share their names:
+    importing `package.summary` sets `package.summary` to that module)."""
+    import pkgutil
+
+    return {m.name for m in pkgutil.iter_modules(getattr(module, "__path__", []))}

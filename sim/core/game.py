@@ -7,11 +7,13 @@ A spec names its modules instead of importing them, so that looking a game up co
 - `cards_module`, the card data: ``load_cards(data_dir, overrides[, expansions])`` (validated,
   one-line errors) and ``describe(tables) -> str``.
 - `play_module`, games of a line-up on the game's engines (the `PLAY API` below).
-- `strategies_module` (default ``strategies.<name>``), the strategies and presets: a module whose
+- `strategies_module` (default ``games.<name>.strategies``), the strategies and presets: a module
+whose
   ``REGISTRY`` is a `strategies.registry.Registry` (``make_policies``, ``use_presets``, ...).
-- `report_module`, what the reports add (a module of `reports`, named, never imported here):
-  ``summary(played, n_players) -> str``, ``write_report(run_dir, out) -> paths`` and, optionally,
-  ``tournament_extras(...)``. Without one, the generic summary and report of `reports` serve.
+- `report_module`, what the reports add (the game's `report` package, named, never imported
+  here): ``summary(played, n_players) -> str``, ``write_report(run_dir, out) -> paths`` and the
+  optional hooks of `sim.core.contract.ReportModule`. Without one, the generic summary and
+  report of `reports` serve.
 - `results_module`, the result columns as data: ``SEAT_COLUMNS`` and ``GAME_COLUMNS`` (name ->
   (dtype, meaning)) and ``SCHEMA_VERSION``. Without one, a game's results follow the common
   convention (docs/architecture.md): ``game``, ``seat``, ``strategy``, ``score``, ``rank`` and
@@ -19,6 +21,8 @@ A spec names its modules instead of importing them, so that looking a game up co
 - `analysis_module`: a game whose runs are not games of a line-up (the Wilds' crystal episodes)
   names the module that runs and reports its analysis instead (``simulate``, ``write_report``,
   ``replay``, ``bench``).
+- `commands_module`: the game's own commands (``COMMANDS``: name -> a typer application), added
+  to ``abyss-mc`` beside the generic ones (Abyss's ``ev``).
 
 PLAY API, the functions of a `play_module`:
 
@@ -67,7 +71,7 @@ class GameSpec:
     cards_module: str  # has load_cards(data_dir, overrides[, expansions]) and describe(tables)
     expansions: tuple[str, ...] = ()  # the expansions its card data can add
     play_module: str | None = None  # the PLAY API (module docstring)
-    strategies_module: str | None = None  # default: strategies.<name>
+    strategies_module: str | None = None  # default: games.<name>.strategies
     report_module: str | None = None  # summary, write_report[, tournament_extras]
     analysis_module: str | None = None  # a game whose runs are not games of a line-up
     results_module: str | None = None  # SEAT_COLUMNS, GAME_COLUMNS, SCHEMA_VERSION
@@ -76,6 +80,7 @@ class GameSpec:
     default_tournament: str = ""  # the tournament's strategies
     tournament_expansions: tuple[str, ...] = ()  # a tournament's expansions unless told
     resumable_engines: tuple[str, ...] = ("fast",)  # engines whose runs can --resume
+    commands_module: str | None = None  # the game's own commands: COMMANDS, name -> typer app
 
     # --- the modules, loaded when a command needs them -------------------------------------
     def play(self):
@@ -87,7 +92,7 @@ class GameSpec:
 
     def strategies(self):
         """The game's strategies registry (`strategies.registry.Registry`)."""
-        return import_module(self.strategies_module or f"strategies.{self.name}").REGISTRY
+        return import_module(self.strategies_module or f"games.{self.name}.strategies").REGISTRY
 
     def report(self):
         """The report module (the game's own, else the generic one of `reports`)."""

@@ -6,7 +6,9 @@ them while numba compiles) the exception cannot propagate: Python prints "Except
 goes on, and the run finishes as if the user had never pressed Ctrl-C (CI saw exit code 0 after
 a Ctrl-C sent while the fast path compiled). So the handler also remembers the signal, and the
 run checks it at each chunk boundary and before it publishes its results (`raise_if_interrupted`):
-a Ctrl-C either interrupts the run or, if it was swallowed, stops it at the next check.
+a Ctrl-C either interrupts the run or, if it was swallowed, stops it at the next check. The
+swallowed exception is not printed either ("Exception ignored ... Traceback" on stderr would break
+the promise of one line): it is remembered, and raised at the next check.
 
 Only the standard library; `install` is called by the console script before any command runs.
 """
@@ -14,6 +16,7 @@ Only the standard library; `install` is called by the console script before any 
 from __future__ import annotations
 
 import signal
+import sys
 
 _received = False
 
@@ -29,6 +32,21 @@ def install() -> None:
     global _received
     _received = False
     signal.signal(signal.SIGINT, _on_sigint)
+    if not getattr(sys.unraisablehook, "keeps_ctrl_c", False):
+        sys.unraisablehook = _quiet_ctrl_c(sys.unraisablehook)
+
+
+def _quiet_ctrl_c(previous):
+    """An unraisable-exception hook that keeps quiet about a Ctrl-C raised in a finalizer (the
+    run stops at its next check) and passes anything else to `previous`."""
+
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return
+        previous(unraisable)
+
+    hook.keeps_ctrl_c = True
+    return hook
 
 
 def received() -> bool:

@@ -24,7 +24,7 @@ import numba  # noqa: E402
 from numba import get_num_threads, get_thread_id, njit, prange, set_num_threads  # noqa: E402, F401
 
 _ROOT = Path(__file__).resolve().parents[2]
-_PACKAGES = ("sim", "strategies")
+_PACKAGES = ("sim", "strategies", "games")  # every engine and compiled policy
 
 
 def source_digest() -> str:

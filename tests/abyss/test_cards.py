@@ -1,4 +1,5 @@
-"""Tests of the card data (sim/abyss/data/*.toml) and its loader (sim/abyss/cards.py).
+"""Tests of the card data (games/abyss/engine/data/*.toml) and its loader
+(games/abyss/engine/cards.py).
 
 Expected values come from /work/shared/reference/components.md, section 1 (quoted in the
 docstrings) and the base rules text /work/shared/seeds/001_bc4781964399e738.txt.
@@ -15,9 +16,9 @@ import numpy as np
 import pytest
 from abyss_helpers import broken, copy_data
 
-from sim.abyss.cards import default_data_dir, describe, load_cards
-from sim.abyss.cards_tables import CardTables, RulesOptions
-from sim.abyss.constants import MONSTER, AllyEffect, Guild, LocationRule, Power, Race
+from games.abyss.engine.cards import default_data_dir, describe, load_cards
+from games.abyss.engine.cards_tables import CardTables, RulesOptions
+from games.abyss.engine.constants import MONSTER, AllyEffect, Guild, LocationRule, Power, Race
 from sim.core.carddata import CardDataError, parse_set_options, slugify
 
 

@@ -1,4 +1,5 @@
-"""Tests of the Leviathan card data (sim/abyss/data/expansions/leviathan.toml) and its loading.
+"""Tests of the Leviathan card data (games/abyss/engine/data/expansions/leviathan.toml) and its
+loading.
 
 Expected values come from /work/shared/reference/components.md, section 2 and Appendix B, and
 from the Leviathan rules text /work/shared/seeds/000_e41d5a114fc236c8.txt (the specification);
@@ -14,9 +15,17 @@ import numpy as np
 import pytest
 from abyss_helpers import broken, copy_data
 
-from sim.abyss.cards import KNOWN_EXPANSIONS, default_data_dir, describe, load_cards
-from sim.abyss.cards_tables import CardTables, RulesOptions
-from sim.abyss.constants import MONSTER, AllyEffect, Guild, LeviathanToken, Penalty, Power, Race
+from games.abyss.engine.cards import KNOWN_EXPANSIONS, default_data_dir, describe, load_cards
+from games.abyss.engine.cards_tables import CardTables, RulesOptions
+from games.abyss.engine.constants import (
+    MONSTER,
+    AllyEffect,
+    Guild,
+    LeviathanToken,
+    Penalty,
+    Power,
+    Race,
+)
 from sim.core.carddata import CardDataError, parse_set_options
 
 LEV = ("leviathan",)

@@ -1,7 +1,9 @@
-"""The fight-or-explore report (reports/fight_*.py): exact heatmaps and tables that match
-`sim.abyss.odds.fight_table`, the section with and without rollouts, and the standalone page.
+"""The fight-or-explore report (games/abyss/report/fight_*.py): exact heatmaps and tables that match
+`games.abyss.engine.odds.fight_table`, the section with and without rollouts, and the standalone
+page.
 
-Rollouts here are synthetic point frames with the columns of `reports.rollout.point_rows` (the
+Rollouts here are synthetic point frames with the columns of
+`games.abyss.report.rollout.point_rows` (the
 report only reads them), so these tests do not depend on the compiled kernel; the notebook test
 runs the real thing.
 """
@@ -14,15 +16,21 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports import fight_odds as odds
-from reports import fight_report as fr
-from reports import fight_rollouts as worth
-from reports import fight_rule
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.cards_tables import CardTables
+from games.abyss.engine.odds import fight_table
+from games.abyss.report import fight_odds as odds
+from games.abyss.report import fight_report as fr
+from games.abyss.report import fight_rollouts as worth
+from games.abyss.report import fight_rule
+from games.abyss.report.rollout import (
+    Rollouts,
+    learn_rule,
+    one_step_rule,
+    rule_sentence,
+    save_rollouts,
+)
 from reports.render import Report
-from reports.rollout import Rollouts, learn_rule, one_step_rule, rule_sentence, save_rollouts
-from sim.abyss.cards import load_cards
-from sim.abyss.cards_tables import CardTables
-from sim.abyss.odds import fight_table
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -1,4 +1,5 @@
-"""Forked rollouts of the fight-or-explore decision (`sim.abyss.fork`, `reports.rollout`).
+"""Forked rollouts of the fight-or-explore decision (`games.abyss.engine.fork`,
+`games.abyss.report.rollout`).
 
 Leviathan: "During the Explore the Depths action, if the revealed card is a Monster, you still
 have the choice to continue your Exploration or fight." A decision point is such a Monster with a
@@ -15,13 +16,13 @@ import pandas as pd
 import pytest
 from abyss_helpers import copy_data
 
-from reports import rollout as RO
-from sim.abyss.cards import load_cards
-from sim.abyss.fast import lineup_arrays
-from sim.abyss.fork import CONTINUE, FIGHT, Branch, Forker, pick_points, reference_fork
-from sim.abyss.policy_params import G_FIGHT_P, G_FIGHT_RISK
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.fast import lineup_arrays
+from games.abyss.engine.fork import CONTINUE, FIGHT, Branch, Forker, pick_points, reference_fork
+from games.abyss.engine.policy_params import G_FIGHT_P, G_FIGHT_RISK
+from games.abyss.report import rollout as RO
+from games.abyss.strategies import REGISTRY
 from sim.core.batch import set_threads
-from strategies.abyss import REGISTRY
 
 MIXED = ["greedy", "random", "leviathan_hunter", "greedy:fight_risk=0.17"]
 
@@ -241,7 +242,7 @@ def test_learn_rule_picks_the_best_candidate_and_reports_held_out_gain() -> None
     assert learnt["rule"] == "fight_risk=6/36"
     mean, lo, hi = learnt["held_out_gain_win"]
     assert abs(mean - 0.01) < 2 * (hi - lo)
-    from strategies.abyss import REGISTRY
+    from games.abyss.strategies import REGISTRY
 
     assert REGISTRY.make_policy("greedy:" + learnt["spec"]).params()[G_FIGHT_RISK] == 166
 

@@ -1,6 +1,7 @@
 """Invariants of whole games played by the baseline policies, checked after every turn.
 
-`AuditedGame` runs `sim.abyss.audit.audit` after the set-up, after every turn and after the final
+`AuditedGame` runs `games.abyss.engine.audit.audit` after the set-up, after every turn and after
+the final
 tally: every card (Exploration card, Lord, Location, Monster token) is in exactly one place,
 Pearls and Key tokens are never negative and are accounted for (Treasury ledger, pile of ten). It
 also checks a few rules that must hold between turns, and records the order of the turns so that
@@ -25,11 +26,11 @@ from __future__ import annotations
 
 import pytest
 
-from sim.abyss.audit import audit
-from sim.abyss.cards import load_cards
-from sim.abyss.constants import N_RACES
-from sim.abyss.rules import Game
-from strategies.abyss import REGISTRY
+from games.abyss.engine.audit import audit
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.constants import N_RACES
+from games.abyss.engine.rules import Game
+from games.abyss.strategies import REGISTRY
 
 END_REASONS = {"seventh_lord", "court_empty"}
 LEVIATHAN_END_REASONS = END_REASONS | {"leviathan_deck_empty", "monster_tokens_empty"}

@@ -1,9 +1,9 @@
-"""Parity: the fast path (`sim.abyss.kernel`) plays exactly the reference engine's games.
+"""Parity: the fast path (`games.abyss.engine.kernel`) plays exactly the reference engine's games.
 
 For the same seed, game index, card data and strategies, both engines must ask the same decisions
 with the same options in the same order, receive the same answers, and reach the same final state
-(compared through `sim.abyss.state.encode`, so every card's place, every counter and the random
-streams' positions are checked) and the same scores.
+(compared through `games.abyss.engine.state.encode`, so every card's place, every counter and the
+random streams' positions are checked) and the same scores.
 
 CI runs a few seeds per configuration; the `slow` tier runs 5,000 seeds for each configuration
 (base game 2-4 players, Leviathan 2-5 players) and line-up (random, greedy, greedy against
@@ -16,17 +16,17 @@ import numpy as np
 import pytest
 from abyss_parity import compare, decoded, policies_of
 
-from sim.abyss import kernel as KN
-from sim.abyss import state as S
-from sim.abyss import workspace as W
-from sim.abyss.aggregate import N_ROUNDS, TRAJECTORY_EVERY
-from sim.abyss.cards import load_cards
-from sim.abyss.fast import lineup_arrays, run_fast
-from sim.abyss.rules import Game
-from sim.abyss.runner import run_games, run_simulation, trajectory_array
-from sim.abyss.schema import games_frame, seats_frame
-from sim.abyss.workspace import template
-from strategies.abyss import REGISTRY
+from games.abyss.engine import kernel as KN
+from games.abyss.engine import state as S
+from games.abyss.engine import workspace as W
+from games.abyss.engine.aggregate import N_ROUNDS, TRAJECTORY_EVERY
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.fast import lineup_arrays, run_fast
+from games.abyss.engine.rules import Game
+from games.abyss.engine.runner import run_games, run_simulation, trajectory_array
+from games.abyss.engine.schema import games_frame, seats_frame
+from games.abyss.engine.workspace import template
+from games.abyss.strategies import REGISTRY
 
 PRESETS_A = ["lord_rusher", "key_hunter", "council_hoarder", "auction_buyer", "farmer"]
 PRESETS_B = ["pearl_economist", "leviathan_hunter", "cautious_explorer", "farmer", "greedy"]

@@ -43,12 +43,12 @@ from test_rules_lords import (
     with_rules,
 )
 
-from sim.abyss.audit import audit
-from sim.abyss.constants import Power
-from sim.abyss.rules import Game
-from sim.abyss.rules_base import Action
-from sim.abyss.rules_base import Decision as D
-from sim.abyss.rules_leviathan import LevDecision as L
+from games.abyss.engine.audit import audit
+from games.abyss.engine.constants import Power
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import Action
+from games.abyss.engine.rules_base import Decision as D
+from games.abyss.engine.rules_leviathan import LevDecision as L
 
 J, C, S, SH, Q = Race.JELLYFISH, Race.CRAB, Race.SEAHORSE, Race.SHELLFISH, Race.SQUID
 

@@ -12,8 +12,8 @@ one). The Schemer's replacement is the top of the Lord deck, unseen: not a choic
 
 The enumeration plays many games with every card forbidden in turn to every seat. Each seat is
 an adversary that wants the card: at such a decision it takes, half the time, an option gaining
-the card if the filter (`sim.abyss.policies.restricted`, the built-in strategies' own) leaves
-one, else any option the filter leaves, at random; elsewhere any option, at random (so every
+the card if the filter (`games.abyss.engine.policies.restricted`, the built-in strategies' own)
+leaves one, else any option the filter leaves, at random; elsewhere any option, at random (so every
 power is met: the built-in strategies never use some, e.g. the Illusionist). Each such decision
 and each gain is recorded: no decision may choose an option that gains the forbidden card while
 another option does not, and every gain must follow such a forced choice (or the Schemer's
@@ -38,14 +38,14 @@ from abyss_helpers import (
 )
 from restricted_helpers import Adversary, RouteRecorder, audit_routes
 
-from sim.abyss import policies as P
-from sim.abyss import workspace as W
-from sim.abyss.constants import LocationRule, Power
-from sim.abyss.rules import Game
-from sim.abyss.rules_base import DECLINE, LOCATION_DRAW, Action
-from sim.abyss.rules_base import Decision as D
-from strategies.abyss import REGISTRY
-from strategies.abyss.baseline import GreedyPolicy
+from games.abyss.engine import policies as P
+from games.abyss.engine import workspace as W
+from games.abyss.engine.constants import LocationRule, Power
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import DECLINE, LOCATION_DRAW, Action
+from games.abyss.engine.rules_base import Decision as D
+from games.abyss.strategies import REGISTRY
+from games.abyss.strategies.baseline import GreedyPolicy
 
 
 def gains(g: Game, seat: int, decision, options: list[int], kind: str, card: int):

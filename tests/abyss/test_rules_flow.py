@@ -29,11 +29,11 @@ from abyss_helpers import (
     take_ally,
 )
 
-from sim.abyss.audit import audit
-from sim.abyss.cards import load_cards
-from sim.abyss.rules import Game
-from sim.abyss.rules_base import FINISH, LOCATION_DRAW, Action, Decision
-from sim.abyss.rules_recruit import payment_options
+from games.abyss.engine.audit import audit
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import FINISH, LOCATION_DRAW, Action, Decision
+from games.abyss.engine.rules_recruit import payment_options
 
 CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH = (
     Race.CRAB,

@@ -36,9 +36,9 @@ from abyss_helpers import (
 )
 from scipy.stats import chisquare
 
-from sim.abyss.audit import audit
-from sim.abyss.cards import load_cards
-from sim.abyss.constants import (
+from games.abyss.engine.audit import audit
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.constants import (
     MONSTER,
     AbyssRng,
     AllyEffect,
@@ -47,10 +47,10 @@ from sim.abyss.constants import (
     Power,
     Stream,
 )
-from sim.abyss.rules import Game
-from sim.abyss.rules_base import Decision
-from sim.abyss.rules_leviathan import LevDecision, MonsterChoice, life_points_removed
-from sim.abyss.rules_scoring import seat_rows
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import Decision
+from games.abyss.engine.rules_leviathan import LevDecision, MonsterChoice, life_points_removed
+from games.abyss.engine.rules_scoring import seat_rows
 from sim.core.rng import GameRng
 
 CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH = (

@@ -42,13 +42,13 @@ from abyss_helpers import (
     tables,
 )
 
-from sim.abyss.audit import audit
-from sim.abyss.constants import Power
-from sim.abyss.rules import Game
-from sim.abyss.rules_base import FINISH
-from sim.abyss.rules_base import Decision as D
-from sim.abyss.rules_leviathan import LevDecision as L
-from sim.abyss.rules_leviathan import MonsterChoice
+from games.abyss.engine.audit import audit
+from games.abyss.engine.constants import Power
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import FINISH
+from games.abyss.engine.rules_base import Decision as D
+from games.abyss.engine.rules_leviathan import LevDecision as L
+from games.abyss.engine.rules_leviathan import MonsterChoice
 
 J, C, S, SH, Q = Race.JELLYFISH, Race.CRAB, Race.SEAHORSE, Race.SHELLFISH, Race.SQUID
 

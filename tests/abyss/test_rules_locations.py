@@ -31,13 +31,13 @@ from abyss_helpers import (
     new_game,
 )
 
-from sim.abyss.audit import audit
-from sim.abyss.cards import load_cards
-from sim.abyss.constants import N_RACES, Guild, LocationRule
-from sim.abyss.rules import Game
-from sim.abyss.rules_base import Decision
-from sim.abyss.rules_locations import location_formula
-from strategies.abyss import REGISTRY
+from games.abyss.engine.audit import audit
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.constants import N_RACES, Guild, LocationRule
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import Decision
+from games.abyss.engine.rules_locations import location_formula
+from games.abyss.strategies import REGISTRY
 
 
 def lords(g: Game, seat: int, *names: str) -> list[int]:

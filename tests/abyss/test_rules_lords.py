@@ -44,13 +44,13 @@ from abyss_helpers import (
     tables,
 )
 
-from sim.abyss.audit import audit
-from sim.abyss.cards import load_cards
-from sim.abyss.constants import MONSTER, Power
-from sim.abyss.rules import Game
-from sim.abyss.rules_base import DECLINE, FINISH, Action
-from sim.abyss.rules_base import Decision as D
-from sim.abyss.rules_recruit import payment_feasible, payment_options
+from games.abyss.engine.audit import audit
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.constants import MONSTER, Power
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import DECLINE, FINISH, Action
+from games.abyss.engine.rules_base import Decision as D
+from games.abyss.engine.rules_recruit import payment_feasible, payment_options
 
 J, C, S, SH, Q = Race.JELLYFISH, Race.CRAB, Race.SEAHORSE, Race.SHELLFISH, Race.SQUID
 

@@ -35,20 +35,20 @@ from abyss_helpers import (
     tables,
 )
 
-from sim.abyss import kernel as KN
-from sim.abyss import kernel_lords as KL
-from sim.abyss import state as S
-from sim.abyss import workspace as W
-from sim.abyss.audit import audit
-from sim.abyss.constants import LeviathanToken, Power
-from sim.abyss.fast import lineup_arrays
-from sim.abyss.rules import Game
-from sim.abyss.rules_base import DECLINE, Action
-from sim.abyss.rules_base import Decision as D
-from sim.abyss.rules_decode import decode
-from sim.abyss.rules_leviathan import LevDecision as L
+from games.abyss.engine import kernel as KN
+from games.abyss.engine import kernel_lords as KL
+from games.abyss.engine import state as S
+from games.abyss.engine import workspace as W
+from games.abyss.engine.audit import audit
+from games.abyss.engine.constants import LeviathanToken, Power
+from games.abyss.engine.fast import lineup_arrays
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import DECLINE, Action
+from games.abyss.engine.rules_base import Decision as D
+from games.abyss.engine.rules_decode import decode
+from games.abyss.engine.rules_leviathan import LevDecision as L
+from games.abyss.strategies import REGISTRY
 from sim.core.workspace import trace_of
-from strategies.abyss import REGISTRY
 
 J, C, SH, Q = Race.JELLYFISH, Race.CRAB, Race.SHELLFISH, Race.SQUID
 SLAVER, ORACLE = int(Power.SLAVER), int(Power.ORACLE)

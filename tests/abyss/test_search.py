@@ -15,17 +15,17 @@ import pytest
 from abyss_parity import TRACE_CAP, compare, decoded
 from search_helpers import check_seen, check_unseen, redeal, reorder
 
+from games.abyss.engine import kcore as K
+from games.abyss.engine import kernel as KN
+from games.abyss.engine import kernel_base as B
+from games.abyss.engine import ktables as T
+from games.abyss.engine import state as S
+from games.abyss.engine import workspace as W
+from games.abyss.engine.fast import lineup_arrays
+from games.abyss.engine.policy_params import SEARCH as SEARCH_KIND
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_decode import decode
 from sim import games
-from sim.abyss import kcore as K
-from sim.abyss import kernel as KN
-from sim.abyss import kernel_base as B
-from sim.abyss import ktables as T
-from sim.abyss import state as S
-from sim.abyss import workspace as W
-from sim.abyss.fast import lineup_arrays
-from sim.abyss.policy_params import SEARCH as SEARCH_KIND
-from sim.abyss.rules import Game
-from sim.abyss.rules_decode import decode
 from sim.core.workspace import trace_of
 
 SPEC = games.get("abyss")
@@ -225,7 +225,7 @@ def test_a_planted_winning_move_is_found():
     rollouts too (the Lord stays in the Court: recruited next turn, it wins as well). Over
     three recruitments; at least once the planted Lord is taken against the rollout policy's
     own choice (the rule departs for it)."""
-    from sim.abyss.policies import D_RECRUIT_LORD
+    from games.abyss.engine.policies import D_RECRUIT_LORD
 
     tables = SPEC.load_cards(None, [], ())
     def recruiting(s, _):
@@ -273,7 +273,7 @@ def _parity(t, lineup, seed, games):
 
 @pytest.mark.parametrize(("expansions", "lineup"), PARITY_LINEUPS, ids=PARITY_IDS)
 def test_both_engines_play_the_same_search_games(all_tables, expansions, lineup):
-    """The reference engine calls the compiled search (`sim.abyss.kernel_search`): the fast
+    """The reference engine calls the compiled search (`games.abyss.engine.kernel_search`): the fast
     path's games, decision by decision, to the same final state and stream counters."""
     _parity(all_tables[expansions], lineup, seed=20251201, games=range(2))
 

@@ -12,13 +12,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.search_check import check_summary, run_search_check
+from games.abyss.engine import kernel as KN
+from games.abyss.engine import kernel_record as KR
+from games.abyss.engine import workspace as W
+from games.abyss.engine.fast import lineup_arrays
+from games.abyss.engine.fork import seatings_of
+from games.abyss.report.search_check import check_summary, run_search_check
 from sim import games
-from sim.abyss import kernel as KN
-from sim.abyss import kernel_record as KR
-from sim.abyss import workspace as W
-from sim.abyss.fast import lineup_arrays
-from sim.abyss.fork import seatings_of
 
 SPEC = games.get("abyss")
 LINEUP = ["search:rollouts=8", "leviathan_hunter", "greedy", "lord_rusher"]
@@ -56,7 +56,7 @@ def test_recording_changes_no_game(game):
 def test_recorded_tables_score_as_the_search_driver_does():
     """The parallel drivers agree too: `record_tables` ends every game with the scores
     `play_tables_searched` gives it."""
-    from sim.abyss import state as S
+    from games.abyss.engine import state as S
 
     tables = _tables()
     kinds, params = lineup_arrays(SPEC.strategies().make_policies(LINEUP, 4))
@@ -80,7 +80,8 @@ def test_recorded_tables_score_as_the_search_driver_does():
 def test_the_plain_fast_path_does_not_import_the_recording():
     """`play_tables` and the search driver compile nothing of the recording: the kernel does
     not import it."""
-    code = "import sys, sim.abyss.fast; print('sim.abyss.kernel_record' in sys.modules)"
+    code = ("import sys, games.abyss.engine.fast; "
+            "print('games.abyss.engine.kernel_record' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

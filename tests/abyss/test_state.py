@@ -1,16 +1,16 @@
-"""The state vector (`sim.abyss.state`): encode/decode round trips along whole games, and a game
-decoded between two turns plays on to exactly the same end as the uninterrupted game."""
+"""The state vector (`games.abyss.engine.state`): encode/decode round trips along whole games, and
+a game decoded between two turns plays on to exactly the same end as the uninterrupted game."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from sim.abyss import state as S
-from sim.abyss.cards import load_cards
-from sim.abyss.rules import Game
-from sim.abyss.rules_decode import decode
-from strategies.abyss import REGISTRY
+from games.abyss.engine import state as S
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_decode import decode
+from games.abyss.strategies import REGISTRY
 
 
 @pytest.fixture(scope="module", params=[(), ("leviathan",)], ids=["base", "leviathan"])

@@ -1,4 +1,4 @@
-"""The strategy registry (`strategies.abyss`), its presets, and how the strategies play.
+"""The strategy registry (`games.abyss.strategies`), its presets, and how the strategies play.
 
 Registry: specs, presets (built-in and user files) and their one-line errors. Play: every
 strategy beats three random players clearly, and the presets play recognisably differently
@@ -17,16 +17,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reports.intervals import wilson_interval
-from sim.abyss import kernel as KN
-from sim.abyss import workspace as W
-from sim.abyss.cards import load_cards
-from sim.abyss.constants import Guild
-from sim.abyss.fast import lineup_arrays, run_fast
-from sim.abyss.policy_params import G_FIGHT_RISK, G_FORBID_FIGHT, G_FORBID_LOCATION, G_FORBID_LORD
-from sim.core.errors import UserError, is_user_error
-from sim.core.workspace import trace_of
-from strategies.abyss import (
+from games.abyss.engine import kernel as KN
+from games.abyss.engine import workspace as W
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.constants import Guild
+from games.abyss.engine.fast import lineup_arrays, run_fast
+from games.abyss.engine.policy_params import (
+    G_FIGHT_RISK,
+    G_FORBID_FIGHT,
+    G_FORBID_LOCATION,
+    G_FORBID_LORD,
+)
+from games.abyss.strategies import (
     BUILTIN_PRESETS,
     OPEN_PRESETS,
     POLICIES,
@@ -34,12 +36,15 @@ from strategies.abyss import (
     TUNED_PRESETS,
     StrategyError,
 )
-from strategies.abyss.baseline import (
+from games.abyss.strategies.baseline import (
     GUILD_NAMES,
     GreedyPolicy,
     HeuristicPolicy,
     RandomPolicy,
 )
+from reports.intervals import wilson_interval
+from sim.core.errors import UserError, is_user_error
+from sim.core.workspace import trace_of
 
 PRESET_NAMES = (
     "lord_rusher",
@@ -57,7 +62,8 @@ OPEN_NAMES = tuple(tomllib.loads(OPEN_PRESETS.read_text()))
 BUILTIN_NAMES = (*PRESET_NAMES, *TUNED_NAMES, *OPEN_NAMES)
 EXPANSIONS = {"leviathan": ("leviathan",), "base": ()}
 
-# decision codes of the kernel's trace (sim.abyss.rules_base.Decision, sim.abyss.rules_leviathan)
+# decision codes of the kernel's trace (games.abyss.engine.rules_base.Decision,
+# games.abyss.engine.rules_leviathan)
 D_ACTION, D_FIGHT_MONSTER, D_MONSTER_CHOICE = 2, 5, 30
 EXPLORE, REQUEST_SUPPORT, RECRUIT = 0, 1, 2
 FIGHT = 1
@@ -95,8 +101,8 @@ def write(path: Path, text: str) -> Path:
 
 # ------------------------------------------------------------------------------ registry
 def test_names_list_policies_then_sorted_presets() -> None:
-    """The hand-written presets, then the tuned ones (strategies/abyss/tuned.toml) and the open
-    ones (open.toml)."""
+    """The hand-written presets, then the tuned ones (games/abyss/strategies/tuned.toml) and the
+    open ones (open.toml)."""
     names = REGISTRY.strategy_names()
     assert names[:4] == ["random", "greedy", "heuristic", "search"]
     assert names[4:] == sorted(BUILTIN_NAMES)
@@ -275,7 +281,7 @@ def test_out_of_range(spec: str, expected: str) -> None:
 
 @pytest.mark.parametrize("value", ["0.001", "0.25", "1", "0", "0.999"])
 def test_probabilities_in_thousandths_are_held_exactly(value: str) -> None:
-    from strategies.abyss import REGISTRY
+    from games.abyss.strategies import REGISTRY
 
     policy = REGISTRY.make_policy(f"greedy:fight_p={value}")
     assert policy.params()[policy.slots()["fight_p"]] == round(float(value) * 1000)
@@ -580,5 +586,5 @@ def test_every_game_offers_its_registry(game: str) -> None:
 
     registry = strategies.for_game(game)
     assert isinstance(registry, Registry)
-    assert registry is importlib.import_module(f"strategies.{game}").REGISTRY
+    assert registry is importlib.import_module(f"games.{game}.strategies").REGISTRY
     assert registry is games.get(game).strategies()

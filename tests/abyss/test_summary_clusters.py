@@ -15,6 +15,10 @@ import math
 import numpy as np
 import pytest
 
+from games.abyss.engine import state as KN
+from games.abyss.engine.aggregate import CLUSTER_SUMS, Aggregates
+from games.abyss.engine.state import N_GAME_FIELDS, N_SEAT_FIELDS
+from games.abyss.report.summary_text import strategy_rate, strategy_score, summarize_aggregates
 from reports.intervals import (
     clustered_mean,
     clustered_rate,
@@ -22,10 +26,6 @@ from reports.intervals import (
     t_quantile,
     wilson_interval,
 )
-from reports.summary import strategy_rate, strategy_score, summarize_aggregates
-from sim.abyss import state as KN
-from sim.abyss.aggregate import CLUSTER_SUMS, Aggregates
-from sim.abyss.state import N_GAME_FIELDS, N_SEAT_FIELDS
 
 Z = 1.959963984540054
 

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from sim.abyss.cards import default_data_dir
+from games.abyss.engine.cards import default_data_dir
 
 runner = CliRunner()
 
@@ -203,7 +203,7 @@ def test_no_per_game_writes_aggregates_only(tmp_path: Path) -> None:
     assert not (out / "seats.parquet").exists() and (out / "aggregates.npz").exists()
     assert runner.invoke(app, [*args, "--out", str(full)]).exit_code == 0
     assert (out / "summary.txt").read_text() == (full / "summary.txt").read_text()
-    from sim.abyss.aggregate import Aggregates
+    from games.abyss.engine.aggregate import Aggregates
 
     agg = Aggregates.load(out / "aggregates.npz")
     assert agg.n_games == 30 and agg.seats.sum() == 60

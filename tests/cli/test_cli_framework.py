@@ -1,6 +1,7 @@
 """The CLI framework (cli/app.py): start-up cost, option validation, error reporting, run dirs.
 
-Most tests replace the engine (`sim.abyss.cards`, `.runner`, `.replay`) with small fakes, so they
+Most tests replace the engine (`games.abyss.engine.cards`, `.runner`, `.replay`) with small fakes,
+so they
 test the CLI's contract whatever state the engine is in; the tests at the end run the real engine
 and are skipped until it exists.
 """
@@ -21,9 +22,15 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from games.abyss.engine.schema import (
+    GAME_COLUMNS,
+    SCHEMA_VERSION,
+    SEAT_COLUMNS,
+    games_frame,
+    seats_frame,
+)
+from games.abyss.report.summary_text import summarize
 from reports.intervals import wilson_interval
-from reports.summary import summarize
-from sim.abyss.schema import GAME_COLUMNS, SCHEMA_VERSION, SEAT_COLUMNS, games_frame, seats_frame
 
 HEAVY_MODULES = ("numpy", "pandas", "numba", "scipy", "matplotlib", "pyarrow")
 
@@ -116,11 +123,11 @@ class CardDataError(ValueError):
 
 @pytest.fixture
 def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
-    """Install fake sim.abyss.cards/runner/replay modules; returns their call records."""
+    """Install fake games.abyss.engine.cards/runner/replay modules; returns their call records."""
     calls = types.SimpleNamespace(run=[], narrate=[], load=[])
     tables = types.SimpleNamespace(digest="fake-digest")
 
-    cards = types.ModuleType("sim.abyss.cards")
+    cards = types.ModuleType("games.abyss.engine.cards")
 
     def load_cards(path, overrides, expansions=()):
         calls.load.append((path, overrides))
@@ -135,7 +142,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
     cards.parse_set_options = parse_set_options
     cards.describe = lambda t: "35 Lords, 20 Locations (fake)"
 
-    runner = types.ModuleType("sim.abyss.runner")
+    runner = types.ModuleType("games.abyss.engine.runner")
 
     def run_simulation(tables_, **kwargs):
         # the engines take policies; the fake records their names
@@ -153,8 +160,8 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
     def run_games(
         tables_, *, engine, per_game=True, threads=None, store=None, chunk_size=None, **kwargs
     ):
-        from sim.abyss.aggregate import Aggregates
-        from sim.abyss.schema import games_frame, seats_frame
+        from games.abyss.engine.aggregate import Aggregates
+        from games.abyss.engine.schema import games_frame, seats_frame
 
         seats, games, timings = run_simulation(tables_, **kwargs)
         names = [getattr(p, "name", p) for p in kwargs["strategies"]]
@@ -163,7 +170,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
 
     runner.run_games = run_games
 
-    replay = types.ModuleType("sim.abyss.replay")
+    replay = types.ModuleType("games.abyss.engine.replay")
 
     def narrate_game(tables_, **kwargs):
         kwargs["strategies"] = [getattr(p, "name", p) for p in kwargs["strategies"]]
@@ -172,7 +179,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
 
     replay.narrate_game = narrate_game
     for name, module in [("cards", cards), ("runner", runner), ("replay", replay)]:
-        monkeypatch.setitem(sys.modules, f"sim.abyss.{name}", module)
+        monkeypatch.setitem(sys.modules, f"games.abyss.engine.{name}", module)
     return calls
 
 
@@ -440,7 +447,7 @@ def test_wilson_interval_matches_known_value() -> None:
 
 
 def test_real_cards_command() -> None:
-    pytest.importorskip("sim.abyss.cards")
+    pytest.importorskip("games.abyss.engine.cards")
     result = invoke("cards")
     assert result.exit_code == 0, (result.output, result.exception)
     assert result.stdout.strip()
@@ -448,7 +455,7 @@ def test_real_cards_command() -> None:
 
 
 def test_real_simulate_small_run(tmp_run_root: Path) -> None:
-    pytest.importorskip("sim.abyss.runner")
+    pytest.importorskip("games.abyss.engine.runner")
     out = tmp_run_root / "r"
     result = invoke("simulate", "--players", "2", "--games", "3", "--out", str(out))
     assert result.exit_code == 0, (result.output, result.exception)
@@ -457,7 +464,7 @@ def test_real_simulate_small_run(tmp_run_root: Path) -> None:
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_run_leaves_nothing(tmp_run_root: Path, sig: signal.Signals) -> None:
-    pytest.importorskip("sim.abyss.runner")
+    pytest.importorskip("games.abyss.engine.runner")
     out = tmp_run_root / "r"
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.app", "simulate", "--games", "1000000", "--out", str(out)],
@@ -494,7 +501,7 @@ def test_interrupted_run_leaves_nothing(tmp_run_root: Path, sig: signal.Signals)
 
 
 def test_real_replay() -> None:
-    pytest.importorskip("sim.abyss.replay")
+    pytest.importorskip("games.abyss.engine.replay")
     result = invoke("replay", "--players", "2", "--game", "1")
     assert result.exit_code == 0, (result.output, result.exception)
     assert result.stdout.strip()

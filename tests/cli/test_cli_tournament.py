@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from strategies.abyss import REGISTRY
+from games.abyss.strategies import REGISTRY
 
 runner = CliRunner()
 
@@ -306,7 +306,7 @@ def test_bad_player_counts(tmp_path: Path, players: str, message: str) -> None:
 def test_a_report_of_a_tournament_with_the_search_player(tmp_path: Path) -> None:
     """The fight-or-explore rollouts fork decisions and play on without searching: they fork the
     tournament's other strategies, and the report of a line-up with `search` is written."""
-    from reports.games.abyss import rollout_lineup
+    from games.abyss.report import rollout_lineup
 
     assert rollout_lineup(["search", "farmer", "random"]) == ["farmer"]
     assert rollout_lineup(["search:rollouts=4", "random"]) == ["random"]

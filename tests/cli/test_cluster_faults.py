@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.abyss.aggregate import Aggregates
+from games.abyss.engine.aggregate import Aggregates
 from sim.core.runs import partial_dir
 
 distributed = pytest.importorskip("distributed")

@@ -36,6 +36,24 @@ class _SignalsWhenCollected:
         signal.raise_signal(signal.SIGINT)
 
 
+def test_a_swallowed_ctrl_c_prints_no_traceback() -> None:
+    """Python prints "Exception ignored ... Traceback" for the KeyboardInterrupt a finalizer
+    swallows; the console script's handler keeps quiet (one line on stderr, issue 34)."""
+    code = ("import gc, signal\n"
+            "from sim.core import interrupts\n"
+            "interrupts.install()\n"
+            "class F:\n"
+            "    def __del__(self):\n"
+            "        signal.raise_signal(signal.SIGINT)\n"
+            "F()\n"
+            "gc.collect()\n"
+            "print('received', interrupts.received())\n")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    assert done.stdout.strip() == "received True", done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
 @pytest.fixture
 def handler():
     """The console script's Ctrl-C handler, for this test only."""
@@ -50,7 +68,7 @@ def handler():
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_ctrl_c_swallowed_by_a_finalizer_still_stops_the_run(tmp_path, handler, monkeypatch):
-    from sim.abyss import fast
+    from games.abyss.engine import fast
 
     play_into, calls = fast.play_into, {"n": 0}
 

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from sim.abyss.aggregate import Aggregates
+from games.abyss.engine.aggregate import Aggregates
 
 distributed = pytest.importorskip("distributed")
 

@@ -176,7 +176,7 @@ def test_the_ranges_checked_are_the_documented_ones(game: str) -> None:
 def test_an_undocumented_parameter_is_refused() -> None:
     from dataclasses import dataclass
 
-    from strategies.abyss.baseline import GreedyPolicy
+    from games.abyss.strategies.baseline import GreedyPolicy
     from strategies.registry import parameters
 
     @dataclass
@@ -203,8 +203,8 @@ def test_strategies_command_shows_one_strategy_in_full() -> None:
 
 
 def test_a_game_declares_its_result_columns_or_follows_the_convention(tiny) -> None:
-    """The spec gives a game's result columns (Abyss: `sim.abyss.schema`, with their meanings);
-    a game without a results module follows the common convention (the tiny game)."""
+    """The spec gives a game's result columns (Abyss: `games.abyss.engine.schema`, with their
+    meanings); a game without a results module follows the common convention (the tiny game)."""
     seats, game_columns = games.get("abyss").result_columns()
     assert {"game", "seat", "strategy", "score", "rank", "score_lords"} <= set(seats)
     assert all(isinstance(meaning, str) and meaning for _, meaning in seats.values())

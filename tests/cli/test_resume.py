@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.abyss.aggregate import Aggregates
+from games.abyss.engine.aggregate import Aggregates
 from sim.core.runs import partial_dir
 
 ARGS = ["--games", "24000", "--chunk-size", "1000", "--threads", "1", "--seed", "5"]

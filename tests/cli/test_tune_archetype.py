@@ -227,7 +227,8 @@ def test_a_shipped_tuned_preset_is_made_again_by_its_recorded_command(tmp_path) 
     shipped preset byte for byte (from its [table] on: the comments above name the code)."""
     from pathlib import Path
 
-    shipped = (Path(__file__).parents[2] / "strategies" / "conspiracy" / "tuned.toml").read_text()
+    root = Path(__file__).parents[2]
+    shipped = (root / "games" / "conspiracy" / "strategies" / "tuned.toml").read_text()
     blocks = {MADE_BY.search(b)["command"]: b for b in shipped.split("\n\n") if MADE_BY.search(b)}
     command = next(c for c in blocks if command_options(c)["players"] == "2"
                    and "[" in blocks[c])  # fmt: skip

@@ -21,7 +21,7 @@ def _verdicts(run_dir) -> str:
 def test_the_first_player_pearls_override_gives_seat_1_its_pearls_on_both_engines() -> None:
     """rules.toml `first_player_pearls`: "The first player (seat 1) starts with this many Pearls
     more than the others"; the Pearl ledger still balances (the audit)."""
-    from sim.abyss.audit import audit
+    from games.abyss.engine.audit import audit
 
     spec = games.get("abyss")
     tables = spec.load_cards(None, ["rules.first_player_pearls=5"], ())
@@ -30,7 +30,7 @@ def test_the_first_player_pearls_override_gives_seat_1_its_pearls_on_both_engine
     runs = [spec.play().run_games(tables, engine=e, n_players=2, n_games=20, seed=4,
                                   policies=policies) for e in ("fast", "reference")]  # fmt: skip
     assert runs[0].seats.equals(runs[1].seats)
-    from sim.abyss.rules import Game
+    from games.abyss.engine.rules import Game
 
     g = Game(tables, policies, seed=4, game=0)
     assert [p.pearls for p in g.players] == [6, 1]

@@ -1,4 +1,4 @@
-"""Tests of the Abyss: Conspiracy card data (sim/conspiracy/data/*.toml) and its loader.
+"""Tests of the Abyss: Conspiracy card data (games/conspiracy/engine/data/*.toml) and its loader.
 
 Expected values come from the seed rules text /work/shared/seeds/004_f62d138e7f50b9bc.txt
 (quoted in the docstrings) and /work/shared/reference/components.md, section 3 (3.1 Lords,
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.conspiracy.cards import (
+from games.conspiracy.engine.cards import (
     MAX_NEIGHBOURS,
     ConspiracyTables,
     KeyKind,

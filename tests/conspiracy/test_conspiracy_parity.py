@@ -1,22 +1,23 @@
-"""Parity: Conspiracy's fast path (`sim.conspiracy.kernel`) plays exactly the reference engine's
+"""Parity: Conspiracy's fast path (`games.conspiracy.engine.kernel`) plays exactly the reference
+engine's
 games: the same decisions with the same options in the same order, the same final state (every
 card's place, every counter, the random streams' positions) and the same scores; with the search
-player too (`sim.conspiracy.kernel_search`)."""
+player too (`games.conspiracy.engine.kernel_search`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from sim.conspiracy import kernel as KN
-from sim.conspiracy import state as S
-from sim.conspiracy.cards import load_cards
-from sim.conspiracy.kernel_search import play_game
-from sim.conspiracy.policies import SEARCH
-from sim.conspiracy.rules import Game
+from games.conspiracy.engine import kernel as KN
+from games.conspiracy.engine import state as S
+from games.conspiracy.engine.cards import load_cards
+from games.conspiracy.engine.kernel_search import play_game
+from games.conspiracy.engine.policies import SEARCH
+from games.conspiracy.engine.rules import Game
+from games.conspiracy.strategies import REGISTRY, HeuristicPolicy, RandomPolicy
 from sim.core.rng import N_STREAMS
 from sim.core.workspace import trace_of, with_trace
-from strategies.conspiracy import REGISTRY, HeuristicPolicy, RandomPolicy
 
 TRACE_CAP = 4000
 
@@ -100,7 +101,7 @@ def test_parity_ci(tables, data, lineup, n_players):
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 @pytest.mark.parametrize("data", ["seed", "options"])
 def test_parity_search(tables, data, n_players):
-    """The search player (strategies/conspiracy/search.py): the reference engine calls the
+    """The search player (games/conspiracy/strategies/search.py): the reference engine calls the
     compiled search from each turn's start, and plays the fast path's very games."""
     lineup = ["search:rollouts=6:rollout_policy=heuristic", "random", "key_hunter"]
     for game in range(3):

@@ -1,6 +1,7 @@
-"""The Conspiracy balance report (reports/conspiracy_*.py) on small real runs written into
-tmp directories: a simulate-like run (`sim.conspiracy.play.run_games`) and a CRN tournament of
-two player counts (reports.tournament's design played with sim.conspiracy.fast.run_tables)."""
+"""The Conspiracy balance report (games/conspiracy/report/) on small real runs written into
+tmp directories: a simulate-like run (`games.conspiracy.engine.play.run_games`) and a CRN
+tournament of two player counts (reports.tournament's design played with
+games.conspiracy.engine.fast.run_tables)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports import conspiracy_piles as CP
-from reports import conspiracy_report as CR
-from reports import conspiracy_run as CRun
-from reports import conspiracy_stats as CS
-from sim.conspiracy.cards import load_cards
+from games.conspiracy.engine.cards import load_cards
+from games.conspiracy.report import balance as CR
+from games.conspiracy.report import piles as CP
+from games.conspiracy.report import run as CRun
+from games.conspiracy.report import stats as CS
 from sim.core.errors import UserError
 from sim.core.runs import write_parquet
 
@@ -55,8 +56,8 @@ def tables():
 
 @pytest.fixture(scope="module")
 def sim_run(tmp_path_factory, tables) -> Path:
-    from sim.conspiracy.play import run_games
-    from strategies.conspiracy import REGISTRY
+    from games.conspiracy.engine.play import run_games
+    from games.conspiracy.strategies import REGISTRY
 
     policies = REGISTRY.make_policies(LINEUP, 4)
     played = run_games(tables, engine="fast", n_players=4, n_games=N_GAMES, seed=3,

@@ -13,7 +13,8 @@ deck).
 
 The enumeration plays many games with every card forbidden in turn to every seat. Each seat is
 an adversary that wants the card: at such a decision it takes, half the time, an option gaining
-a forbidden card if the filter (`sim.conspiracy.policies.restricted`, the built-in strategies'
+a forbidden card if the filter (`games.conspiracy.engine.policies.restricted`, the built-in
+strategies'
 own) leaves one, else any option the filter leaves; elsewhere any option; all at random. Each
 such decision and each gain is recorded: no option gaining the forbidden card may be chosen while
 another does not gain it, and every gain must follow such a forced choice.
@@ -27,10 +28,10 @@ import numpy as np
 from conspiracy_helpers import Scripted, lord, new_game, set_pile, tables
 from restricted_helpers import Adversary, RouteRecorder, audit_routes
 
-from sim.conspiracy import policies as P
-from sim.conspiracy import state as S
-from sim.conspiracy.rules import PILE, Decision, Game
-from strategies.conspiracy import HeuristicPolicy
+from games.conspiracy.engine import policies as P
+from games.conspiracy.engine import state as S
+from games.conspiracy.engine.rules import PILE, Decision, Game
+from games.conspiracy.strategies import HeuristicPolicy
 
 D = Decision
 

@@ -20,13 +20,13 @@ import pytest
 from conspiracy_helpers import bonus_tables, tables
 from search_helpers import check_seen, check_unseen, reorder
 
+from games.conspiracy.engine import kernel as KN
+from games.conspiracy.engine import kernel_search as KS
+from games.conspiracy.engine import state as S
+from games.conspiracy.engine.fast import lineup_arrays
+from games.conspiracy.engine.policies import D_KEEP, D_LOCATION_SOURCE, D_PLACE, D_SOURCE
+from games.conspiracy.engine.rules import Game
 from sim import games
-from sim.conspiracy import kernel as KN
-from sim.conspiracy import kernel_search as KS
-from sim.conspiracy import state as S
-from sim.conspiracy.fast import lineup_arrays
-from sim.conspiracy.policies import D_KEEP, D_LOCATION_SOURCE, D_PLACE, D_SOURCE
-from sim.conspiracy.rules import Game
 
 SPEC = games.get("conspiracy")
 THIS = sys.modules[__name__]  # its _probe, _asked, _decide: for search_helpers

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from games.conspiracy.engine.cards import load_cards
+from games.conspiracy.engine.play import run_games
+from games.conspiracy.strategies import REGISTRY
 from reports.intervals import wilson_interval
-from sim.conspiracy.cards import load_cards
-from sim.conspiracy.play import run_games
-from strategies.conspiracy import REGISTRY
 
 PRESETS = ["coalition_builder", "key_hunter", "pearl_master", "high_ip", "pile_raider"]
 

@@ -50,3 +50,19 @@ def test_no_command_discovers_a_hook_by_getattr() -> None:
              for line in p.read_text().splitlines()
              if "getattr(spec" in line or "getattr(play" in line]  # fmt: skip
     assert found == []
+
+
+def test_a_hook_shadowed_by_a_submodule_is_named(tmp_path, monkeypatch) -> None:
+    """A report package whose hook `summary` shares its name with a module `summary.py`: once
+    `package.summary` is imported, the package's attribute is that module, not the hook."""
+    package = tmp_path / "shadowed_report"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "def summary(played, n):\n    return ''\n\ndef write_report(run_dir, out=None):\n"
+        "    return {}\n\ntournament_extras = restrictions = SIGNATURE = None\n")
+    (package / "summary.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = GameSpec(name="shadowed", title="Shadowed", cards_module="tiny_game",
+                    report_module="shadowed_report")  # fmt: skip
+    assert missing_hooks(spec) == [
+        "shadowed_report: summary (a submodule of that name replaces it once imported)"]

@@ -1,5 +1,8 @@
-"""Dependencies flow one way (issues 18, 29): `sim/core` <- `sim/<game>` <- `strategies` <-
-`reports` <- `cli`, and nothing imports the command line but itself.
+"""Dependencies flow one way (issues 18, 29). The generic layers: `sim/core` <- `strategies` <-
+`reports` <- `cli`; each game is one package, `games/<game>/` with `engine/` (on `sim/core`),
+`strategies/` (on the generic strategies and its engine), `report/` (on the generic reports and
+its strategies) and `commands/` (on `cli`). No generic module imports a game, no game imports
+another, nothing imports the command line but itself and a game's own commands.
 
 Every import of every module is read from its source (also imports inside functions), so a lazy
 import cannot hide a crossing.
@@ -13,8 +16,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = sorted(p.name for p in (ROOT / "sim").iterdir() if (p / "__init__.py").is_file()
-               and p.name != "core")  # fmt: skip
+GAMES = sorted(p.name for p in (ROOT / "games").iterdir() if (p / "__init__.py").is_file())
+#: A game's parts, in layer order: each may import the ones before it, not those after.
+PARTS = ("engine", "strategies", "report", "commands")
+#: The generic layers, in order, and the top-level packages each may not import.
+GENERIC_FORBIDS = {
+    "sim": ("strategies", "reports", "cli", "games"),
+    "strategies": ("reports", "cli", "games"),
+    "reports": ("cli", "games"),
+    "cli": ("games",),
+}
 
 
 def imports_of(path: Path, root: Path = ROOT, typing: bool = True) -> set[str]:
@@ -53,12 +64,16 @@ def test_there_are_games() -> None:
     assert {"abyss", "conspiracy", "wilds"} <= set(GAMES)
 
 
-def test_sim_imports_neither_strategies_nor_reports() -> None:
-    assert crossings("sim", lambda _, name: name.split(".")[0] in ("strategies", "reports")) == []
+def _generic_forbidden(layer: str):
+    """A module of `layer` imports a layer above it, or a game (the bare `games` package, which
+    holds no game, only says where they are)."""
+    forbids = GENERIC_FORBIDS[layer]
+    return lambda _, name: name.split(".")[0] in forbids and name != "games"
 
 
-def test_sim_core_imports_no_game() -> None:
-    assert crossings("sim/core", lambda _, name: name.split(".")[:2][-1] in GAMES) == []
+@pytest.mark.parametrize("layer", list(GENERIC_FORBIDS))
+def test_the_generic_layers_import_no_game_and_nothing_above(layer: str) -> None:
+    assert crossings(layer, _generic_forbidden(layer)) == []
 
 
 @pytest.mark.parametrize("game", ["abyss", "conspiracy", "wilds"])
@@ -67,35 +82,55 @@ def test_no_game_imports_another_game(game: str) -> None:
 
     def forbidden(_, name: str) -> bool:
         parts = name.split(".")
-        return parts[0] == "sim" and len(parts) > 1 and parts[1] in others
+        return parts[0] == "games" and len(parts) > 1 and parts[1] in others
 
-    assert crossings(f"sim/{game}", forbidden) == []
-
-
-def test_strategies_import_no_reports() -> None:
-    assert crossings("strategies", lambda _, name: name.split(".")[0] in ("reports", "cli")) == []
+    assert crossings(f"games/{game}", forbidden) == []
 
 
-@pytest.mark.parametrize("folder", ["sim", "strategies", "reports"])
-def test_no_library_module_imports_the_command_line(folder: str) -> None:
-    assert crossings(folder, lambda _, name: name.split(".")[0] == "cli") == []
+def _above(part: str):
+    """Within a game: `part` imports none of its game's parts after it, nor the generic layers
+    above it (the engine no strategies or reports, nothing but commands the command line)."""
+    later = PARTS[PARTS.index(part) + 1:]
+    generic = {"engine": ("strategies", "reports", "cli"), "strategies": ("reports", "cli"),
+               "report": ("cli",), "commands": ()}[part]  # fmt: skip
+
+    def forbidden(_, name: str) -> bool:
+        parts = name.split(".")
+        return parts[0] in generic or (parts[0] == "games" and len(parts) > 2
+                                       and parts[2] in later)  # fmt: skip
+
+    return forbidden
 
 
-def test_the_command_line_check_can_fail(tmp_path) -> None:
-    (tmp_path / "reports").mkdir()
-    (tmp_path / "reports" / "probe.py").write_text("def f():\n    from cli.commands import c\n")
-    found = crossings("reports", lambda _, name: name.split(".")[0] == "cli", tmp_path)
-    assert found == ["reports/probe.py imports cli.commands"]
+@pytest.mark.parametrize("game", ["abyss", "conspiracy", "wilds"])
+@pytest.mark.parametrize("part", PARTS)
+def test_a_games_parts_import_downward(game: str, part: str) -> None:
+    folder = ROOT / "games" / game / part
+    if not folder.is_dir():
+        pytest.skip(f"{game} has no {part}")
+    assert crossings(f"games/{game}/{part}", _above(part)) == []
 
 
-def test_the_check_sees_a_crossing(tmp_path) -> None:
-    """The reader finds a lazy import inside a function (the check can fail)."""
+def test_the_checks_can_fail(tmp_path) -> None:
+    """Each check sees its crossing, also in a lazy import inside a function."""
     (tmp_path / "sim" / "core").mkdir(parents=True)
     probe = tmp_path / "sim" / "core" / "probe.py"
-    probe.write_text("from . import jit\n\ndef f():\n    from strategies.abyss import x\n")
-    found = crossings("sim", lambda _, name: name.split(".")[0] == "strategies", tmp_path)
-    assert found == ["sim/core/probe.py imports strategies.abyss"]
-    assert imports_of(probe, tmp_path) == {"sim.core.jit", "strategies.abyss"}
+    probe.write_text("from . import jit\n\ndef f():\n    from games.abyss import engine\n")
+    found = crossings("sim", _generic_forbidden("sim"), tmp_path)
+    assert found == ["sim/core/probe.py imports games.abyss"]
+    assert imports_of(probe, tmp_path) == {"sim.core.jit", "games.abyss"}
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "stats.py").write_text("def f():\n    from cli.commands import c\n")
+    found = crossings("reports", _generic_forbidden("reports"), tmp_path)
+    assert found == ["reports/stats.py imports cli.commands"]
+    engine = tmp_path / "games" / "abyss" / "engine"
+    engine.mkdir(parents=True)
+    (engine / "rules.py").write_text("from games.abyss.report import balance\n"
+                                     "from games.conspiracy.engine import rules\n")  # fmt: skip
+    assert crossings("games/abyss/engine", _above("engine"), tmp_path) == [
+        "games/abyss/engine/rules.py imports games.abyss.report"]  # fmt: skip
+    other = crossings("games/abyss", lambda _, n: n.startswith("games.conspiracy"), tmp_path)
+    assert other == ["games/abyss/engine/rules.py imports games.conspiracy.engine"]
 
 
 def test_no_command_imports_another() -> None:
@@ -119,7 +154,7 @@ def test_no_command_imports_another() -> None:
 
 
 # --- no import circle anywhere (issue 29) ---------------------------------------------------
-PACKAGES = ("sim", "strategies", "reports", "cli")
+PACKAGES = ("sim", "strategies", "reports", "cli", "games")
 
 
 def module_graph(root: Path = ROOT) -> dict[str, set[str]]:
@@ -202,48 +237,6 @@ def test_the_circle_check_can_fail(tmp_path) -> None:
     (tmp_path / "reports" / "c.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from reports import a\n"
     )
-    for package in ("sim", "strategies", "cli"):
+    for package in ("sim", "strategies", "cli", "games"):
         (tmp_path / package).mkdir()
     assert circles(module_graph(tmp_path)) == [["reports.a", "reports.b"]]
-
-
-# --- the generic layer imports no game (issue 29) ---------------------------------------------
-#: The modules of `reports` that belong to one game (until each game is one package).
-GAME_REPORTS = {
-    "abyss": {"balance", "summary", "rollout", "fight_odds", "fight_report", "fight_rollouts",
-              "fight_rule", "search_check", "signature", "bench"},
-    "conspiracy": {"conspiracy_piles", "conspiracy_report", "conspiracy_run", "conspiracy_stats"},
-    "wilds": {"wilds"},
-}  # fmt: skip
-
-
-def _game_bound(name: str) -> bool:
-    parts = name.split(".")
-    own = set().union(*GAME_REPORTS.values())
-    return (
-        (parts[0] == "sim" and len(parts) > 1 and parts[1] in GAMES)
-        or (parts[0] == "strategies" and len(parts) > 1 and parts[1] in GAMES)
-        or (parts[0] == "reports" and len(parts) > 1 and (parts[1] in own or parts[1] == "games"))
-    )
-
-
-def generic_crossings(root: Path = ROOT) -> list[str]:
-    own = set().union(*GAME_REPORTS.values())
-    return [
-        f"{path.relative_to(root)} imports {name}"
-        for path in sorted((root / "reports").glob("*.py"))
-        if path.stem not in own
-        for name in sorted(imports_of(path, root))
-        if _game_bound(name)
-    ]
-
-
-def test_the_generic_layer_imports_no_game() -> None:
-    assert generic_crossings() == []
-
-
-def test_the_generic_check_can_fail(tmp_path) -> None:
-    (tmp_path / "reports").mkdir()
-    (tmp_path / "reports" / "stats.py").write_text("def f():\n    from reports.summary import x\n")
-    (tmp_path / "reports" / "balance.py").write_text("from sim.abyss import cards\n")
-    assert generic_crossings(tmp_path) == ["reports/stats.py imports reports.summary"]

@@ -1,4 +1,4 @@
-"""Run directories (sim/core/runs.py) and the results schema (sim/abyss/schema.py)."""
+"""Run directories (sim/core/runs.py) and the results schema (games/abyss/engine/schema.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.abyss.schema import (
+from games.abyss.engine.schema import (
     GAME_COLUMNS,
     SEAT_COLUMNS,
     games_frame,
@@ -255,5 +255,6 @@ def test_frames_reject_bad_values() -> None:
 def test_results_schema_doc_is_current() -> None:
     doc = (REPO / "docs" / "results-schema.md").read_text()
     assert doc == schema_markdown(), (
-        "docs/results-schema.md is stale: python -m sim.abyss.schema > docs/results-schema.md"
+        "docs/results-schema.md is stale: "
+        "python -m games.abyss.engine.schema > docs/results-schema.md"
     )

@@ -14,7 +14,9 @@ from functools import cache
 import numpy as np
 import pytest
 
-from reports.signature import GUILDS, archetype_table, signature, signature_games
+from games.abyss.report.signature import GUILDS
+from games.conspiracy.report.signature import COLUMNS as CONSPIRACY_COLUMNS
+from reports.signature import archetype_table, signature, signature_games
 from sim import games
 
 FIELD = ["heuristic", "greedy", "leviathan_hunter"]
@@ -116,7 +118,7 @@ def test_the_table_signs_each_preset_its_tuned_and_open_versions(monkeypatch, tm
 
     def fake(jobs, workers=None):
         calls.extend(jobs)
-        return [dict.fromkeys(S.COLUMNS["conspiracy"], np.nan) for _ in jobs]
+        return [dict.fromkeys(CONSPIRACY_COLUMNS, np.nan) for _ in jobs]
 
     monkeypatch.setattr(S, "signatures", fake)
     text = archetype_table("conspiracy", 2, n_games=3, seed=1)

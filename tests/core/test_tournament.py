@@ -1,5 +1,6 @@
 """`reports.tournament`: the design (line-ups, seat rotation), common random numbers, win shares,
-determinism over threads, and sequential stopping; `sim.abyss.fast.run_tables` underneath."""
+determinism over threads, and sequential stopping; `games.abyss.engine.fast.run_tables`
+underneath."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from games.abyss.engine.cards import load_cards
+from games.abyss.engine.fast import run_tables
+from games.abyss.strategies import REGISTRY
 from reports.tournament import (
     block_games,
     block_seatings,
@@ -19,13 +23,10 @@ from reports.tournament import (
     tournament_frame,
     tournament_text,
 )
-from sim.abyss.cards import load_cards
-from sim.abyss.fast import run_tables
 from sim.core.batch import set_threads
 from sim.core.errors import UserError
 from sim.core.jit import numba
 from sim.core.results import win_shares
-from strategies.abyss import REGISTRY
 
 NAMES = [f"s{i}" for i in range(10)]  # the design only looks at the names
 TWINS = ["greedy", "greedy:fight_p=0.5"]  # two names, the very same parameters

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.balance import fight_verdict
+from games.abyss.report.balance import fight_verdict
 from reports.render import Report
 from reports.seat_tables import seat_advantage_blocks
 from reports.verdicts import (

@@ -1,4 +1,4 @@
-"""Parity: the warped-crystal fast path (`sim.wilds.kernel`) plays exactly the reference
+"""Parity: the warped-crystal fast path (`games.wilds.engine.kernel`) plays exactly the reference
 engine's episodes: every crystal's final space, HP, strikes, warps and breaking turn, the number of
 turns and the climber's final space."""
 
@@ -9,9 +9,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.wilds import kernel as KN
-from sim.wilds.cards import WARP_CLIMBER, load_cards
-from sim.wilds.rules import Game
+from games.wilds.engine import kernel as KN
+from games.wilds.engine.cards import WARP_CLIMBER, load_cards
+from games.wilds.engine.rules import Game
 
 
 def reference(t, seed, game, value):

@@ -1,5 +1,5 @@
-"""The warped-crystal rules of Leviathan Wilds: Shattered Peak (`sim.wilds.rules`), one test per
-rule sentence of the seed text and its three worked examples, on PLACEHOLDER data."""
+"""The warped-crystal rules of Leviathan Wilds: Shattered Peak (`games.wilds.engine.rules`), one
+test per rule sentence of the seed text and its three worked examples, on PLACEHOLDER data."""
 
 from __future__ import annotations
 
@@ -8,8 +8,15 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.wilds.cards import SNAP_TIES, TERRAIN, WARP_CLIMBER, CardDataError, describe, load_cards
-from sim.wilds.rules import Crystal, Game
+from games.wilds.engine.cards import (
+    SNAP_TIES,
+    TERRAIN,
+    WARP_CLIMBER,
+    CardDataError,
+    describe,
+    load_cards,
+)
+from games.wilds.engine.rules import Crystal, Game
 
 #  col: 0123456
 MAP = [

@@ -1,0 +1,79 @@
+"""Abyss games of a line-up, as the commands ask for them (the PLAY API of `sim.core.game`)."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+from sim.core.firstrun import first_compile
+from sim.core.game import Played
+
+#: The fast path's first compile on a 2-core machine (docs/benchmarks.md), to tell the user.
+COMPILE_SECONDS = 55
+#: The reference engine's seconds per seat and game on one core (4 players: 23 s for 1,000
+#: games, 5 with Leviathan: 27 ms a game), for a first run's choice of engine while the fast path
+#: compiles (`cli.commands.common.cold_start_engine`).
+REFERENCE_SECONDS = 0.006
+
+
+def player_counts(tables, expansions: tuple[str, ...]) -> tuple[int, ...]:
+    """2-4 players; Leviathan: "The game can be played by two to five players"."""
+    return (2, 3, 4, 5) if "leviathan" in expansions else (2, 3, 4)
+
+
+def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, policies: list,
+              expansions: tuple[str, ...] = (), threads: int | None = None, per_game: bool = True,
+              progress: bool = False, store=None, chunk_size: int | None = None,
+              client=None) -> Played:  # fmt: skip
+    """The games of one line-up (`games.abyss.engine.runner.run_games`; on Dask
+    `fast.run_distributed`): typed result frames, the aggregates and the timings."""
+    from games.abyss.engine.schema import games_frame, seats_frame
+
+    if client is not None:
+        from games.abyss.engine.fast import run_distributed
+
+        seats, games, agg, timings = run_distributed(
+            client, tables, n_players=n_players, n_games=n_games, seed=seed,
+            strategies=policies, chunk_size=chunk_size, per_game=per_game, store=store,
+        )  # fmt: skip
+    else:
+        from games.abyss.engine.runner import run_games as run
+
+        announce = first_compile("abyss", COMPILE_SECONDS) if engine == "fast" else nullcontext()
+        with announce:
+            seats, games, agg, timings = run(
+                tables, engine=engine, n_players=n_players, n_games=n_games, seed=seed,
+                strategies=policies, expansions=expansions, threads=threads, per_game=per_game,
+                progress=progress, store=store, chunk_size=chunk_size,
+            )  # fmt: skip
+    if not per_game:
+        return Played(None, None, agg, dict(timings or {}))
+    return Played(seats_frame(seats), games_frame(games), agg, dict(timings or {}))
+
+
+def load_aggregates(path):
+    """The aggregates a run saved (`games.abyss.engine.aggregate.Aggregates.save`)."""
+    from games.abyss.engine.aggregate import Aggregates
+
+    return Aggregates.load(path)
+
+
+def run_tables(tables, *, seed: int, games, seatings, strategies: list):
+    from games.abyss.engine.fast import run_tables as run
+
+    with first_compile("abyss", COMPILE_SECONDS):
+        return run(tables, seed=seed, games=games, seatings=seatings, strategies=strategies)
+
+
+def tournament_frames(seats, games):
+    """A tournament's frames in the results schema (typed columns)."""
+    from games.abyss.engine.schema import tournament_frames as typed
+
+    return typed(seats, games)
+
+
+def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
+           expansions: tuple[str, ...] = ()) -> tuple[str, list[dict]]:  # fmt: skip
+    from games.abyss.engine.replay import narrate_game
+
+    return narrate_game(tables, seed=seed, game=game, n_players=n_players, strategies=policies,
+                        expansions=expansions)  # fmt: skip

@@ -1,0 +1,506 @@
+"""Compiled policies: the one implementation of every built-in strategy, run by both engines.
+
+A policy is `choose(s, seat, decision, n) -> option`: it reads the workspace `s`
+(`games.abyss.engine.workspace`: the state, the card tables, the n legal options at `s[OPT:]`, and
+each
+seat's strategy kind and int32 parameter vector) and returns one of the options. Probabilities are
+parameters in thousandths. Randomness comes only from the game's POLICY stream, so a game stays a
+pure function of its seed.
+
+The fast path calls `choose` directly; the reference engine encodes its state and calls the same
+compiled function (`games.abyss.strategies.baseline.CompiledPolicy`), so both engines play every
+strategy identically by construction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.abyss.engine import kcore as K
+from games.abyss.engine import ktables as T
+from games.abyss.engine import state as S
+from games.abyss.engine import workspace as W
+from games.abyss.engine.constants import Stream
+from games.abyss.engine.policy_params import (  # noqa: F401  (the search's slots: the kernel reads P.*)
+    G_BUY_MIN,
+    G_COUNCIL_MIN,
+    G_FIGHT_P,
+    G_FIGHT_RISK,
+    G_FIGHT_THREAT,
+    G_FORBID_FIGHT,
+    G_FORBID_LOCATION,
+    G_FORBID_LORD,
+    G_PEARL_SHORTFALL,
+    G_TAKE_MIN,
+    G_TAKE_SLOT,
+    GREEDY,
+    H_EXPLORE_RISK,
+    H_GUILD,
+    H_GUILD_BONUS,
+    H_KEY_WEIGHT,
+    H_LOCATION_MIN,
+    H_PLOT_PEARLS,
+    H_RECRUIT_MIN,
+    HEURISTIC,
+    N_SLOTS,
+    ROLLOUT_KIND,
+    ROLLOUT_PARAMS,
+    S_CONFIDENCE,
+    S_DETERMINIZATIONS,
+    S_EXPLORATION,
+    S_ROLLOUTS,
+    SEARCH,
+)
+from sim.core.jit import njit, njit_ints
+from sim.core.rng import rand_below_in
+from sim.core.workspace import best_or_draw
+
+# decisions (games.abyss.engine.rules_base.Decision and
+# games.abyss.engine.rules_leviathan.LevDecision)
+D_PLOT, D_POWER, D_ACTION, D_BUY, D_TAKE_ALLY, D_FIGHT_MONSTER, D_THREAT_REWARD = range(7)
+D_COUNCIL_STACK, D_RECRUIT_LORD, D_PAY_ALLY, D_AFFILIATE, D_KEY_SOURCE = 7, 8, 9, 10, 11
+D_LOCATION_SOURCE, D_LOCATION_KEEP, D_DISCARD_ALLY, D_TARGET_OPPONENT = 12, 13, 14, 15
+D_ASSASSIN_TARGET, D_OWN_LORD, D_COURT_LORD, D_COUNCIL_DISCARD = 16, 17, 18, 19
+D_ILLUSIONIST_GIVE, D_ILLUSIONIST_TAKE, D_BLACK_SMOKERS = 20, 21, 22
+D_POWER_BEFORE_PLOT, D_COURT_DISCARD = 23, 24
+D_MONSTER_CHOICE, D_LEVIATHAN_TARGET, D_ATTACK_ALLY, D_ADD_PEARLS = 30, 31, 32, 33
+D_ATTACK_AGAIN, D_TOKEN_DECK, D_REVEAL_TOKEN, D_MARTIAL_LAW = 34, 35, 36, 37
+D_LOSE_LORD, D_BORDER_ZONE, D_USE_POWER, D_FIGHT_ANOTHER = 38, 39, 40, 41
+
+A_EXPLORE, A_REQUEST_SUPPORT, A_RECRUIT = 0, 1, 2
+M_CONTINUE, M_FIGHT, M_IGNORE = 0, 1, 2
+DECLINE = -1  # also FINISH and KEY_TOKEN
+LOCATION_DRAW = 1000
+POLICY_STREAM = int(Stream.POLICY)
+ADD_PEARLS = 1
+
+
+@njit(cache=True)
+def choose(s, seat, decision, n):
+    """The option the strategy of `seat` picks among the n options at s[OPT:]."""
+    kind = s[W.POLICY_KIND + seat]
+    if kind == GREEDY:
+        return greedy(s, seat, decision, restricted(s, seat, decision, n))
+    if kind == HEURISTIC:
+        return heuristic(s, seat, decision, restricted(s, seat, decision, n))
+    return s[W.OPT + rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
+
+
+# ------------------------------------------------------------------ restricted play
+@njit(cache=True)
+def restricted(s, seat, decision, n):
+    """Restricted play (Jaffe & Popovic 2012; `abyss-mc restrict`): the options at s[OPT:]
+    without those by which the seat gains its forbidden Lord or Location, or fights Leviathans;
+    returns their number. Every route to a card (docs/restricted-play.md):
+    - a Lord: recruited (recruiting is dropped from the actions when it is the only affordable
+      Lord), taken from the Court by the Corruptor or the Traitor (whose replacement is declined
+      when it is the only Lord in the Court); the Schemer's top of the deck is not seen;
+    - a Location: face up, kept among those drawn (Ambassadors too), taken by the Illusionist
+      (declined when it is the only one available), swapped for Black Smokers (which is swapped
+      away when it is the forbidden one).
+    When every option gains the card (a single one: the rules force it), nothing changes."""
+    lord, location = param(s, seat, G_FORBID_LORD), param(s, seat, G_FORBID_LOCATION)
+    no_fight = param(s, seat, G_FORBID_FIGHT)
+    if lord < 0 and location < 0 and no_fight == 0:
+        return n
+    if no_fight != 0:  # never fight a Leviathan: past a Monster, nor again, nor by a power
+        if decision == D_MONSTER_CHOICE:
+            return without(s, n, M_FIGHT)
+        if decision == D_ATTACK_AGAIN or decision == D_USE_POWER or decision == D_FIGHT_ANOTHER:
+            return without(s, n, 1)
+    if lord >= 0:
+        if decision == D_ACTION:
+            k = K.affordable_lords(s, seat, W.POLICY_ROW)
+            if k == 1 and s[W.POLICY_ROW] == lord:
+                return without(s, n, A_RECRUIT)
+        if decision == D_RECRUIT_LORD or decision == D_COURT_LORD:
+            return without(s, n, lord)  # recruited, or taken by the Corruptor or Traitor
+        if decision == D_OWN_LORD and traitor_must_take(s, seat, lord):
+            return 1  # DECLINE, the first option
+    if location >= 0:
+        if decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP:
+            return without(s, n, location)
+        if decision == D_ILLUSIONIST_TAKE or decision == D_BLACK_SMOKERS:
+            return without(s, n, location)  # (Black Smokers itself is the option to keep it)
+        if decision == D_ILLUSIONIST_GIVE and s[S.LOC_AVAILABLE] == 1:
+            if s[S.LOC_AVAILABLE + 1] == location:
+                return 1  # DECLINE, the first option: the exchange could only take it
+    return n
+
+
+@njit(cache=True)
+def traitor_must_take(s, seat, lord):
+    """At OWN_LORD: the Lord whose power asks is the Traitor (the Lord just gained, the last of
+    the seat's; the Schemer's replacement comes unseen from the deck) and `lord` is the only
+    Lord in the Court, so replacing would gain it."""
+    lords = K.pbase(seat) + S.P_LORDS
+    power = K.lord_power(s, s[lords + s[lords]])
+    return power == K.PW_TRAITOR and s[S.COURT] == 1 and s[S.COURT + 1] == lord
+
+
+@njit(cache=True)
+def without(s, n, option):
+    """Remove `option` from the n options at s[OPT:] (keeping their order) unless it is the only
+    one; returns the new number."""
+    if n < 2:
+        return n
+    m = 0
+    for i in range(n):
+        o = s[W.OPT + i]
+        if o != option:
+            s[W.OPT + m] = o
+            m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def param(s, seat, k):
+    """Parameter k of the strategy of `seat`."""
+    return s[W.POLICY_PARAMS + seat * W.N_PARAMS + k]
+
+
+@njit(cache=True, inline="always")
+def has(s, n, option):
+    for i in range(n):
+        if s[W.OPT + i] == option:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def last_track_card(s):
+    return s[S.TRACK + s[S.TRACK]]
+
+
+@njit(cache=True, inline="always")
+def council_size(s, r):
+    return s[S.COUNCIL + r * S.COUNCIL_STRIDE]
+
+
+# ---------------------------------------------------------------------------- greedy
+@njit(cache=True)
+def argmax(s, seat, decision, n):
+    best, best_key = s[W.OPT], greedy_key(s, seat, decision, s[W.OPT])
+    for i in range(1, n):
+        k = greedy_key(s, seat, decision, s[W.OPT + i])
+        if k > best_key:
+            best, best_key = s[W.OPT + i], k
+    return best
+
+
+@njit(cache=True)
+def greedy(s, seat, decision, n):
+    """Recruit whenever possible, buy and take strong Allies, fight for good rewards.
+
+    Leviathan: fight (or attack again) when the best eligible Ally removes a Life Point with at
+    least probability `fight_p`; take IP-bearing Monster tokens; lose the least.
+    """
+    b = K.pbase(seat)
+    if decision == D_ACTION:
+        if has(s, n, A_RECRUIT):
+            return A_RECRUIT
+        biggest = 0
+        for r in range(5):
+            biggest = max(biggest, council_size(s, r))
+        if has(s, n, A_REQUEST_SUPPORT) and biggest >= param(s, seat, G_COUNCIL_MIN):
+            return A_REQUEST_SUPPORT
+        return A_EXPLORE if has(s, n, A_EXPLORE) else s[W.OPT]
+    if decision == D_BUY:
+        return 1 if K.value(s, last_track_card(s)) >= param(s, seat, G_BUY_MIN) else 0
+    if decision == D_TAKE_ALLY:
+        good = K.value(s, last_track_card(s)) >= param(s, seat, G_TAKE_MIN)
+        return 1 if good or s[S.TRACK] >= param(s, seat, G_TAKE_SLOT) else 0
+    if decision == D_FIGHT_MONSTER:
+        return 1 if s[S.THREAT] >= param(s, seat, G_FIGHT_THREAT) else 0
+    if decision == D_PAY_ALLY:
+        return pay(s, seat, n)
+    if decision == D_KEY_SOURCE and has(s, n, DECLINE):
+        return DECLINE  # a Key token first
+    if decision == D_LOCATION_SOURCE:
+        return location_source(s, seat, n, np.int64(8))
+    if decision == D_POWER or decision == D_POWER_BEFORE_PLOT:
+        big_hand = s[b + S.P_HAND] >= 8
+        use = has(s, n, K.PW_SLAVER) and (big_hand or slaver_recruits(s, seat, 0))
+        return K.PW_SLAVER if use else 0  # never the Oracle or the Opportunist
+    if decision >= D_MONSTER_CHOICE:
+        return greedy_leviathan(s, seat, decision, n)
+    if decision == D_PLOT or decision == D_OWN_LORD or decision == D_ILLUSIONIST_GIVE:
+        return DECLINE if has(s, n, DECLINE) else s[W.OPT]
+    return argmax(s, seat, decision, n)
+
+
+@njit(cache=True)
+def pay(s, seat, n):
+    """Cover the races with the strongest Allies; let Pearls pay a small rest."""
+    used_value = 0
+    for i in range(s[S.PENDING_USED]):
+        used_value += K.value(s, s[S.PENDING_USED + 1 + i])
+    n_allies = 0
+    best, best_value = -1, -1
+    for i in range(n):
+        o = s[W.OPT + i]
+        if o != DECLINE:
+            n_allies += 1
+            if K.value(s, o) > best_value:
+                best, best_value = o, K.value(s, o)
+    if has(s, n, DECLINE):
+        if n_allies == 0 or s[S.PENDING_COST] - used_value <= param(s, seat, G_PEARL_SHORTFALL):
+            return DECLINE
+    return best
+
+
+@njit(cache=True)
+def location_source(s, seat, n, worth):
+    """The best face-up Location if it is worth `worth` IP or more (or nothing can be drawn);
+    else draw as many as allowed."""
+    for i in range(n):
+        if s[W.OPT + i] < LOCATION_DRAW:
+            s[W.POLICY_ROW + i] = K.location_formula(s, seat, s[W.OPT + i])
+    return best_or_draw(s, W.OPT, n, W.POLICY_ROW, LOCATION_DRAW, worth)
+
+
+# --------------------------------------------------------------------------- Leviathan
+@njit_ints
+def ally_chance(s, seat, zone, ally):
+    """36 x P(attacking the Leviathan in `zone` with `ally` removes a Life Point)."""
+    effect = s[T.ALLY_EFFECT + ally]
+    pearls = s[K.pbase(seat) + S.P_PEARLS] if effect == ADD_PEARLS else 0
+    lev, life = s[S.BORDER + zone], s[S.LIFE + zone]
+    return K.damage_chance_36(s, lev, life, K.value(s, ally), effect, pearls)
+
+
+@njit_ints
+def zone_chance(s, seat, zone):
+    """36 x the best chance of damage against the Leviathan in `zone` (0: no eligible Ally)."""
+    lev = s[S.BORDER + zone]
+    if lev < 0:
+        return 0
+    best = 0
+    off = K.pbase(seat) + S.P_HAND
+    metamorph = K.working(s, seat, K.C_METAMORPH) > 0
+    seen = 0  # (value, effect) pairs already weighed: their chance is the same
+    for i in range(s[off]):
+        a = s[off + 1 + i]
+        if K.attacks(s, a, lev, metamorph):
+            bit = 1 << (K.value(s, a) * 3 + s[T.ALLY_EFFECT + a])
+            if not seen & bit:
+                seen |= bit
+                best = max(best, ally_chance(s, seat, zone, a))
+    return best
+
+
+@njit_ints
+def best_chance(s, seat):
+    """36 x the best chance of damage against any Leviathan the player may attack now."""
+    fz = s[S.FIGHT_ZONE]
+    if fz >= 0 and s[S.BORDER + fz] >= 0:
+        return zone_chance(s, seat, fz)  # attacking again: the same Leviathan
+    best = 0
+    for z in range(s[T.N_ZONES]):
+        best = max(best, zone_chance(s, seat, z))
+    return best
+
+
+@njit(cache=True)
+def zone_weight(s, zone):
+    """How many of the 36 2d6 outcomes select `zone`."""
+    w = 0
+    for total in range(2, 13):
+        if s[T.ZONE_OF_SUM + total] == zone:
+            w += 6 - abs(total - 7)
+    return w
+
+
+# greedy's scores weigh the Leviathan chances above (compiled when the module is imported,
+# `greedy_key` follows what it calls)
+@njit_ints
+def greedy_key(s, seat, decision, o):
+    """The score greedy maximises for option `o` of `decision` (first best option wins)."""
+    if decision == D_THREAT_REWARD:
+        base = T.THREAT_OPTIONS + (s[S.PENDING_REWARD_SPACE] * T.MAX_THREAT_OPTIONS + o) * 3
+        return 2.0 * s[base] + 5.0 * s[base + 1] + 6.0 * s[base + 2]
+    if decision == D_COUNCIL_STACK or decision == D_COUNCIL_DISCARD:
+        return float(council_size(s, o))
+    if decision == D_RECRUIT_LORD or decision == D_COURT_LORD:
+        return -1.0 if o == DECLINE else float(s[T.LORD_IP + o])
+    if decision == D_AFFILIATE or decision == D_PAY_ALLY:
+        return float(s[T.ALLY_VALUE + o])
+    if decision == D_DISCARD_ALLY:
+        return -float(s[T.ALLY_VALUE + o])
+    if decision == D_KEY_SOURCE or decision == D_LOSE_LORD:
+        return -float(s[T.LORD_IP + o])
+    if decision == D_LOCATION_KEEP or decision == D_ILLUSIONIST_TAKE or decision == D_BLACK_SMOKERS:
+        return float(K.location_formula(s, seat, o))  # (Black Smokers itself: 0)
+    if decision == D_TARGET_OPPONENT:
+        return float(s[K.pbase(o) + S.P_TOKENS])
+    if decision == D_ASSASSIN_TARGET:
+        return float(s[T.LORD_KEYS + o])
+    if decision == D_LEVIATHAN_TARGET:
+        lev, life = s[S.BORDER + o], s[S.LIFE + o]
+        reward = s[T.LEV_REWARD + lev * T.MAX_SPACES + life]
+        return float(zone_chance(s, seat, o) * (1 + reward))
+    if decision == D_BORDER_ZONE:
+        return -float(zone_weight(s, o))
+    return 0.0
+
+
+@njit(cache=True)
+def greedy_leviathan(s, seat, decision, n):
+    threshold = param(s, seat, G_FIGHT_P) * 36  # fight_p in thousandths, chances in 36ths
+    if decision == D_MONSTER_CHOICE:
+        if has(s, n, M_IGNORE):
+            return M_IGNORE
+        if not has(s, n, M_FIGHT):
+            return M_CONTINUE
+        risk_min = param(s, seat, G_FIGHT_RISK)
+        if risk_min > 0:  # the rule learnt from rollouts (docs/fight-or-explore.md)
+            risky = arrival_risk(s) >= risk_min
+            return M_FIGHT if risky and best_chance(s, seat) > 0 else M_CONTINUE
+        return M_FIGHT if best_chance(s, seat) * 1000 >= threshold else M_CONTINUE
+    if decision == D_ATTACK_ALLY:
+        # The weakest Ally that reaches the threshold, else the most likely to hit.
+        zone = s[S.FIGHT_ZONE]
+        pick, pick_value = -1, 1 << 30
+        best, best_chance_ = s[W.OPT], -1
+        for i in range(n):
+            a = s[W.OPT + i]
+            c = ally_chance(s, seat, zone, a)
+            if c * 1000 >= threshold and K.value(s, a) < pick_value:
+                pick, pick_value = a, K.value(s, a)
+            if c > best_chance_:
+                best, best_chance_ = a, c
+        return pick if pick >= 0 else best
+    if decision == D_ADD_PEARLS:
+        zone = s[S.PENDING_ZONE]
+        lev, life = s[S.BORDER + zone], s[S.LIFE + zone]
+        return K.pearls_to_spend(s, lev, life, s[S.PENDING_POWER], s[W.OPT + n - 1])
+    if decision == D_ATTACK_AGAIN or decision == D_USE_POWER or decision == D_FIGHT_ANOTHER:
+        return 1 if has(s, n, 1) and best_chance(s, seat) * 1000 >= threshold else 0
+    if decision == D_TOKEN_DECK:
+        return 0 if has(s, n, 0) else s[W.OPT]  # base tokens are worth IP
+    if decision == D_REVEAL_TOKEN:
+        return s[W.OPT + n - 1]  # reveal at once
+    if decision == D_MARTIAL_LAW:
+        return 0  # discard the weakest extra Ally rather than pay
+    return argmax(s, seat, decision, n)
+
+
+# ------------------------------------------------------------------------- heuristic
+# The parametrised heuristic behind the named presets (`policy_params`: H_*).
+
+
+@njit_ints
+def lord_score(s, seat, lord):
+    """What a Lord is worth to this heuristic, in IP: its IP, its Keys at `key_weight` IP each,
+    and `guild_bonus` if it belongs to the favoured guild."""
+    score = s[T.LORD_IP + lord] + param(s, seat, H_KEY_WEIGHT) * s[T.LORD_KEYS + lord]
+    if s[T.LORD_GUILD + lord] == param(s, seat, H_GUILD):
+        score += param(s, seat, H_GUILD_BONUS)
+    return score
+
+
+@njit(cache=True)
+def best_affordable_score(s, seat, without, more_pearls):
+    """The best `lord_score` among the Court's Lords the seat can pay for (-1: none), if its
+    hand lacked the Ally `without` (-1: none) and it had `more_pearls` Pearls more."""
+    best = -1
+    for i in range(K.affordable_lords_if(s, seat, W.POLICY_ROW, without, more_pearls)):
+        best = max(best, lord_score(s, seat, s[W.POLICY_ROW + i]))
+    return best
+
+
+@njit(cache=True)
+def weakest_ally(s, seat):
+    """The Ally greedy and the heuristic discard: the lowest value, then the lowest id (-1: an
+    empty hand)."""
+    hand = K.pbase(seat) + S.P_HAND
+    best, best_value = -1, 1 << 30
+    for i in range(s[hand]):
+        a = s[hand + 1 + i]
+        if K.value(s, a) < best_value or (K.value(s, a) == best_value and a < best):
+            best, best_value = a, K.value(s, a)
+    return best
+
+
+@njit(cache=True)
+def slaver_recruits(s, seat, worth):
+    """The Slaver's trade ("discard 1 Ally from your hand to gain 2 Pearls"), its weakest Ally
+    for 2 Pearls, pays for a Lord worth `worth` (`lord_score`) that the seat cannot pay for
+    now."""
+    if best_affordable_score(s, seat, -1, 0) >= worth:
+        return False
+    return best_affordable_score(s, seat, weakest_ally(s, seat), 2) >= worth
+
+
+@njit(cache=True)
+def arrival_risk(s):
+    """Thousandths of P(a new Leviathan lands on an occupied Border zone): the chance that
+    continuing an Exploration past a Monster brings an attack (0 without the expansion)."""
+    if s[S.LEVIATHAN] == 0:
+        return 0
+    w = 0
+    for z in range(s[T.N_ZONES]):
+        if s[S.BORDER + z] >= 0:
+            w += zone_weight(s, z)
+    return w * 1000 // 36
+
+
+@njit(cache=True)
+def heuristic(s, seat, decision, n):
+    """The parametrised heuristic; decisions it has no opinion on are greedy's."""
+    if decision == D_ACTION:
+        return heuristic_action(s, seat, n)
+    if decision == D_RECRUIT_LORD or decision == D_COURT_LORD:
+        best, best_score = s[W.OPT], -(1 << 30)
+        for i in range(n):
+            o = s[W.OPT + i]
+            score = -(1 << 29) if o == DECLINE else lord_score(s, seat, o)
+            if score > best_score:
+                best, best_score = o, score
+        return best
+    if decision == D_PLOT:
+        return 1 if s[K.pbase(seat) + S.P_PEARLS] >= param(s, seat, H_PLOT_PEARLS) else 0
+    if decision == D_POWER or decision == D_POWER_BEFORE_PLOT:
+        return heuristic_power(s, seat, decision, n)
+    if decision == D_LOCATION_SOURCE:
+        return location_source(s, seat, n, np.int64(param(s, seat, H_LOCATION_MIN)))
+    if decision == D_MONSTER_CHOICE and has(s, n, M_FIGHT) and not has(s, n, M_IGNORE):
+        risky = arrival_risk(s) > param(s, seat, H_EXPLORE_RISK)
+        if risky and best_chance(s, seat) > 0:
+            return M_FIGHT  # any chance beats suffering an arrival's attack
+    return greedy(s, seat, decision, n)
+
+
+@njit(cache=True)
+def heuristic_power(s, seat, decision, n):
+    """The Slaver (never the Oracle or the Opportunist): with 8 Allies or more in hand; when its
+    2 Pearls pay for a Lord worth `recruit_min` it cannot pay for now; before plotting, when
+    they bring its Pearls up to `plot_pearls`, so that it plots."""
+    if not has(s, n, K.PW_SLAVER):
+        return 0
+    b = K.pbase(seat)
+    pearls, plot = s[b + S.P_PEARLS], param(s, seat, H_PLOT_PEARLS)
+    use = s[b + S.P_HAND] >= 8 or slaver_recruits(s, seat, param(s, seat, H_RECRUIT_MIN))
+    if decision == D_POWER_BEFORE_PLOT and pearls < plot <= pearls + 2:
+        use = True
+    return K.PW_SLAVER if use else 0
+
+
+@njit(cache=True)
+def heuristic_action(s, seat, n):
+    """Recruit a Lord worth `recruit_min`; else request support from a Council stack of
+    `council_min` cards, or when exploring is too risky; else explore."""
+    if has(s, n, A_RECRUIT):
+        if best_affordable_score(s, seat, -1, 0) >= param(s, seat, H_RECRUIT_MIN):
+            return A_RECRUIT
+    if has(s, n, A_REQUEST_SUPPORT):
+        biggest = 0
+        for r in range(5):
+            biggest = max(biggest, council_size(s, r))
+        if biggest >= param(s, seat, G_COUNCIL_MIN):
+            return A_REQUEST_SUPPORT
+        if arrival_risk(s) > param(s, seat, H_EXPLORE_RISK):
+            return A_REQUEST_SUPPORT
+    if has(s, n, A_EXPLORE):
+        return A_EXPLORE
+    return s[W.OPT]

@@ -1,0 +1,39 @@
+"""The compiled policies' strategy kinds and parameter slots (`games.abyss.engine.policies`), as
+plain
+integers: the strategies (`games.abyss.strategies`) describe and check themselves without compiling
+the policies, which compile when `games.abyss.engine.policies` is imported."""
+
+from __future__ import annotations
+
+# strategy kinds (index into `KINDS` of games.abyss.strategies)
+RANDOM = 0
+GREEDY = 1
+HEURISTIC = 2
+SEARCH = 3  # the search player (engine.kernel_search): the kernel's driver decides, not `choose`
+
+N_SLOTS = 18  # parameters of a strategy (int32; probabilities in thousandths)
+# A seat's vector: its strategy's N_SLOTS, then, for the search player, its rollout policy's kind
+# and N_SLOTS (every seat plays that policy in the search's rollouts).
+ROLLOUT_KIND = N_SLOTS
+ROLLOUT_PARAMS = N_SLOTS + 1
+N_PARAMS = 2 * N_SLOTS + 1
+# the search player's own slots: rollouts per decision (the budget), the UCB exploration constant
+# (thousandths), determinizations cycled (0: a new one for every rollout), and the confidence with
+# which an option must beat the rollout policy's own to be played (millionths,
+# sim.core.search.confident)
+S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE = 0, 1, 2, 3
+# greedy parameter vector
+G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
+G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6
+G_FIGHT_RISK = 14  # after the heuristic's slots (see baseline.PARAM_SLOTS)
+# Restricted play (`abyss-mc restrict`): a Lord never recruited, a Location never taken, unless
+# every choice is forbidden (-1: none); greedy's and the heuristic's, after the heuristic's slots.
+G_FORBID_LORD, G_FORBID_LOCATION = 15, 16
+# A rules question of restricted play: never fight a Leviathan (1), as if the rule were gone.
+G_FORBID_FIGHT = 17
+# The parametrised heuristic behind the named presets (games/abyss/strategies/presets.toml). Slots
+# 0-6 are greedy's (same meaning); the rest steer which Lords it wants, when it recruits, plots,
+# requests support, takes Locations, and how much Leviathan risk it accepts when exploring.
+H_RECRUIT_MIN, H_KEY_WEIGHT, H_GUILD, H_GUILD_BONUS = 7, 8, 9, 10
+H_PLOT_PEARLS, H_EXPLORE_RISK, H_LOCATION_MIN = 11, 12, 13
+NO_GUILD = -1

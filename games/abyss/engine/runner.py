@@ -1,0 +1,147 @@
+"""Run many games and collect long-form results (one row per game and seat, one per game).
+
+Seating: the rulebook says "Randomly determine the starting player". The engine's seat 0 is always
+the first player, so the runner realises the random start by rotating the line-up: game g seats the
+strategies shifted by g mod n. Every strategy therefore plays every seat equally often, and the deck
+order of game g does not depend on the line-up (common random numbers).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from games.abyss.engine.aggregate import N_ROUNDS, TRAJECTORY_EVERY, Aggregates
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_scoring import game_row, seat_rows
+from games.abyss.engine.state import NOT_PLAYED
+
+SUPPORTED_EXPANSIONS: tuple[str, ...] = ("leviathan",)
+
+
+def rotated(lineup: list[str], game: int, rotate: bool = True) -> list[str]:
+    """The line-up of game `game`: seat s plays lineup[(s + game) % n] when rotating."""
+    if not rotate:
+        return list(lineup)
+    n = len(lineup)
+    return [lineup[(s + game) % n] for s in range(n)]
+
+
+def check_expansions(expansions: tuple[str, ...]) -> None:
+    from sim.core.errors import UserError
+
+    unknown = [e for e in expansions if e not in SUPPORTED_EXPANSIONS]
+    if unknown:
+        raise UserError(f"expansion {unknown[0]!r} is not available in this engine yet")
+
+
+def run_simulation(
+    tables,
+    *,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    strategies: list,
+    expansions: tuple[str, ...] = (),
+    progress: bool = False,
+    rotate: bool = True,
+    first_game: int = 0,
+    trajectories: list | None = None,
+):
+    """Play games `first_game .. first_game + n_games - 1` with the reference engine.
+
+    Returns (seat rows, game rows, timings): lists of dicts in the results schema. A
+    `trajectories` list receives (line-up, per-round record) of every game the fast path samples
+    (`trajectory_array`).
+    """
+    check_expansions(expansions)
+    seats: list[dict] = []
+    games: list[dict] = []
+    start = time.perf_counter()
+    last_report = start
+    for i in range(n_games):
+        g_index = first_game + i
+        policies = rotated(strategies, g_index, rotate)
+        lineup = [p.name for p in policies]
+        sampled = trajectories is not None and g_index % TRAJECTORY_EVERY == 0
+        game = Game(tables, policies, seed, g_index, record=False, trajectory=sampled).play()
+        if sampled:
+            trajectories.append((lineup, trajectory_array(game)))
+        seats.extend(seat_rows(game, lineup))
+        games.append(game_row(game))
+        now = time.perf_counter()
+        if progress and now - last_report > 0.5:
+            last_report = now
+            rate = (i + 1) / (now - start)
+            eta = (n_games - i - 1) / rate
+            print(
+                f"\r{i + 1}/{n_games} games  {rate:,.0f} games/s  ETA {eta:,.0f} s",
+                end="",
+                file=sys.stderr,
+            )
+    elapsed = time.perf_counter() - start
+    if progress:
+        print(file=sys.stderr)
+    return seats, games, {"games_per_second": n_games / elapsed if elapsed else 0.0}
+
+
+def trajectory_array(game: Game) -> np.ndarray:
+    """A game's per-round record as the fast path's buffer: [round, seat, (IP, Pearls, Keys)],
+    NOT_PLAYED where the seat had no turn, rounds past N_ROUNDS dropped."""
+    out = np.full((N_ROUNDS, game.n_players, 3), NOT_PLAYED, dtype=np.int32)
+    for (round_, seat), values in game.trajectory.items():
+        if round_ < N_ROUNDS:
+            out[round_, seat] = values
+    return out
+
+
+def add_trajectories(agg: Aggregates, trajectories: list) -> None:
+    """Fold the reference runner's (line-up, record) pairs into `agg`, as the fast path does."""
+    if not trajectories:
+        return
+    index = {name: k for k, name in enumerate(agg.strategies)}
+    strategy_of = np.array([[index[name] for name in lineup] for lineup, _ in trajectories])
+    agg.add_trajectories(np.stack([record for _, record in trajectories]), strategy_of)
+
+
+def run_games(
+    tables,
+    *,
+    engine: str,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    strategies: list,
+    expansions: tuple[str, ...] = (),
+    threads: int | None = None,
+    per_game: bool = True,
+    progress: bool = False,
+    store=None,
+    chunk_size: int | None = None,
+):
+    """Play games 0 .. n_games - 1 on the `fast` or `reference` engine (the same games);
+    `store`: the fast engine's chunk store of a resumable run (`games.abyss.engine.fast.run_fast`).
+
+    Returns (seat rows, game rows, aggregates, timings); the rows are None without `per_game`.
+    """
+    check_expansions(expansions)
+    games = {"n_players": n_players, "n_games": n_games, "seed": seed, "strategies": strategies}
+    if engine == "fast":
+        from games.abyss.engine.fast import run_fast
+
+        return run_fast(
+            tables, **games, threads=threads, per_game=per_game, progress=progress, store=store,
+            chunk_size=chunk_size,
+        )  # fmt: skip
+    from games.abyss.engine.schema import games_frame, seats_frame
+
+    trajectories: list = []
+    seats, rows, timings = run_simulation(
+        tables, **games, expansions=expansions, progress=progress, trajectories=trajectories
+    )
+    names = [p.name for p in strategies]
+    agg = Aggregates.from_frames(seats_frame(seats), games_frame(rows), names)
+    add_trajectories(agg, trajectories)
+    return (seats, rows, agg, timings) if per_game else (None, None, agg, timings)

@@ -1,0 +1,99 @@
+"""What the reports add to Abyss runs: the summary from the aggregates, the balance report (or,
+for a rollout run, the "Fight or explore?" page) and the tournament's fight-or-explore rollouts."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def summary(played, n_players: int) -> str:
+    from games.abyss.report.summary_text import summarize_aggregates
+
+    return summarize_aggregates(played.aggregates)
+
+
+def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
+    from games.abyss.report.rollout import is_rollout_run
+
+    if is_rollout_run(run_dir):
+        from games.abyss.report.fight_report import write_fight_page
+        from games.abyss.report.rollout import run_tables
+
+        return write_fight_page(run_dir, out, run_tables(run_dir))
+    from games.abyss.report.balance import write_report as balance_report
+
+    return balance_report(run_dir, out)
+
+
+#: The rollouts' first compile on a 2-core machine (README), to tell the user.
+ROLLOUT_COMPILE_SECONDS = 30
+
+
+def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
+                      expansions: tuple[str, ...], fight_points: int,
+                      run_dir: Path) -> dict:  # fmt: skip
+    """With Leviathan and `fight_points`: the fight-or-explore rollouts of the report (the
+    tournament's strategies but random; 4 players if played), into run_dir / FIGHT_DIR. The
+    manifest's entries."""
+    if "leviathan" not in expansions:
+        return {"fight_points": 0}
+    if fight_points:
+        from games.abyss.report.balance import FIGHT_DIR
+        from games.abyss.report.rollout import run_rollouts, save_rollouts
+        from sim.core.firstrun import first_compile
+
+        n = 4 if 4 in counts else counts[0]
+        lineup = rollout_lineup(names)
+        if not lineup:
+            return {"fight_points": 0}
+        lineup = [lineup[i % len(lineup)] for i in range(max(n, len(lineup)))]
+        with first_compile("fight-or-explore rollouts", ROLLOUT_COMPILE_SECONDS):
+            found = run_rollouts(
+                tables, n_players=n, strategies=lineup, seed=seed, n_points=fight_points,
+                replicates=16, rule_points=fight_points, rule_replicates=4,
+                progress=sys.stderr.isatty(),
+            )  # fmt: skip
+        (run_dir / FIGHT_DIR).mkdir()
+        save_rollouts(found, run_dir / FIGHT_DIR)
+    return {"fight_points": fight_points}
+
+
+def rollout_lineup(names: list[str]) -> list[str]:
+    """The strategies the fight-or-explore rollouts fork: the tournament's but random, and never
+    a player that looks ahead (the search player: a fork plays on without searching)."""
+    from games.abyss.strategies import REGISTRY
+
+    forkable = [s for s in names if not getattr(REGISTRY.make_policy(s), "LOOKS_AHEAD", False)]
+    return [s for s in forkable if s.split(":")[0] != "random"] or forkable
+
+
+#: the benchmark's line-up unless told (docs/benchmarks.md's history plays it)
+BENCH_STRATEGIES = "greedy"
+
+
+def bench(tables, *, players: int, lineup: list[str], games: int, reference_games: int,
+          memory_games: int, seed: int, expansions: tuple[str, ...], starts: bool,
+          progress):  # fmt: skip
+    from games.abyss.report.benchmark import run_bench
+
+    return run_bench(
+        tables=tables, expansions=expansions, players=players, lineup=lineup, fast_games=games,
+        reference_games=reference_games, memory_games=memory_games, seed=seed, starts=starts,
+        progress=progress,
+    )  # fmt: skip
+
+
+#: What a strategy's behavioural signature counts (`reports.signature`).
+SIGNATURE = "games.abyss.report.signature"
+
+
+def restrictions(tables) -> list[tuple[str, str, str]]:
+    """Restricted play (`abyss-mc restrict`): every Lord and every Location, and with Leviathan
+    the rules question "no Leviathan fights", each as (kind, name, the strategy parameters that
+    forbid it)."""
+    lords = [("lord", name, f"forbid_lord={i}") for i, name in enumerate(tables.lord_name)]
+    places = [("location", name, f"forbid_location={i}")
+              for i, name in enumerate(tables.location_name)]  # fmt: skip
+    rules = [("rule", "no Leviathan fights", "forbid_fight=1")]
+    return lords + places + (rules if "leviathan" in tables.expansions else [])

@@ -1,0 +1,83 @@
+"""What Abyss's behavioural signature counts (`reports.signature`): Lords recruited (by guild),
+Allies bought and taken, Council stacks requested, how often it fights when it may (a Monster
+revealed on its exploration: the Threat Track's fight, or with Leviathan a Leviathan's), attacks
+and kills, Pearls spent at plotting, on Allies and on Lords, Lords with Keys recruited, Key tokens
+gained, Locations at the end."""
+
+from __future__ import annotations
+
+from games.abyss.engine.rules import Game
+from games.abyss.engine.rules_base import lord_key_count
+from reports.signature import win_share
+
+#: The expansions the presets are tuned with (scripts/tune_presets.py).
+TUNED_EXPANSIONS = ("leviathan",)
+#: Abyss' guilds, in the order of `games.abyss.engine.constants.Guild`, as columns.
+GUILDS = ("mage", "soldier", "farmer", "merchant", "politician", "ambassador")
+#: Decisions where a seat may fight (`games.abyss.engine.rules_base.Decision.FIGHT_MONSTER`,
+#: `games.abyss.engine.rules_leviathan.LevDecision.MONSTER_CHOICE`); option 1 is fighting in both.
+FIGHT_DECISIONS, FIGHT = (5, 30), 1
+
+#: Every column: name -> what it counts (a mean per game of the seat).
+COLUMNS = {
+    "win": "share of the win",
+    "IP": "final score",
+    "lords": "Lords recruited",
+    **{g: f"{g.capitalize()} Lords recruited" for g in GUILDS},
+    "bought": "Allies bought from another's exploration",
+    "taken": "Allies taken on its own exploration",
+    "council": "Council stacks requested",
+    "chances": "Monsters revealed on its exploration that it may fight",
+    "fights": "... of them fought",
+    "fight_share": "fights / chances, over all its games",
+    "attacks": "attacks on Leviathans",
+    "kills": "Leviathans killed",
+    "plot_pearls": "Pearls spent plotting at Court",
+    "ally_pearls": "Pearls spent buying Allies",
+    "lord_pearls": "Pearls paid for Lords",
+    "key_lords": "Lords with a Key recruited",
+    "key_tokens": "Key tokens gained",
+    "locations": "Locations at the end",
+}
+#: Columns that are ratios of two sums over the games, not means of per-game values.
+RATIOS = {"fight_share": ("fights", "chances")}
+#: Short headers of the columns the tables show (docs/tuning-results.md).
+HEADERS = {"win": "win", "lords": "Lords", "mage": "Mag", "soldier": "Sol", "farmer": "Far",
+          "merchant": "Mer", "politician": "Pol", "ambassador": "Amb", "bought": "bought",
+          "taken": "taken", "council": "Council", "fight_share": "fights", "attacks": "attacks",
+          "plot_pearls": "plot Pearls", "key_lords": "Key Lords", "key_tokens": "Key tokens",
+          "locations": "Loc"}  # fmt: skip
+#: The reference engine's game, which the signature plays (with its event log).
+GAME = Game
+
+
+def seat_counts(g, seat: int) -> dict[str, float]:
+    """Seat `seat`'s counts in a finished Abyss game `g` (played with its event log)."""
+    t = g.t
+    out = dict.fromkeys(COLUMNS, 0.0)
+    mine = [e for e in g.events if e.get("who") == seat]
+    for e in mine:
+        kind = e["event"]
+        if kind == "recruit":
+            out["lords"] += 1
+            out[GUILDS[int(t.lord_guild[e["lord"]])]] += 1
+            out["key_lords"] += lord_key_count(t, e["lord"]) > 0
+            out["lord_pearls"] += e["pearls"]
+        elif kind == "keys" and e["n"] > 0:
+            out["key_tokens"] += e["n"]
+        elif kind == "buy":
+            out["bought"] += 1
+            out["ally_pearls"] += e["cost"]
+        elif kind in ("take", "council"):
+            out["taken" if kind == "take" else "council"] += 1
+        elif kind in ("attack", "kill"):
+            out["attacks" if kind == "attack" else "kills"] += 1
+        elif kind == "pearls" and e["why"] == "plot" and e["n"] < 0:
+            out["plot_pearls"] -= e["n"]
+    chances = [c for s, d, opts, c in getattr(g, "asked", ())
+               if s == seat and d in FIGHT_DECISIONS and FIGHT in opts]  # fmt: skip
+    out["chances"], out["fights"] = len(chances), sum(c == FIGHT for c in chances)
+    del out["fight_share"]  # a ratio over all games (RATIOS)
+    out["locations"] = len(g.players[seat].locations)
+    out["IP"], out["win"] = g.scores[seat].total, win_share(g.ranks, seat)
+    return out

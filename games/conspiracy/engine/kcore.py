@@ -1,0 +1,63 @@
+"""Conspiracy primitives shared by the kernel and the compiled policies."""
+
+from __future__ import annotations
+
+from games.conspiracy.engine import state as S
+from sim.core.jit import njit
+
+
+@njit(cache=True, inline="always")
+def pb(seat):
+    return S.PLAYERS + seat * S.PLAYER_STRIDE
+
+
+@njit(cache=True, inline="always")
+def pile_of(colour):
+    return S.PILES + colour * S.PILE_STRIDE
+
+
+@njit(cache=True)
+def group_label(s, lord, mode):
+    """mode 0: the Lord's colour; mode k > 0: k if the Lord's IP is k, else -1 (not counted)."""
+    if mode == 0:
+        return s[S.T_LORD_COLOUR + lord]
+    return mode if s[S.T_LORD_IP + lord] == mode else -1
+
+
+@njit(cache=True)
+def largest_group(s, seat, mode):
+    """Size of the largest group of adjacent Lords with the same label (`group_label`):
+    "the biggest group of adjacent Lords of the same color"."""
+    chamber = pb(seat) + S.P_CHAMBER
+    n = s[chamber]
+    seen = 0
+    best = 0
+    stack = S.ROW3
+    for start in range(n):
+        mine = group_label(s, s[chamber + 1 + start], mode)
+        if (seen >> start) & 1 or mine < 0:
+            continue
+        seen |= 1 << start
+        s[stack] = start
+        top, size = 1, 0
+        while top > 0:
+            top -= 1
+            spot = s[stack + top]
+            size += 1
+            for k in range(S.MAX_ADJ):
+                other = s[S.T_ADJ + spot * S.MAX_ADJ + k]
+                if 0 <= other < n and not (seen >> other) & 1:
+                    if group_label(s, s[chamber + 1 + other], mode) == mine:
+                        seen |= 1 << other
+                        s[stack + top] = other
+                        top += 1
+        best = max(best, size)
+    return best
+
+
+@njit(cache=True)
+def swap_spots(s, seat, i, j):
+    chamber = pb(seat) + S.P_CHAMBER
+    t = s[chamber + 1 + i]
+    s[chamber + 1 + i] = s[chamber + 1 + j]
+    s[chamber + 1 + j] = t

@@ -1,0 +1,270 @@
+"""Compiled Conspiracy policies: the one implementation of every built-in strategy, run by both
+engines (the reference engine encodes its state and calls the same function).
+
+A policy is `choose(s, seat, decision, n) -> option` over the workspace `s`
+(`games.conspiracy.engine.state`): the state, the card tables, the n legal options at s[OPT:], each
+seat's strategy kind and int32 parameters. Randomness comes only from the game's POLICY stream.
+
+The heuristic values a Lord by what it adds to the seat's score and plans, with weights that the
+presets (`games/conspiracy/strategies/presets.toml`) change: IP over the seat's best Lord of that
+colour, growth of a same-colour coalition, Keys, Pearls (and the Pearl Master).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.conspiracy.engine import state as S
+from games.conspiracy.engine.kcore import largest_group, pb, swap_spots
+from sim.core.jit import njit
+from sim.core.rng import rand_below_in
+from sim.core.workspace import best_or_draw
+
+RANDOM = 0
+HEURISTIC = 1
+SEARCH = 2  # the search player (engine.kernel_search): its driver decides, not `choose`
+POLICY_STREAM = 2  # games.conspiracy.engine.rules.Stream.POLICY
+
+# decisions (games.conspiracy.engine.rules.Decision)
+D_SOURCE, D_KEEP, D_PLACE, D_SWAP, D_LOCATION_SOURCE, D_LOCATION_KEEP = range(6)
+PILE, NO_SWAP, LOCATION_DRAW = 10, -1, 1000
+
+# heuristic parameters (slots; games.conspiracy.strategies.HeuristicPolicy)
+H_IP, H_COALITION, H_KEY, H_PEARL, H_PILE_MIN, H_DRAW, H_LOCATION_MIN, H_MASTER = range(8)
+# restricted play (`abyss-mc restrict`): the forbidden Lords (colour and IP) and Location, -1: none
+H_FORBID_COLOUR, H_FORBID_IP, H_FORBID_LOCATION = 8, 9, 10
+# the search player's slots: rollouts per decision (the budget), the UCB exploration constant
+# (thousandths), determinizations cycled (0: a new one for every rollout), the confidence with
+# which an option must beat the rollout policy's own to be played (millionths,
+# sim.core.search.confident); then its rollout policy's kind and parameters (state.N_PARAMS)
+S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE = 0, 1, 2, 3
+ROLLOUT_KIND, ROLLOUT_PARAMS = S.N_SLOTS, S.N_SLOTS + 1
+
+
+@njit(cache=True)
+def choose(s, seat, decision, n):
+    if s[S.POLICY_KIND + seat] == HEURISTIC:
+        return heuristic(s, seat, decision, restricted(s, seat, decision, n))
+    return s[S.OPT + rand_below_in(s, S.RNG_KEYS, S.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
+
+
+@njit(cache=True, inline="always")
+def param(s, seat, k):
+    return s[S.POLICY_PARAMS + seat * S.N_PARAMS + k]
+
+
+# ------------------------------------------------------------------ restricted play
+@njit(cache=True)
+def restricted(s, seat, decision, n):
+    """Restricted play (Jaffe & Popovic 2012; `abyss-mc restrict`): the options at s[OPT:]
+    without those by which the seat gains its forbidden Lords (those of colour `forbid_colour`
+    with `forbid_ip` IP, any IP when it is -1) or its forbidden Location; returns their number.
+    Every route to a card (docs/restricted-play.md): a Lord kept from a draw; a discard pile
+    that would place one (one that holds more Lords than the Chamber has spaces left may be
+    taken while the forbidden ones can be left out); a Lord placed from such a pile; a Location
+    face up or kept among those drawn (or from the whole deck). When every option gains the
+    card (the rules force one), nothing changes."""
+    colour, location = param(s, seat, H_FORBID_COLOUR), param(s, seat, H_FORBID_LOCATION)
+    if colour >= 0 and (decision == D_SOURCE or decision == D_KEEP):
+        return keep_allowed(s, seat, decision, n)
+    if colour >= 0 and decision == D_PLACE and n > free_spots(s, seat):
+        return keep_allowed(s, seat, decision, n)  # some of these Lords go back to the pile
+    if location >= 0 and (decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP):
+        return keep_allowed(s, seat, decision, n)
+    return n
+
+
+@njit(cache=True)
+def forbidden(s, seat, decision, option):
+    """The option gains the seat a forbidden card."""
+    if decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP:
+        return option == param(s, seat, H_FORBID_LOCATION)
+    if decision == D_KEEP or decision == D_PLACE:
+        return forbidden_lord(s, seat, option)
+    if option < PILE:  # a draw from the deck: unseen
+        return False
+    # a pile: its Lords are placed until the Chamber is full; the forbidden ones can be left
+    # out when the others fill the spaces left
+    off = S.PILES + (option - PILE) * S.PILE_STRIDE
+    allowed = 0
+    for i in range(s[off]):
+        if not forbidden_lord(s, seat, s[off + 1 + i]):
+            allowed += 1
+    return allowed < min(s[off], free_spots(s, seat))
+
+
+@njit(cache=True, inline="always")
+def free_spots(s, seat):
+    """The spaces left in the seat's Senate Chamber."""
+    return s[S.T_N_SPOTS] - s[pb(seat) + S.P_CHAMBER]
+
+
+@njit(cache=True, inline="always")
+def forbidden_lord(s, seat, lord):
+    ip = param(s, seat, H_FORBID_IP)
+    return s[S.T_LORD_COLOUR + lord] == param(s, seat, H_FORBID_COLOUR) and (
+        ip < 0 or s[S.T_LORD_IP + lord] == ip
+    )
+
+
+@njit(cache=True)
+def keep_allowed(s, seat, decision, n):
+    """Compact the options at s[OPT:] to the allowed ones (in order) unless none is allowed."""
+    allowed = 0
+    for i in range(n):
+        if not forbidden(s, seat, decision, s[S.OPT + i]):
+            allowed += 1
+    if allowed == 0 or allowed == n:
+        return n
+    m = 0
+    for i in range(n):
+        o = s[S.OPT + i]
+        if not forbidden(s, seat, decision, o):
+            s[S.OPT + m] = o
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def colour_top(s, seat, colour):
+    chamber = pb(seat) + S.P_CHAMBER
+    best = 0
+    for i in range(s[chamber]):
+        lord = s[chamber + 1 + i]
+        if s[S.T_LORD_COLOUR + lord] == colour:
+            best = max(best, s[S.T_LORD_IP + lord])
+    return best
+
+
+@njit(cache=True)
+def adjacent_same(s, seat, spot, colour):
+    """Placed neighbours of `spot` with this colour (what a Lord there adds to a coalition)."""
+    chamber = pb(seat) + S.P_CHAMBER
+    n = 0
+    for k in range(S.MAX_ADJ):
+        other = s[S.T_ADJ + spot * S.MAX_ADJ + k]
+        if 0 <= other < s[chamber] and s[S.T_LORD_COLOUR + s[chamber + 1 + other]] == colour:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def lord_value(s, seat, lord, spot):
+    """What the Lord is worth to the seat if placed on `spot` (x10, integer weights)."""
+    colour = s[S.T_LORD_COLOUR + lord]
+    gain_ip = max(0, s[S.T_LORD_IP + lord] - colour_top(s, seat, colour))
+    value = param(s, seat, H_IP) * gain_ip
+    if spot < s[S.T_N_SPOTS]:
+        value += param(s, seat, H_COALITION) * adjacent_same(s, seat, spot, colour)
+    if s[S.T_LORD_KEY + lord] != 0:
+        value += param(s, seat, H_KEY) * s[S.T_LORD_KEY + lord]
+    pearls = s[S.T_LORD_PEARLS + lord]
+    if pearls > 0:
+        value += param(s, seat, H_PEARL) * pearls
+        holder = s[S.PEARL_MASTER]
+        mine = s[pb(seat) + S.P_PEARLS] + pearls
+        if holder != seat and (holder < 0 or mine >= s[pb(holder) + S.P_PEARLS]):
+            value += param(s, seat, H_MASTER)
+    return value
+
+
+@njit(cache=True)
+def next_spot(s, seat):
+    return s[pb(seat) + S.P_CHAMBER]
+
+
+@njit(cache=True)
+def pile_value(s, seat, colour):
+    """The Lords of a pile, each valued on the spots it would take (no order search)."""
+    off = S.PILES + colour * S.PILE_STRIDE
+    spot = next_spot(s, seat)
+    value = 0
+    for i in range(s[off]):
+        if spot + i >= s[S.T_N_SPOTS]:
+            break
+        value += lord_value(s, seat, s[off + 1 + i], spot + i)
+    return value
+
+
+@njit(cache=True)
+def heuristic(s, seat, decision, n):
+    if decision == D_SOURCE:
+        return source(s, seat, n)
+    if decision == D_KEEP or decision == D_PLACE:
+        spot = next_spot(s, seat)
+        best, best_value = s[S.OPT], -(1 << 30)
+        for i in range(n):
+            v = lord_value(s, seat, s[S.OPT + i], spot)
+            if v > best_value:
+                best, best_value = s[S.OPT + i], v
+        return best
+    if decision == D_SWAP:
+        return best_swap(s, seat, n)
+    if decision == D_LOCATION_SOURCE:
+        return location_source(s, seat, n)
+    return location_keep(s, seat, n)
+
+
+@njit(cache=True)
+def source(s, seat, n):
+    """Take the best pile if it is worth `pile_min`, else draw `draw` cards (or the most
+    allowed)."""
+    best_pile, best_value = -1, -(1 << 30)
+    most_draw = 0
+    for i in range(n):
+        o = s[S.OPT + i]
+        if o >= PILE:
+            v = pile_value(s, seat, o - PILE)
+            if v > best_value:
+                best_pile, best_value = o, v
+        else:
+            most_draw = max(most_draw, o)
+    if best_pile >= 0 and (most_draw == 0 or best_value >= param(s, seat, H_PILE_MIN)):
+        return best_pile
+    return min(most_draw, max(1, param(s, seat, H_DRAW)))
+
+
+@njit(cache=True)
+def location_worth(s, seat, location):
+    """A Location's printed IP plus its immediate Pearls (a rough worth: counting Locations
+    are valued at their `per`)."""
+    return (
+        s[S.T_LOC_IP + location]
+        + 2 * s[S.T_LOC_PER + location]
+        + param(s, seat, H_PEARL) * s[S.T_LOC_PEARLS + location] // 10
+    )
+
+
+@njit(cache=True)
+def location_source(s, seat, n):
+    """The best face-up Location if worth `location_min`, else draw as many as allowed."""
+    for i in range(n):
+        if s[S.OPT + i] < LOCATION_DRAW:
+            s[S.ROW3 + i] = location_worth(s, seat, s[S.OPT + i])
+    return best_or_draw(s, S.OPT, n, S.ROW3, LOCATION_DRAW, param(s, seat, H_LOCATION_MIN))
+
+
+@njit(cache=True)
+def location_keep(s, seat, n):
+    best, best_value = s[S.OPT], -(1 << 30)
+    for i in range(n):
+        v = location_worth(s, seat, s[S.OPT + i])
+        if v > best_value:
+            best, best_value = s[S.OPT + i], v
+    return best
+
+
+@njit(cache=True)
+def best_swap(s, seat, n):
+    """The swap that grows the largest coalition most; none if no swap grows it."""
+    best, best_size = NO_SWAP, largest_group(s, seat, 0)
+    for k in range(n):
+        o = s[S.OPT + k]
+        if o == NO_SWAP:
+            continue
+        swap_spots(s, seat, o // 16, o % 16)
+        size = largest_group(s, seat, 0)
+        swap_spots(s, seat, o // 16, o % 16)
+        if size > best_size:
+            best, best_size = o, size
+    return best

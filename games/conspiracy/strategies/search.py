@@ -1,0 +1,53 @@
+"""The search player for Abyss: Conspiracy (docs/search.md): determinized flat Monte Carlo on the
+fast path, as Abyss's.
+
+At each of its decisions with more than one option, the driver
+(`games.conspiracy.engine.kernel_search`)
+replays the turn from its start in a copy of the game, samples what no player can see
+(`kernel.determinize`: the Lord and Location decks in a canonical order, reshuffled), plays each
+option and the game to its end with `rollout_policy` in every seat, and plays the option UCB1
+visited most if paired rollouts on fresh samples confirm it beats the rollout policy's own
+(`sim.core.search.search_decision_for`, as Abyss's). This class holds the documented parameters
+and the vector the kernel reads.
+
+The reference engine plays the same games: it keeps every turn's start (`Game.keep_turn_start`:
+the state encoded) and `choose` runs the same compiled search from there, with the turn's search
+decisions so far (its trace) as the script (`kernel_search.reference_choice`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from games.conspiracy.engine import policies as P
+from games.conspiracy.engine import state as S
+from games.conspiracy.strategies.baseline import CompiledPolicy
+from strategies.registry import param
+from strategies.search import SearchPlayer, rollout_choices
+
+#: What the rollouts may play: the built-in policies and presets (hand-written and tuned).
+ROLLOUT_POLICIES = rollout_choices(Path(__file__).parent, ("random", "heuristic"))
+
+
+@dataclass
+class SearchPolicy(SearchPlayer, CompiledPolicy):
+    """Looks ahead: every option of every decision valued by rollouts to the end of the game."""
+
+    name: str = "search"
+    rollout_policy: str = param(
+        "key_hunter_open_2p",
+        "The strategy every seat plays in the rollouts (a built-in policy or preset): the "
+        "search's model of every player, itself included, after the decision.",
+        "plays the rollouts with another model of every player (docs/search.md).",
+        choices=ROLLOUT_POLICIES,
+        unit="built-in policies and presets",
+        tune=False,
+    )
+    kind = P.SEARCH
+    package = "conspiracy"
+
+    def params(self) -> np.ndarray:
+        return self.search_vector(P, S.N_PARAMS, S.N_SLOTS)

@@ -1,0 +1,246 @@
+"""`abyss-mc tournament` as a run: every player count's tournament, its tables and summary, the
+game's extras (Abyss's fight rollouts), the play strengths (the tuned and search tiers) and the
+card values of restricted play, the manifest and the report; each tournament stored chunk by
+chunk so that `--resume` picks up there. The command parses and checks the options."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from reports.run import (
+    card_digest,
+    data_options,
+    load_array,
+    read_plan,
+    save_array,
+    schema_entry,
+)
+
+
+class TournamentSetup(NamedTuple):
+    """A tournament's options as the command resolved and checked them."""
+
+    spec: Any
+    tables: Any
+    exp: tuple[str, ...]
+    names: list[str]
+    counts: list[int]
+    plans: dict
+    blocks: int
+    seed: int
+    design: str
+    crn: str
+    sequential: float | None
+    strengths: str
+    card_blocks: int
+    search: tuple[int, int]  # the search tier's blocks and rollouts
+    fight_points: int
+    report: bool
+    cards: Any
+    set_: Any
+    presets: Any
+    threads: int | None
+    t_start: float
+
+
+def play(setup: TournamentSetup, run, backend, scheduler, progress) -> tuple[str, Path]:
+    """The tournament inside `run` (`progress(total)`: a progress bar over that many games);
+    returns (the summary, the run directory)."""
+    (spec, tables, exp, names, counts, plans, blocks, seed, design, crn, sequential, _, _, _,
+     fight_points, report, cards, set_, presets, threads, t_start) = setup  # fmt: skip
+    out_dir = run.out
+    with run:
+        run.seal(tables, presets)
+        cluster = run.cluster(backend, scheduler, threads)
+        import pandas as pd
+
+        from reports.tournament import run_tournament, tournament_text
+        from sim.core.runs import atomic_write_text, write_parquet
+
+        results = {}
+        for n in counts:
+            results[n] = run_tournament(
+                tables,
+                names,
+                n_players=n,
+                n_blocks=blocks,
+                seed=seed,
+                design=design,
+                crn=crn,
+                threads=threads,
+                progress=sys.stderr.isatty(),
+                sequential_alpha=sequential,
+                game=spec.name,
+                store=run.store(f"{n}p"),
+                client=cluster,
+            )
+        typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
+        seats_df = pd.concat([t[0] for t in typed], ignore_index=True)
+        games_df = pd.concat([t[1] for t in typed], ignore_index=True)
+        write_parquet(seats_df, run.dir / "seats.parquet")
+        write_parquet(games_df, run.dir / "games.parquet")
+        for n, r in results.items():
+            if r.aggregates is not None:
+                name = "aggregates.npz" if len(counts) == 1 else f"aggregates-{n}p.npz"
+                r.aggregates.save(run.dir / name)
+        text = "".join(
+            (f"== {n} players ==\n" if len(counts) > 1 else "") + tournament_text(r)
+            for n, r in results.items()
+        )
+        atomic_write_text(run.dir / "summary.txt", text)
+        extras = spec.report().tournament_extras
+        extra_config = extras(
+            tables, names=names, counts=counts, seed=seed, expansions=exp,
+            fight_points=fight_points, run_dir=run.dir,
+        ) if extras is not None else {}  # fmt: skip
+        extra_config |= _play_strengths(setup, results, run, cluster, progress)
+        one = len(counts) == 1
+        run.write_manifest(
+            seed,
+            {
+                "game": spec.name,
+                "command": "tournament",
+                **extra_config,
+                "n_players": counts[0] if one else counts,
+                "strategies": names,
+                "blocks": results[counts[0]].n_blocks
+                if one
+                else {n: r.n_blocks for n, r in results.items()},
+                "blocks_budget": blocks,
+                "tables": plans[counts[0]].n_tables
+                if one
+                else {n: p.n_tables for n, p in plans.items()},
+                "n_games": int(len(games_df)),
+                "design": design,
+                "crn": crn,
+                "sequential": sequential,
+                "stopped_early": all(r.stopped_early for r in results.values()),
+                "seed": seed,
+                "expansions": list(exp),
+                **data_options(cards, set_, presets, out_dir),
+            },  # fmt: skip
+            card_digest=card_digest(tables, cards, set_),
+            timings={
+                "total": time.perf_counter() - t_start,
+                "runner": {str(n): r.timings for n, r in results.items()},
+            },
+            extra=schema_entry(spec),
+        )
+        if report:
+            spec.report().write_report(run.dir, run.dir / "report")
+        run.finish()
+    return text, out_dir
+
+
+def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> dict:
+    """The tuned tier's tournaments (strengths/tuned/), the search tier's (strengths/search/)
+    and the card values of the tiers of presets (card_values/<tier>/): `reports.strengths`.
+    The manifest's entries (with the tuned tier: `tuned_versions`, player count -> strategy ->
+    its tuned version or None, for the report's note on those without)."""
+    import pandas as pd
+
+    (spec, tables, expansions, names, counts, _, blocks, seed, design, crn, _, strengths,
+     card_blocks, search, fight_points, _, _, _, _, threads, _) = setup  # fmt: skip
+    from reports import strengths as St
+    from reports.tournament import run_tournament
+
+    registry = spec.strategies()
+    tiers = {St.HAND if not any(St.is_tuned(s) for s in names) else "as run": (names, results)}
+
+    def play_tier(tier, lineups, n_blocks):
+        played = {n: run_tournament(
+            tables, lineup, n_players=n, n_blocks=n_blocks, seed=seed, design=design, crn=crn,
+            threads=threads, progress=sys.stderr.isatty(), game=spec.name,
+            store=run.store(f"{tier}-{n}p"), client=cluster,
+        ) for n, lineup in lineups.items()}  # fmt: skip
+        if played:
+            _write_tier(spec, tables, run, tier, lineups, played, seed=seed,
+                        expansions=expansions, fight_points=fight_points)  # fmt: skip
+        return played
+
+    versions = {}
+    if strengths in ("tuned", "search"):
+        versions = {str(n): St.tuned_versions(registry, names, n) for n in counts}
+        lineups = {n: St.tuned_lineup(registry, names, n) for n in counts}
+        lineups = {n: lineup for n, lineup in lineups.items() if lineup}
+        tuned = play_tier(St.TUNED, lineups, blocks)
+        if tuned:
+            tiers[St.TUNED] = (sorted({s for x in lineups.values() for s in x}), tuned)
+        if strengths == "search" and tuned:
+            n_blocks, rollouts = search
+            seats = pd.read_parquet(run.dir / St.TUNED_DIR / "seats.parquet")
+            lineups = {n: St.search_lineup(seats, n, rollouts) for n in tuned}
+            play_tier(St.SEARCH, lineups, n_blocks)
+    if card_blocks:  # not the search tier's: restricted play of a search player costs hours
+        for tier, (_, res) in tiers.items():
+            _card_values(spec, tables, run, cluster, tier, res, card_blocks, seed, progress)
+    played = list(tiers) + ([St.SEARCH] if (run.dir / St.SEARCH_DIR).is_dir() else [])
+    return {"strengths": played, "card_blocks": card_blocks,
+            **({"tuned_versions": versions} if versions else {})}  # fmt: skip
+
+
+def _write_tier(spec, tables, run, tier, lineups, results, *, seed, expansions,
+                fight_points):  # fmt: skip
+    import json
+    import shutil
+
+    import pandas as pd
+
+    from reports import strengths as St
+    from reports.tournament import tournament_text
+    from sim.core.runs import atomic_write_text, write_parquet
+
+    d = run.dir / "strengths" / tier
+    shutil.rmtree(d, ignore_errors=True)  # a resumed run writes it again from its chunks
+    d.mkdir(parents=True)
+    typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
+    games = pd.concat([x[1] for x in typed], ignore_index=True)
+    write_parquet(pd.concat([x[0] for x in typed], ignore_index=True), d / "seats.parquet")
+    write_parquet(games, d / "games.parquet")
+    for n, r in results.items():
+        if r.aggregates is not None:
+            r.aggregates.save(d / f"aggregates-{n}p.npz")
+    text = "".join(f"== {n} players, {St.title(tier)} ==\n" + tournament_text(r)
+                   for n, r in results.items())  # fmt: skip
+    atomic_write_text(d / "summary.txt", text)
+    extras = spec.report().tournament_extras
+    if extras is not None and tier != St.SEARCH:  # the fight rollouts fork no search player
+        n = St.card_players(list(lineups))
+        extras(tables, names=lineups[n], counts=[n], seed=seed, expansions=expansions,
+               fight_points=fight_points, run_dir=d)  # fmt: skip
+    plan = read_plan(run.dir)  # the run's card data and options
+    manifest = St.tier_manifest({**plan, "expansions": list(expansions), "seed": seed}, tier,
+                                lineups, len(games))  # fmt: skip
+    atomic_write_text(d / "manifest.json", json.dumps(manifest, indent=1) + "\n")
+
+
+def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed,
+                 make_progress) -> None:
+    import pandas as pd
+
+    from reports import restrict as R
+    from reports import strengths as St
+    from reports.tune import Problem
+
+    n = St.card_players(list(results))
+    seats = spec.play().tournament_frames(results[n].seats, results[n].games)[0]
+    best = St.best_of(pd.DataFrame(seats), n)
+    registry = spec.strategies()
+    cardlist = spec.report().restrictions(tables)
+    problem = Problem(spec.name, tables, n, best, "", {}, {}, [best] * (n - 1), seed, registry)
+    store = run.store(f"cards-{tier}")
+    done = {first: load_array(store, first) for first, _ in store.completed()} \
+        if store is not None else {}  # fmt: skip
+    progress = make_progress((1 + len(cardlist)) * card_blocks * n)
+    with progress:
+        shares = R.play_restricted(
+            problem, cardlist, blocks=card_blocks, seed=seed, client=cluster, done=done,
+            save=(lambda f, k, part: save_array(store, f, k, part)) if store else None,
+            progress=progress,
+        )  # fmt: skip
+    St.save_card_values(run.dir / St.CARDS_DIR / tier, R.impact_frame(cardlist, shares, n),
+                        strategy=best, players=n, unrestricted=float(shares[0].mean()),
+                        blocks=card_blocks)  # fmt: skip
