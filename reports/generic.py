@@ -63,8 +63,17 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
                          "mean score": part["score"].mean()}  # fmt: skip
         return pd.DataFrame.from_dict(rows, orient="index")
 
-    if "n_players" not in seats:  # a simulate run: one player count
-        seats["n_players"] = int(seats.groupby("game").size().max())
+    seats = _with_players(seats)
+    from types import SimpleNamespace
+
+    from reports import strength_report
+
+    # each play strength's verdicts, and the card values' where restricted play was played
+    strength_report.add_verdicts(
+        report, SimpleNamespace(dir=run_dir, config=config),
+        lambda d, main: verdicts(seats if main else _with_players(
+            pd.read_parquet(Path(d) / "seats.parquet"))),
+    )  # fmt: skip
     for n_players, part in seats.groupby("n_players", sort=True):
         games = len(part) // n_players
         report.section(
@@ -79,6 +88,47 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
             f"Win rate of each seat (seat 1 plays first); equal seats win {1 / n_players:.1%}.",
         ).table(by_seat.rename_axis("seat"))
     return report.write(Path(out) if out is not None else run_dir / "report")
+
+
+def _with_players(seats):
+    """The seats with `n_players` (a simulate run has one player count) and string strategies."""
+    seats["strategy"] = seats["strategy"].astype(str)
+    if "n_players" not in seats:
+        seats["n_players"] = int(seats.groupby("game").size().max())
+    return seats
+
+
+def verdicts(seats) -> list:
+    """Per player count, the best strategy and the seat advantage (`reports.verdicts`): paired by
+    deal over a tournament's blocks, else from Wilson intervals over games; seat intervals
+    simultaneous over the seats (Bonferroni)."""
+    import pandas as pd
+
+    from reports import verdicts as V
+    from reports.intervals import wilson_interval
+    from reports.seat_tables import seat_advantage_blocks, seat_rates
+
+    out = []
+    blocks = "block" in seats
+    for n, part in seats.groupby("n_players", sort=True):
+        n = int(n)
+        if part["strategy"].nunique() > 1:
+            if blocks:
+                out.append(V.best_strategy_blocks(part.rename(columns={"score": "ip"}), n))
+            else:
+                rows = {}
+                for name, own in part.groupby("strategy", sort=True):
+                    lo, hi = wilson_interval(float(own["win"].sum()), len(own))
+                    rows[name] = {"win rate": own["win"].mean(), "win lo": lo, "win hi": hi}
+                out.append(V.best_strategy_rates(pd.DataFrame.from_dict(rows, orient="index"), n))
+        level = 1 - 0.05 / n
+        if blocks:
+            table = seat_advantage_blocks(part, level)
+        else:
+            by_seat = part.groupby("seat", sort=True)["win"]
+            table = seat_rates(by_seat.size(), by_seat.sum(), level)
+        out.append(V.seat_verdict(table, n))
+    return out
 
 
 #: A game without report code of its own adds nothing to a tournament and has no restricted play

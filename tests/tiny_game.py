@@ -37,11 +37,19 @@ def describe(t: TinyTables) -> str:
     return f"Tiny: {len(t.deck)} cards, {', '.join(map(str, t.deck))}"
 
 
+def _forbid():
+    """Restricted play (`abyss-mc restrict`): a card the strategy may not keep."""
+    return param(0, "A card it may not keep (0: none), unless its hand holds nothing else.",
+                 "restricted play: the card's value is the win rate lost without it.",
+                 low=0, high=20, tune=False)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Best:
     """Keeps its highest card."""
 
     name: str = "best"
+    forbid: int = _forbid()
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,7 @@ class Random:
     """Keeps a random card."""
 
     name: str = "random"
+    forbid: int = _forbid()
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,7 @@ class Aim:
                         low=0.0, high=1.0, step=0.001)  # fmt: skip
     style: str = param("dull", "A style; sharp is best.", "sharp keeps the best card more.",
                        choices=("dull", "sharp", "odd"))  # fmt: skip
+    forbid: int = _forbid()
 
     def __post_init__(self) -> None:
         check_parameters(self)
@@ -95,7 +105,9 @@ def run_tables(tables, *, seed, games, seatings, strategies):
             best = isinstance(policy, Best)
             if isinstance(policy, Aim):
                 best = rng.random() < policy.keep_chance()
-            kept[i, s] = hands[s].max() if best else rng.choice(hands[s])
+            allowed = hands[s][hands[s] != policy.forbid]
+            allowed = allowed if len(allowed) else hands[s]  # the only option is kept
+            kept[i, s] = allowed.max() if best else rng.choice(allowed)
     ranks = 1 + (kept[:, None, :] > kept[:, :, None]).sum(axis=2)
     seats = {
         "game": np.repeat(games, n),
@@ -134,6 +146,29 @@ COMPILE_SECONDS = 0
 REFERENCE_SECONDS = None
 load_aggregates = None
 
+# --- what the reports add (`sim.core.contract.ReportModule`): the generic summary and report, and
+# restricted play of every card
+def summary(played, n_players: int) -> str:
+    from reports.generic import summary
+
+    return summary(played, n_players)
+
+
+def write_report(run_dir, out=None) -> dict:
+    from reports.generic import write_report
+
+    return write_report(run_dir, out)
+
+
+def restrictions(tables) -> list[tuple[str, str, str]]:
+    """Every card, forbidden in turn: (kind, label, the strategy parameter that forbids it)."""
+    return [("card", f"card {c}", f"forbid={c}") for c in tables.deck]
+
+
+tournament_extras = None
+SIGNATURE = None
+
 SPEC = GameSpec(name="tiny", title="Tiny", cards_module=__name__, play_module=__name__,
-                strategies_module=__name__, engines=("fast",), default_strategies="best,random",
-                default_tournament="best,random", resumable_engines=())  # fmt: skip
+                strategies_module=__name__, report_module=__name__, engines=("fast",),
+                default_strategies="best,random", default_tournament="best,random",
+                resumable_engines=())  # fmt: skip

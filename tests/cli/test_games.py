@@ -66,7 +66,7 @@ def test_strategies_of_each_game_come_from_its_package() -> None:
 def test_a_registered_game_runs_through_simulate_tournament_replay_and_report(tiny, tmp_path):
     """The tiny game of tests/tiny_game.py, which no command names, runs through `simulate`,
     `tournament`, `replay RUN_DIR` and `report` by its spec alone, with the generic summary and
-    report (it has no report module)."""
+    report (its report hooks delegate to `reports.generic`)."""
     import pandas as pd
 
     run = tmp_path / "sim"
@@ -97,6 +97,50 @@ def test_a_registered_game_runs_through_simulate_tournament_replay_and_report(ti
     result = runner.invoke(app, ["report", str(run), "--out", str(again)])
     assert result.exit_code == 0, result.output
     assert (again / "report.md").read_text().count("best") >= 1
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_tiny_game_has_restricted_play(tiny, tmp_path, seed: int) -> None:
+    """Issue 29's proof: restricted play (`abyss-mc restrict`) for a game no generic module
+    names, from its own file alone (its strategies' `forbid` and its `restrictions`). The planted
+    answer of "high card" at 2 players (hands of 2 of 12): `best` loses most without card 12,
+    which wins whenever it is held; it never keeps card 1 (the lowest), so forbidding it changes
+    no game."""
+    import pandas as pd
+
+    out = tmp_path / "restrict"
+    result = runner.invoke(app, ["restrict", "--game", "tiny", "--strategy", "best", "--players",
+                                 "2", "--blocks", "150", "--seed", str(seed), "--out",
+                                 str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    values = pd.read_parquet(out / "impact.parquet").set_index("card")
+    assert values["value"].idxmax() == "card 12"
+    assert values.loc["card 12", "finding"] == "worth something"
+    assert values.loc["card 1", "finding"] == "never taken"
+
+
+def test_the_tiny_game_sweeps_and_reports_verdicts_with_card_values(tiny, tmp_path) -> None:
+    """Issue 29's proof: a sweep over the tiny game's own `--set` key, and a tournament report
+    whose Verdicts (generic: best strategy, seat advantage, the card values of restricted play)
+    find the planted stronger strategy."""
+    sweep = tmp_path / "sweep"
+    result = runner.invoke(app, ["sweep", "--game", "tiny", "--set", "deck.size=8,16", "--games",
+                                 "400", "--players", "2", "--strategies", "best,random",
+                                 "--out", str(sweep)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "deck.size=8" in result.stdout and "deck.size=16" in result.stdout
+    assert (sweep / "report" / "report.html").is_file()
+
+    tour = tmp_path / "tour"
+    result = runner.invoke(app, ["tournament", "--game", "tiny", "--players", "2", "--blocks",
+                                 "300", "--report", "--card-blocks", "100", "--out",
+                                 str(tour)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = (tour / "report" / "report.md").read_text()
+    verdicts = text[text.index("## Verdicts"):text.index("## Contents")]
+    assert "At 2 players, `best` wins most" in verdicts
+    assert "The most valuable card to `best` at 2 players" in verdicts
+    assert "card 12" in verdicts
 
 
 def test_a_game_without_a_play_module_says_so(tiny) -> None:
