@@ -10,6 +10,7 @@ planted optimum of the tuner's tests). Card data, rules, play API and strategies
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -81,7 +82,9 @@ class Aim:
         return (1 - abs(self.knob - 13) / 20) * (1 - abs(self.lean - 0.7)) * sharp
 
 
-REGISTRY = Registry({"best": Best, "random": Random, "aim": Aim}, None)
+#: Its hand-written presets (two archetypes of `aim`) and their tuned versions at 2 players.
+PRESETS = tuple(Path(__file__).with_name(f"tiny_{k}.toml") for k in ("presets", "tuned"))
+REGISTRY = Registry({"best": Best, "random": Random, "aim": Aim}, PRESETS)
 
 
 def rotation(games, n_players: int):

@@ -143,6 +143,26 @@ def test_the_tiny_game_sweeps_and_reports_verdicts_with_card_values(tiny, tmp_pa
     assert "card 12" in verdicts
 
 
+def test_the_tiny_game_reports_across_play_strengths(tiny, tmp_path) -> None:
+    """Issue 29's proof, play strengths: the tiny game's presets (tests/tiny_presets.toml) have
+    tuned versions (tests/tiny_tuned.toml), so its report plays them as a second strength. The
+    planted answer: with the hand-written presets `best` wins most; among the tuned ones the
+    sharp style wins (it keeps the best card more often), so the verdict depends on the strength,
+    and `best`, a policy, has no tuned version."""
+    tour = tmp_path / "tour"
+    result = runner.invoke(app, ["tournament", "--game", "tiny", "--players", "2", "--blocks",
+                                 "300", "--strategies", "dull,sharp,best", "--report",
+                                 "--card-blocks", "0", "--out", str(tour)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (tour / "strengths" / "tuned" / "seats.parquet").is_file()
+    text = (tour / "report" / "report.md").read_text()
+    verdicts = text[text.index("## Verdicts"):text.index("## Contents")]
+    assert "**Best strategy at 2 players: depends on play strength.**" in verdicts
+    assert "Hand-written presets: At 2 players, `best` wins most" in verdicts
+    assert "Tuned presets: At 2 players, `sharp_tuned_2p` wins most" in verdicts
+    assert "not in the tuned presets' tournament: `best`" in verdicts
+
+
 def test_a_game_without_a_play_module_says_so(tiny) -> None:
     """Wilds' runs are an analysis, not games of strategies: a tournament says so in one line."""
     result = runner.invoke(app, ["tournament", "--game", "wilds"])

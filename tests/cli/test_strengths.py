@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from cli.commands import tournament as tournament_command
+from reports import tournament_run as tournament_command
 
 runner = CliRunner()
 ARGS = ["tournament", "--players", "2", "--blocks", "30", "--card-blocks", "12",
