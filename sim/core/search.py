@@ -3,8 +3,9 @@ rule that keeps the rollout policy's own option unless the rollouts say clearly 
 reward of a finished rollout, the search's own random keys, and the canonical shuffle that keeps
 a determinization from depending on the true order of a face-down deck.
 
-Each game keeps its own driver (the turn replayed from its start, `searched`, `determinize`):
-those read the game's workspace layout. These helpers take the offsets and columns as arguments.
+Each game keeps its own driver (the turn replayed from its start) and `determinize`: those read
+the game's rules. The rest takes the offsets and columns as arguments, or is made for a game by a
+factory from its layout (`searched_for`, `search_decision_for`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ EXACT_PAIRS = 12
 FLIPS = 4095
 #: the parameter vector holds `confidence` in millionths
 CONFIDENCE_UNIT = 1_000_000
+#: a replayed turn's search mode: probing for the first decision past the script, or a rollout
+PROBE, ROLLOUT = 1, 2
+#: `searched`: no option of its own, the seat's (now the rollout) policy decides.
+POLICY_DECIDES = -(1 << 30)
 
 
 @njit(cache=True)
@@ -71,6 +76,60 @@ def confirmation_pairs(budget, n, confidence, kinds):
         return 0
     pairs = max(0, min(budget // 4, (budget - n) // 2))
     return min(pairs, kinds) if kinds > 0 else pairs
+
+
+def searched_for(determinize, layout):
+    """A game's search seat at a decision of a replayed turn, and the switch of every seat to
+    its rollout policy: `(searched(s, seat, decision, n), rollout_policy(s, seat))`.
+
+    `searched` returns the script's option, if the turn's script has one for this decision; in
+    a rollout it forks here: `determinize(s, seat)` (what the seat cannot see, sampled afresh),
+    every seat switched to the searching seat's rollout policy, and SEARCH_FORCE played; else
+    (probing: the first decision past the script is recorded, its options copied) every seat
+    plays the rollout policy to the end of the turn, and it returns POLICY_DECIDES.
+
+    `layout`: the game's workspace offsets (SEARCH_MODE, SEARCH_COUNT, SCRIPT, SEARCH_FORCE,
+    SEARCH_FOUND, SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, the option row OPT,
+    POLICY_KIND, POLICY_PARAMS, the player count N_PLAYERS), its seats' vector length
+    (N_PARAMS), the rollout policy's slots in it (kind, first parameter) and the policies'
+    parameter count. One implementation for every game, compiled for each with its own
+    determinization."""
+    mode_at, count_at, script_at, force_at, found_at, seat_at, decision_at = layout[:7]
+    n_at, options_at, opt_at, kind_at, params_at, players_at = layout[7:13]
+    n_params, rollout_kind, rollout_params, n_slots = layout[13:]
+
+    @njit(cache=True)
+    def rollout_policy(s, seat):
+        """Every seat plays the searching seat's rollout policy (its kind and slots) from now
+        on."""
+        vec = params_at + seat * n_params
+        kind = s[vec + rollout_kind]
+        for q in range(s[players_at]):  # (the slots written never overlap the rollout's)
+            s[kind_at + q] = kind
+            at = params_at + q * n_params
+            for i in range(n_slots):
+                s[at + i] = s[vec + rollout_params + i]
+
+    @njit(cache=True)
+    def searched(s, seat, decision, n):
+        k = s[count_at]
+        s[count_at] = k + 1
+        if k < s[script_at]:
+            return s[script_at + 1 + k]
+        if s[mode_at] == ROLLOUT:
+            determinize(s, seat)
+            rollout_policy(s, seat)
+            s[mode_at] = 0
+            return s[force_at]
+        if s[mode_at] == PROBE and s[found_at] == 0:
+            s[found_at] = 2  # the game's `choose` keeps the rollout policy's option, then 1
+            s[seat_at], s[decision_at], s[n_at] = seat, decision, n
+            for i in range(n):
+                s[options_at + i] = s[opt_at + i]
+        rollout_policy(s, seat)
+        return POLICY_DECIDES
+
+    return searched, rollout_policy
 
 
 def search_decision_for(rollout, layout):

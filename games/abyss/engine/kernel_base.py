@@ -80,45 +80,7 @@ def gain_keys(s, seat, n):
 # ------------------------------------------------------------------ the search player
 # (`games.abyss.engine.kernel` drives it: these are its steps inside a turn). They are small and
 # use no array slices: `choose`, which every decision calls, compiles them into every caller.
-PROBE, ROLLOUT = 1, 2
-#: `searched`: no option of its own, the seat's (now the rollout) policy decides.
-POLICY_DECIDES = -(1 << 30)
-
-
-@njit(cache=True)
-def searched(s, seat, decision, n):
-    """A search seat's decision in a replayed turn: the script's, if it has one; in a rollout,
-    fork here: determinize, play SEARCH_FORCE, and every seat plays the rollout policy from now
-    on; else (probing, the first decision past the script is recorded) every seat plays the
-    rollout policy to the end of the turn, and POLICY_DECIDES."""
-    k = s[W.SEARCH_COUNT]
-    s[W.SEARCH_COUNT] = k + 1
-    if k < s[W.SCRIPT]:
-        return s[W.SCRIPT + 1 + k]
-    if s[W.SEARCH_MODE] == ROLLOUT:
-        determinize(s, seat)
-        rollout_policy(s, seat)
-        s[W.SEARCH_MODE] = 0
-        return s[W.SEARCH_FORCE]
-    if s[W.SEARCH_MODE] == PROBE and s[W.SEARCH_FOUND] == 0:
-        s[W.SEARCH_FOUND] = 2  # `choose` keeps the rollout policy's option, then makes it 1
-        s[W.SEARCH_SEAT], s[W.SEARCH_DECISION], s[W.SEARCH_N] = seat, decision, n
-        for i in range(n):
-            s[W.SEARCH_OPTS + i] = s[W.OPT + i]
-    rollout_policy(s, seat)
-    return POLICY_DECIDES
-
-
-@njit(cache=True)
-def rollout_policy(s, seat):
-    """Every seat plays the searching seat's rollout policy (its kind and slots) from now on."""
-    vec = W.POLICY_PARAMS + seat * W.N_PARAMS
-    kind = s[vec + P.ROLLOUT_KIND]
-    for q in range(s[S.N_PLAYERS]):  # (the slots written never overlap the rollout's)
-        s[W.POLICY_KIND + q] = kind
-        at = W.POLICY_PARAMS + q * W.N_PARAMS
-        for i in range(P.N_SLOTS):
-            s[at + i] = s[vec + P.ROLLOUT_PARAMS + i]
+PROBE, ROLLOUT, POLICY_DECIDES = C.PROBE, C.ROLLOUT, C.POLICY_DECIDES
 
 
 @njit(cache=True)
@@ -172,6 +134,14 @@ def canonical_shuffle(s, off, stream):
 
 
 # the entry of every decision, compiled eagerly (njit_ints): after what it calls
+#: the search seat's decision in a replayed turn, and every seat switched to its rollout policy
+#: (`sim.core.search.searched_for`)
+searched, rollout_policy = C.searched_for(determinize, (
+    W.SEARCH_MODE, W.SEARCH_COUNT, W.SCRIPT, W.SEARCH_FORCE, W.SEARCH_FOUND, W.SEARCH_SEAT,
+    W.SEARCH_DECISION, W.SEARCH_N, W.SEARCH_OPTS, W.OPT, W.POLICY_KIND, W.POLICY_PARAMS,
+    S.N_PLAYERS, W.N_PARAMS, P.ROLLOUT_KIND, P.ROLLOUT_PARAMS, P.N_SLOTS))
+
+
 @njit_ints
 def choose(s, seat, decision, n):
     """Ask the seat's policy among the n options at s[W.OPT:], and trace the decision; a single

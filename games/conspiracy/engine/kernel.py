@@ -12,6 +12,7 @@ from games.conspiracy.engine import policies as P
 from games.conspiracy.engine import state as S
 from games.conspiracy.engine.cards import KeyKind, LocationPower, LocationScore, LordPower
 from games.conspiracy.engine.kcore import largest_group, pb, pile_of, swap_spots
+from sim.core import search as C
 from sim.core.jit import borrow, njit, prange
 from sim.core.rng import N_STREAMS
 from sim.core.search import canonical_shuffle_in
@@ -448,49 +449,11 @@ def score(s, out_seats):
 # ----------------------------------------------------------------------------- the search player
 # (`games.conspiracy.engine.kernel_search` drives it: these are its steps inside a turn). Small and
 # without array slices: `ask`, which every decision calls, compiles them into plain play too.
-PROBE, ROLLOUT = 1, 2
-#: `searched`: no option of its own, the seat's (now the rollout) policy decides.
-POLICY_DECIDES = -(1 << 30)
+PROBE, ROLLOUT, POLICY_DECIDES = C.PROBE, C.ROLLOUT, C.POLICY_DECIDES
 
 
 @njit(cache=True)
-def searched(s, seat, decision, n):
-    """A search seat's decision in a replayed turn: the script's, if it has one; in a rollout,
-    fork here: determinize, play SEARCH_FORCE, and every seat plays the rollout policy from now
-    on; else (probing, the first decision past the script is recorded) every seat plays the
-    rollout policy to the end of the turn, and POLICY_DECIDES."""
-    k = s[S.SEARCH_COUNT]
-    s[S.SEARCH_COUNT] = k + 1
-    if k < s[S.SCRIPT]:
-        return s[S.SCRIPT + 1 + k]
-    if s[S.SEARCH_MODE] == ROLLOUT:
-        determinize(s)
-        rollout_policy(s, seat)
-        s[S.SEARCH_MODE] = 0
-        return s[S.SEARCH_FORCE]
-    if s[S.SEARCH_MODE] == PROBE and s[S.SEARCH_FOUND] == 0:
-        s[S.SEARCH_FOUND] = 2  # `ask` keeps the rollout policy's option, then makes it 1
-        s[S.SEARCH_SEAT], s[S.SEARCH_DECISION], s[S.SEARCH_N] = seat, decision, n
-        for i in range(n):
-            s[S.SEARCH_OPTS + i] = s[S.OPT + i]
-    rollout_policy(s, seat)
-    return POLICY_DECIDES
-
-
-@njit(cache=True)
-def rollout_policy(s, seat):
-    """Every seat plays the searching seat's rollout policy (its kind and slots) from now on."""
-    vec = S.POLICY_PARAMS + seat * S.N_PARAMS
-    kind = s[vec + P.ROLLOUT_KIND]
-    for q in range(s[S.N_PLAYERS]):  # (the slots written never overlap the rollout's)
-        s[S.POLICY_KIND + q] = kind
-        at = S.POLICY_PARAMS + q * S.N_PARAMS
-        for i in range(S.N_SLOTS):
-            s[at + i] = s[vec + P.ROLLOUT_PARAMS + i]
-
-
-@njit(cache=True)
-def determinize(s):
+def determinize(s, seat):
     """What no player can see, sampled afresh: every stream re-keyed from FORK_KEYS, and the two
     face-down decks (Lords, Locations) put in a canonical order (sorted) and shuffled, so the
     sample does not depend on their true order: the search never peeks. Everything else is face
@@ -503,6 +466,16 @@ def determinize(s):
 
 
 # ----------------------------------------------------------------------------- entry points
+
+
+#: the search seat's decision in a replayed turn, and every seat switched to its rollout policy
+#: (`sim.core.search.searched_for`; a Conspiracy seat sees nothing the others do not)
+searched, rollout_policy = C.searched_for(determinize, (
+    S.SEARCH_MODE, S.SEARCH_COUNT, S.SCRIPT, S.SEARCH_FORCE, S.SEARCH_FOUND, S.SEARCH_SEAT,
+    S.SEARCH_DECISION, S.SEARCH_N, S.SEARCH_OPTS, S.OPT, S.POLICY_KIND, S.POLICY_PARAMS,
+    S.N_PLAYERS, S.N_PARAMS, P.ROLLOUT_KIND, P.ROLLOUT_PARAMS, S.N_SLOTS))
+
+
 @njit(cache=True)
 def play_one(s, seed, game, n_players, out_seats, out_game):
     new_game(s, seed, game, n_players)
