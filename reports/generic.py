@@ -43,27 +43,15 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
 
     import pandas as pd
 
-    from reports.intervals import wilson_interval
     from reports.render import Report
 
     run_dir = Path(run_dir)
     manifest = json.loads((run_dir / "manifest.json").read_text())
     config = manifest.get("config", {})
-    seats = pd.read_parquet(run_dir / "seats.parquet")
-    seats["strategy"] = seats["strategy"].astype(str)
+    seats = _with_players(pd.read_parquet(run_dir / "seats.parquet"))
     title = f"{config.get('game', 'abyss')}: {config.get('command', 'run')}"
     report = Report(title, " ".join(manifest.get("command") or []))
 
-    def rates(groups) -> pd.DataFrame:
-        rows = {}
-        for key, part in groups:
-            wins, n = float(part["win"].sum()), len(part)
-            lo, hi = wilson_interval(wins, n)
-            rows[key] = {"seats": n, "win rate": wins / n, "lo": lo, "hi": hi,
-                         "mean score": part["score"].mean()}  # fmt: skip
-        return pd.DataFrame.from_dict(rows, orient="index")
-
-    seats = _with_players(seats)
     from types import SimpleNamespace
 
     from reports import strength_report
@@ -90,6 +78,22 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
     return report.write(Path(out) if out is not None else run_dir / "report")
 
 
+def rates(groups):
+    """Per group (strategy or seat): seat-games, win rate with its Wilson 95% interval (`lo`,
+    `hi`), mean score."""
+    import pandas as pd
+
+    from reports.intervals import wilson_interval
+
+    rows = {}
+    for key, part in groups:
+        wins, n = float(part["win"].sum()), len(part)
+        lo, hi = wilson_interval(wins, n)
+        rows[key] = {"seats": n, "win rate": wins / n, "lo": lo, "hi": hi,
+                     "mean score": part["score"].mean()}  # fmt: skip
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
 def _with_players(seats):
     """The seats with `n_players` (a simulate run has one player count) and string strategies."""
     seats["strategy"] = seats["strategy"].astype(str)
@@ -102,10 +106,7 @@ def verdicts(seats) -> list:
     """Per player count, the best strategy and the seat advantage (`reports.verdicts`): paired by
     deal over a tournament's blocks, else from Wilson intervals over games; seat intervals
     simultaneous over the seats (Bonferroni)."""
-    import pandas as pd
-
     from reports import verdicts as V
-    from reports.intervals import wilson_interval
     from reports.seat_tables import seat_advantage_blocks, seat_rates
 
     out = []
@@ -116,11 +117,9 @@ def verdicts(seats) -> list:
             if blocks:
                 out.append(V.best_strategy_blocks(part.rename(columns={"score": "ip"}), n))
             else:
-                rows = {}
-                for name, own in part.groupby("strategy", sort=True):
-                    lo, hi = wilson_interval(float(own["win"].sum()), len(own))
-                    rows[name] = {"win rate": own["win"].mean(), "win lo": lo, "win hi": hi}
-                out.append(V.best_strategy_rates(pd.DataFrame.from_dict(rows, orient="index"), n))
+                table = rates(part.groupby("strategy", sort=True))
+                out.append(V.best_strategy_rates(
+                    table.rename(columns={"lo": "win lo", "hi": "win hi"}), n))
         level = 1 - 0.05 / n
         if blocks:
             table = seat_advantage_blocks(part, level)

@@ -142,8 +142,12 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> 
     its tuned version or None, for the report's note on those without)."""
     import pandas as pd
 
-    (spec, tables, expansions, names, counts, _, blocks, seed, design, crn, _, strengths,
-     card_blocks, search, fight_points, _, _, _, _, threads, _) = setup  # fmt: skip
+    spec, tables, expansions, names, counts = (setup.spec, setup.tables, setup.exp, setup.names,
+                                               setup.counts)  # fmt: skip
+    blocks, seed, design, crn, threads = (setup.blocks, setup.seed, setup.design, setup.crn,
+                                          setup.threads)  # fmt: skip
+    strengths, card_blocks, search = setup.strengths, setup.card_blocks, setup.search
+    fight_points = setup.fight_points
     from reports import strengths as St
     from reports.tournament import run_tournament
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from reports.generic import summary, write_report  # noqa: F401  (its report hooks)
 from sim.core.carddata import CardDataError
 from sim.core.game import GameSpec, Played
 from sim.core.results import win_shares
@@ -149,18 +150,9 @@ COMPILE_SECONDS = 0
 REFERENCE_SECONDS = None
 load_aggregates = None
 
-# --- what the reports add (`sim.core.contract.ReportModule`): the generic summary and report, and
-# restricted play of every card
-def summary(played, n_players: int) -> str:
-    from reports.generic import summary
 
-    return summary(played, n_players)
-
-
-def write_report(run_dir, out=None) -> dict:
-    from reports.generic import write_report
-
-    return write_report(run_dir, out)
+# --- what the reports add (`sim.core.contract.ReportModule`): the generic summary and report
+# # (`summary`, `write_report`, imported above), and restricted play of every card
 
 
 def restrictions(tables) -> list[tuple[str, str, str]]:

@@ -120,13 +120,6 @@ def mixed_lineup(spec, n_players: int) -> str:
     return ",".join(names[i % len(names)] for i in range(n_players)) if names else ""
 
 
-def schema_entry(spec) -> dict:
-    """The manifest's ``schema_version``, for a game that declares its result columns."""
-    from reports.run import schema_entry as entry
-
-    return entry(spec)
-
-
 def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
     """The engine a local run that asked for the fast path by default plays on: "reference"
     when the fast path is not compiled yet and these games finish sooner on the reference engine

@@ -10,7 +10,14 @@ from typing import Annotated
 import typer
 
 from cli.commands import common as c
-from reports.run import Run, card_digest, data_options, data_paths, recorded_paths
+from reports.run import (
+    Run,
+    card_digest,
+    data_options,
+    data_paths,
+    recorded_paths,
+    schema_entry,
+)
 from sim.core.errors import UserError
 
 
@@ -183,7 +190,7 @@ def _simulate(spec, players, games, seed, strategies, out, cards, set_, expansio
                 "total": time.perf_counter() - t_start,
                 "runner": dict(played.timings),
             },
-            extra=c.schema_entry(spec),
+            extra=schema_entry(spec),
         )
         run.finish()
 

@@ -23,10 +23,11 @@ ev_app = typer.Typer(
 )
 
 from cli.commands import common as c  # noqa: E402
+from games.abyss.report.ev_runs import EXPANSIONS  # noqa: E402
 from sim.core.errors import UserError  # noqa: E402
 
 #: the game and expansion the fight-or-explore decision belongs to
-GAME, EXPANSIONS = "abyss", ("leviathan",)
+GAME = "abyss"
 FIGHT_FORMATS = ("table", "csv", "json")
 EXPLORE_FORMATS = ("table", "json")
 HOLDINGS = ("pearls", "allies", "free_lords")

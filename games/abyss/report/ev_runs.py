@@ -63,12 +63,12 @@ def rollout_run(spec, *, players: int, names: list[str], lineup: list[str], poin
         if found.rules is not None and verify_blocks:
             from games.abyss.report.rollout import learn_rule, verify_rule
 
-            spec = learn_rule(found.rules)["spec"]
-            if spec:
+            rule = learn_rule(found.rules)["spec"]
+            if rule:
                 found.verify = verify_rule(
                     tables,
                     names,
-                    spec,
+                    rule,
                     n_players=players,
                     seed=seed,
                     blocks=verify_blocks,
