@@ -24,14 +24,16 @@ import numba  # noqa: E402
 from numba import get_num_threads, get_thread_id, njit, prange, set_num_threads  # noqa: E402, F401
 
 _ROOT = Path(__file__).resolve().parents[2]
-_PACKAGES = ("sim", "strategies", "games")  # every engine and compiled policy
+#: every engine and compiled policy: a game's report and commands compile nothing, so editing
+#: them keeps the cache
+_PACKAGES = ("sim", "strategies", "games/*/engine", "games/*/strategies")
 
 
 def source_digest() -> str:
     """SHA-256 (16 hex digits) of the engine's Python sources, in a stable order."""
     h = hashlib.sha256()
     for package in _PACKAGES:
-        for path in sorted((_ROOT / package).rglob("*.py")):
+        for path in sorted(p for d in sorted(_ROOT.glob(package)) for p in d.rglob("*.py")):
             h.update(path.relative_to(_ROOT).as_posix().encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]
