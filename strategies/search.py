@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -80,18 +80,24 @@ class SearchPlayer:
         unit="probability",
         tune=False,
     )
-    #: the game's package (`sim.<package>`, `strategies.<package>`)
+    #: the game's package (`games.<package>`)
     package: ClassVar[str]
+    #: the game's policy slots: S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE,
+    #: ROLLOUT_KIND (= a policy's slot count), ROLLOUT_PARAMS
+    slots: ClassVar[Any]
     #: it looks ahead (slow): not screened into `tune`'s default field
     LOOKS_AHEAD = True
     #: it decides from its turn's start: the reference engine keeps it (`Game.keep_turn_start`)
     REPLAYS_TURNS = True
 
-    def search_vector(self, slots, n_params: int, n_slots: int) -> np.ndarray:
+    def params(self) -> np.ndarray:
         """The vector the kernel reads: the search's own slots (`slots.S_*`), then its rollout
-        policy's kind and parameters (`slots.ROLLOUT_KIND`, `slots.ROLLOUT_PARAMS`)."""
+        policy's kind and parameters (`slots.ROLLOUT_KIND`, `slots.ROLLOUT_PARAMS`: a seat's
+        vector holds a policy's slots, then the rollout's kind and slots)."""
+        slots = self.slots
+        n_slots = slots.ROLLOUT_KIND
         registry = import_module(f"games.{self.package}.strategies").REGISTRY
-        vec = np.zeros(n_params, dtype=np.int32)
+        vec = np.zeros(slots.ROLLOUT_PARAMS + n_slots, dtype=np.int32)
         vec[slots.S_ROLLOUTS] = self.rollouts
         vec[slots.S_EXPLORATION] = round(self.exploration * 1000)
         vec[slots.S_DETERMINIZATIONS] = self.determinizations
@@ -109,7 +115,7 @@ class SearchPlayer:
         Nothing of the game is changed: its random streams are not drawn from."""
         engine = f"games.{self.package}.engine"
         lineup_arrays = import_module(f"{engine}.fast").lineup_arrays
-        reference_choice = import_module(f"{engine}.kernel_search").reference_choice
+        reference_choice = import_module(f"{engine}.kernel.search").reference_choice
 
         if getattr(game, "turn_start", None) is None:
             raise StrategyError("the search player decides in games played by `Game.play`")

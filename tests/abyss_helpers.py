@@ -11,10 +11,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from games.abyss.engine.cards import default_data_dir, load_cards
-from games.abyss.engine.constants import MONSTER, Race
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import Decision
+from games.abyss.engine.cards.constants import MONSTER, Race
+from games.abyss.engine.cards.loader import default_data_dir, load_cards
+from games.abyss.engine.rules.base import Decision
+from games.abyss.engine.rules.game import Game
 
 
 @lru_cache(maxsize=1)

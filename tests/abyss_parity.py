@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.abyss.engine import kernel as KN
 from games.abyss.engine import state as S
-from games.abyss.engine import workspace as W
 from games.abyss.engine.fast import lineup_arrays
-from games.abyss.engine.kernel_scoring import score
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_decode import decode
+from games.abyss.engine.kernel import game as KN
+from games.abyss.engine.kernel import workspace as W
+from games.abyss.engine.kernel.scoring import score
+from games.abyss.engine.rules.decode import decode
+from games.abyss.engine.rules.game import Game
 from games.abyss.strategies import REGISTRY
 from sim.core.workspace import trace_of
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from games.conspiracy.engine.cards import ConspiracyTables, KeyKind, LordPower, load_cards
-from games.conspiracy.engine.rules import Decision, Game
+from games.conspiracy.engine.cards.loader import ConspiracyTables, KeyKind, LordPower, load_cards
+from games.conspiracy.engine.rules.game import Decision, Game
 
 COLOURS = ("yellow", "red", "green", "blue", "purple")
 

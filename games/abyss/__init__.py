@@ -5,7 +5,7 @@ from sim.core.game import GameSpec
 SPEC = GameSpec(
     name="abyss",
     title="Abyss",
-    cards_module="games.abyss.engine.cards",
+    cards_module="games.abyss.engine.cards.loader",
     expansions=("leviathan",),
     play_module="games.abyss.engine.play",
     report_module="games.abyss.report",

@@ -5,7 +5,7 @@ from sim.core.game import GameSpec
 SPEC = GameSpec(
     name="conspiracy",
     title="Conspiracy",
-    cards_module="games.conspiracy.engine.cards",
+    cards_module="games.conspiracy.engine.cards.loader",
     play_module="games.conspiracy.engine.play",
     report_module="games.conspiracy.report",
     default_strategies="key_hunter,pile_raider",

@@ -74,6 +74,51 @@ def njit_ints(fn):
     return njit("(int32[::1]" + ", int64" * (fn.__code__.co_argcount - 1) + ")", cache=True)(fn)
 
 
+def njit_closure(fn=None, **options):
+    """`njit(cache=True)` for a kernel made by a factory (a closure over other kernels and
+    constants: `sim.core.driver`, `sim.core.search`). numba keys a closure's cache entry on its
+    pickled cell contents, and a pickled kernel carries a random id and the signatures compiled
+    so far: every process missed the cache and compiled the closure again. Here the key is the
+    cells' names and values (a kernel by its module and qualified name, and its own cells): the
+    same closure finds its entry in every process. What the named kernels compile to is covered
+    by the cache directory's source digest."""
+    if fn is None:
+        return lambda f: njit_closure(f, **options)
+    from numba.core.caching import FunctionCache
+
+    class StableClosureCache(FunctionCache):
+        def _index_key(self, sig, codegen):
+            code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
+            cells = hashlib.sha256(repr(_closure_key(self._py_func)).encode()).hexdigest()
+            return (sig, codegen.magic_tuple(), (code, cells))
+
+    # a closure's compiled name: numba names a function by module, qualified name and a counter
+    # of its own process, and two cached closures of one factory (one per game) loaded into one
+    # process could take the same name: the JIT links one body for both (Conspiracy's search
+    # then ran Abyss's rollout). Their cells tell them apart.
+    tag = hashlib.sha256(repr(_closure_key(fn)).encode()).hexdigest()[:12]
+    fn.__qualname__ = f"{fn.__qualname__}_{tag}"
+    dispatcher = njit(cache=True, **options)(fn)
+    dispatcher._cache = StableClosureCache(dispatcher.py_func)
+    return dispatcher
+
+
+def _closure_key(fn) -> tuple:
+    return tuple(_cell_key(c.cell_contents) for c in fn.__closure__ or ())
+
+
+def _cell_key(value):
+    """A closure cell's value as plain data, the same in every process."""
+    py_func = getattr(value, "py_func", None)
+    if py_func is not None:  # a kernel
+        return ("kernel", py_func.__module__, py_func.__qualname__, _closure_key(py_func))
+    if isinstance(value, tuple):
+        return tuple(_cell_key(v) for v in value)
+    if isinstance(value, (bool, int, float, str, type(None))) or hasattr(value, "dtype"):
+        return repr(value)
+    raise TypeError(f"a compiled closure over {type(value).__name__} has no stable cache key")
+
+
 # --- arrays without reference counting --------------------------------------------------------
 from numba import carray, types  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402

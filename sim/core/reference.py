@@ -91,3 +91,15 @@ class ReferenceGame(ABC):
     def policy_below(self, n: int) -> int:
         """Randomness for policies (tie-breaks, the random policy): the POLICY stream."""
         return self.rng.below(self.POLICY_STREAM, n)
+
+    def encode(self):
+        """The state as the fast path's arrays (state, stream counters): the game's `encode`."""
+        raise NotImplementedError(f"{type(self).__name__} has no encoded state")
+
+    def keep_turn_start(self) -> None:
+        """The search player decides by replaying the turn from its start, as the fast path's
+        driver does (`sim.core.driver`): with a search seat, keep that start (the
+        encoded state, and where the turn's decisions begin in the trace). A hook of the play
+        loop, since the state before the turn cannot be rebuilt from inside it."""
+        if any(getattr(policy, "REPLAYS_TURNS", False) for policy in self.policies):
+            self.turn_start = (*self.encode(), len(self.trace))

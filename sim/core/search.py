@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.jit import njit
+from sim.core.jit import njit, njit_closure
 from sim.core.rng import GOLDEN, mix64
 from sim.core.workspace import shuffle_in
 
@@ -98,7 +98,7 @@ def searched_for(determinize, layout):
     n_at, options_at, opt_at, kind_at, params_at, players_at = layout[7:13]
     n_params, rollout_kind, rollout_params, n_slots = layout[13:]
 
-    @njit(cache=True)
+    @njit_closure
     def rollout_policy(s, seat):
         """Every seat plays the searching seat's rollout policy (its kind and slots) from now
         on."""
@@ -110,7 +110,7 @@ def searched_for(determinize, layout):
             for i in range(n_slots):
                 s[at + i] = s[vec + rollout_params + i]
 
-    @njit(cache=True)
+    @njit_closure
     def searched(s, seat, decision, n):
         k = s[count_at]
         s[count_at] = k + 1
@@ -154,7 +154,7 @@ def search_decision_for(rollout, layout):
     seat_at, n_at, options_at, script_at, default_at, turn_at, keys_at, params_at = layout[:8]
     n_params, rollouts_slot, exploration_slot, kinds_slot, confidence_slot = layout[8:]
 
-    @njit(cache=True)
+    @njit_closure
     def search_decision(s, start, w, rows, active, visits, total):
         seat, n, k = s[seat_at], s[n_at], s[script_at]
         options = s[options_at : options_at + n].copy()

@@ -1,5 +1,5 @@
 """Tests of the card data (games/abyss/engine/data/*.toml) and its loader
-(games/abyss/engine/cards.py).
+(games/abyss/engine/cards/loader.py).
 
 Expected values come from /work/shared/reference/components.md, section 1 (quoted in the
 docstrings) and the base rules text /work/shared/seeds/001_bc4781964399e738.txt.
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from abyss_helpers import broken, copy_data
 
-from games.abyss.engine.cards import default_data_dir, describe, load_cards
-from games.abyss.engine.cards_tables import CardTables, RulesOptions
-from games.abyss.engine.constants import MONSTER, AllyEffect, Guild, LocationRule, Power, Race
+from games.abyss.engine.cards.constants import MONSTER, AllyEffect, Guild, LocationRule, Power, Race
+from games.abyss.engine.cards.loader import default_data_dir, describe, load_cards
+from games.abyss.engine.cards.tables import CardTables, RulesOptions
 from sim.core.carddata import CardDataError, parse_set_options, slugify
 
 

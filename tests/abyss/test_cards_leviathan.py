@@ -15,9 +15,7 @@ import numpy as np
 import pytest
 from abyss_helpers import broken, copy_data
 
-from games.abyss.engine.cards import KNOWN_EXPANSIONS, default_data_dir, describe, load_cards
-from games.abyss.engine.cards_tables import CardTables, RulesOptions
-from games.abyss.engine.constants import (
+from games.abyss.engine.cards.constants import (
     MONSTER,
     AllyEffect,
     Guild,
@@ -26,6 +24,8 @@ from games.abyss.engine.constants import (
     Power,
     Race,
 )
+from games.abyss.engine.cards.loader import KNOWN_EXPANSIONS, default_data_dir, describe, load_cards
+from games.abyss.engine.cards.tables import CardTables, RulesOptions
 from sim.core.carddata import CardDataError, parse_set_options
 
 LEV = ("leviathan",)

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from games.abyss.engine.cards import load_cards
-from games.abyss.engine.cards_tables import CardTables
+from games.abyss.engine.cards.loader import load_cards
+from games.abyss.engine.cards.tables import CardTables
 from games.abyss.engine.odds import fight_table
 from games.abyss.report import fight_odds as odds
 from games.abyss.report import fight_report as fr

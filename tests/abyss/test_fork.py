@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from abyss_helpers import copy_data
 
-from games.abyss.engine.cards import load_cards
+from games.abyss.engine.cards.loader import load_cards
 from games.abyss.engine.fast import lineup_arrays
 from games.abyss.engine.fork import CONTINUE, FIGHT, Branch, Forker, pick_points, reference_fork
 from games.abyss.engine.policy_params import G_FIGHT_P, G_FIGHT_RISK

@@ -27,9 +27,9 @@ from __future__ import annotations
 import pytest
 
 from games.abyss.engine.audit import audit
-from games.abyss.engine.cards import load_cards
-from games.abyss.engine.constants import N_RACES
-from games.abyss.engine.rules import Game
+from games.abyss.engine.cards.constants import N_RACES
+from games.abyss.engine.cards.loader import load_cards
+from games.abyss.engine.rules.game import Game
 from games.abyss.strategies import REGISTRY
 
 END_REASONS = {"seventh_lord", "court_empty"}

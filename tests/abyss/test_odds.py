@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from games.abyss.engine import odds
-from games.abyss.engine.cards import load_cards
-from games.abyss.engine.cards_tables import CardTables
-from games.abyss.engine.rules_leviathan import life_points_removed
+from games.abyss.engine.cards.loader import load_cards
+from games.abyss.engine.cards.tables import CardTables
+from games.abyss.engine.rules.leviathan import life_points_removed
 
 runner = CliRunner()
 F = Fraction
@@ -117,7 +117,8 @@ def test_pearl_rule_never_spends_a_useless_pearl(tables: CardTables) -> None:
     """ "you can spend as many Pearls as you wish to add to your Attack Power: +1 per Pearl."
     The stated rule spends the fewest Pearls that reach the most Life Points all Pearls reach:
     one Pearl fewer always removes fewer Life Points, and it equals kcore.pearls_to_spend."""
-    from games.abyss.engine import kcore, workspace
+    from games.abyss.engine.kernel import core as kcore
+    from games.abyss.engine.kernel import workspace
 
     w = workspace.template(tables)
     for lev in range(tables.n_leviathans):
@@ -136,7 +137,8 @@ def test_pearl_rule_never_spends_a_useless_pearl(tables: CardTables) -> None:
 def test_every_row_matches_the_compiled_damage_chance(tables: CardTables) -> None:
     """ "If your Attack Power is less than the Leviathan's Resistance, your attack has no effect
     on it." For every row, 36 x p_damage = kcore.damage_chance_36 of the fast engine."""
-    from games.abyss.engine import kcore, workspace
+    from games.abyss.engine.kernel import core as kcore
+    from games.abyss.engine.kernel import workspace
 
     w = workspace.template(tables)
     numbers = [int(n) for n in tables.leviathan_number]

@@ -1,4 +1,5 @@
-"""Parity: the fast path (`games.abyss.engine.kernel`) plays exactly the reference engine's games.
+"""Parity: the fast path (`games.abyss.engine.kernel.game`) plays exactly the reference engine's
+games.
 
 For the same seed, game index, card data and strategies, both engines must ask the same decisions
 with the same options in the same order, receive the same answers, and reach the same final state
@@ -16,16 +17,16 @@ import numpy as np
 import pytest
 from abyss_parity import compare, decoded, policies_of
 
-from games.abyss.engine import kernel as KN
 from games.abyss.engine import state as S
-from games.abyss.engine import workspace as W
 from games.abyss.engine.aggregate import N_ROUNDS, TRAJECTORY_EVERY
-from games.abyss.engine.cards import load_cards
+from games.abyss.engine.cards.loader import load_cards
 from games.abyss.engine.fast import lineup_arrays, run_fast
-from games.abyss.engine.rules import Game
+from games.abyss.engine.kernel import game as KN
+from games.abyss.engine.kernel import workspace as W
+from games.abyss.engine.kernel.workspace import template
+from games.abyss.engine.rules.game import Game
 from games.abyss.engine.runner import run_games, run_simulation, trajectory_array
 from games.abyss.engine.schema import games_frame, seats_frame
-from games.abyss.engine.workspace import template
 from games.abyss.strategies import REGISTRY
 
 PRESETS_A = ["lord_rusher", "key_hunter", "council_hoarder", "auction_buyer", "farmer"]

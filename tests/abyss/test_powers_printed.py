@@ -44,11 +44,11 @@ from test_rules_lords import (
 )
 
 from games.abyss.engine.audit import audit
-from games.abyss.engine.constants import Power
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import Action
-from games.abyss.engine.rules_base import Decision as D
-from games.abyss.engine.rules_leviathan import LevDecision as L
+from games.abyss.engine.cards.constants import Power
+from games.abyss.engine.rules.base import Action
+from games.abyss.engine.rules.base import Decision as D
+from games.abyss.engine.rules.game import Game
+from games.abyss.engine.rules.leviathan import LevDecision as L
 
 J, C, S, SH, Q = Race.JELLYFISH, Race.CRAB, Race.SEAHORSE, Race.SHELLFISH, Race.SQUID
 

@@ -39,11 +39,11 @@ from abyss_helpers import (
 from restricted_helpers import Adversary, RouteRecorder, audit_routes
 
 from games.abyss.engine import policies as P
-from games.abyss.engine import workspace as W
-from games.abyss.engine.constants import LocationRule, Power
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import DECLINE, LOCATION_DRAW, Action
-from games.abyss.engine.rules_base import Decision as D
+from games.abyss.engine.cards.constants import LocationRule, Power
+from games.abyss.engine.kernel import workspace as W
+from games.abyss.engine.rules.base import DECLINE, LOCATION_DRAW, Action
+from games.abyss.engine.rules.base import Decision as D
+from games.abyss.engine.rules.game import Game
 from games.abyss.strategies import REGISTRY
 from games.abyss.strategies.baseline import GreedyPolicy
 

@@ -30,10 +30,10 @@ from abyss_helpers import (
 )
 
 from games.abyss.engine.audit import audit
-from games.abyss.engine.cards import load_cards
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import FINISH, LOCATION_DRAW, Action, Decision
-from games.abyss.engine.rules_recruit import payment_options
+from games.abyss.engine.cards.loader import load_cards
+from games.abyss.engine.rules.base import FINISH, LOCATION_DRAW, Action, Decision
+from games.abyss.engine.rules.game import Game
+from games.abyss.engine.rules.recruit import payment_options
 
 CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH = (
     Race.CRAB,

@@ -37,8 +37,7 @@ from abyss_helpers import (
 from scipy.stats import chisquare
 
 from games.abyss.engine.audit import audit
-from games.abyss.engine.cards import load_cards
-from games.abyss.engine.constants import (
+from games.abyss.engine.cards.constants import (
     MONSTER,
     AbyssRng,
     AllyEffect,
@@ -47,10 +46,11 @@ from games.abyss.engine.constants import (
     Power,
     Stream,
 )
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import Decision
-from games.abyss.engine.rules_leviathan import LevDecision, MonsterChoice, life_points_removed
-from games.abyss.engine.rules_scoring import seat_rows
+from games.abyss.engine.cards.loader import load_cards
+from games.abyss.engine.rules.base import Decision
+from games.abyss.engine.rules.game import Game
+from games.abyss.engine.rules.leviathan import LevDecision, MonsterChoice, life_points_removed
+from games.abyss.engine.rules.scoring import seat_rows
 from sim.core.rng import GameRng
 
 CRAB, SQUID, SEAHORSE, JELLYFISH, SHELLFISH = (

@@ -43,12 +43,12 @@ from abyss_helpers import (
 )
 
 from games.abyss.engine.audit import audit
-from games.abyss.engine.constants import Power
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import FINISH
-from games.abyss.engine.rules_base import Decision as D
-from games.abyss.engine.rules_leviathan import LevDecision as L
-from games.abyss.engine.rules_leviathan import MonsterChoice
+from games.abyss.engine.cards.constants import Power
+from games.abyss.engine.rules.base import FINISH
+from games.abyss.engine.rules.base import Decision as D
+from games.abyss.engine.rules.game import Game
+from games.abyss.engine.rules.leviathan import LevDecision as L
+from games.abyss.engine.rules.leviathan import MonsterChoice
 
 J, C, S, SH, Q = Race.JELLYFISH, Race.CRAB, Race.SEAHORSE, Race.SHELLFISH, Race.SQUID
 

@@ -32,11 +32,11 @@ from abyss_helpers import (
 )
 
 from games.abyss.engine.audit import audit
-from games.abyss.engine.cards import load_cards
-from games.abyss.engine.constants import N_RACES, Guild, LocationRule
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import Decision
-from games.abyss.engine.rules_locations import location_formula
+from games.abyss.engine.cards.constants import N_RACES, Guild, LocationRule
+from games.abyss.engine.cards.loader import load_cards
+from games.abyss.engine.rules.base import Decision
+from games.abyss.engine.rules.game import Game
+from games.abyss.engine.rules.locations import location_formula
 from games.abyss.strategies import REGISTRY
 
 

@@ -45,12 +45,12 @@ from abyss_helpers import (
 )
 
 from games.abyss.engine.audit import audit
-from games.abyss.engine.cards import load_cards
-from games.abyss.engine.constants import MONSTER, Power
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import DECLINE, FINISH, Action
-from games.abyss.engine.rules_base import Decision as D
-from games.abyss.engine.rules_recruit import payment_feasible, payment_options
+from games.abyss.engine.cards.constants import MONSTER, Power
+from games.abyss.engine.cards.loader import load_cards
+from games.abyss.engine.rules.base import DECLINE, FINISH, Action
+from games.abyss.engine.rules.base import Decision as D
+from games.abyss.engine.rules.game import Game
+from games.abyss.engine.rules.recruit import payment_feasible, payment_options
 
 J, C, S, SH, Q = Race.JELLYFISH, Race.CRAB, Race.SEAHORSE, Race.SHELLFISH, Race.SQUID
 

@@ -35,18 +35,18 @@ from abyss_helpers import (
     tables,
 )
 
-from games.abyss.engine import kernel as KN
-from games.abyss.engine import kernel_lords as KL
 from games.abyss.engine import state as S
-from games.abyss.engine import workspace as W
 from games.abyss.engine.audit import audit
-from games.abyss.engine.constants import LeviathanToken, Power
+from games.abyss.engine.cards.constants import LeviathanToken, Power
 from games.abyss.engine.fast import lineup_arrays
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import DECLINE, Action
-from games.abyss.engine.rules_base import Decision as D
-from games.abyss.engine.rules_decode import decode
-from games.abyss.engine.rules_leviathan import LevDecision as L
+from games.abyss.engine.kernel import game as KN
+from games.abyss.engine.kernel import lords as KL
+from games.abyss.engine.kernel import workspace as W
+from games.abyss.engine.rules.base import DECLINE, Action
+from games.abyss.engine.rules.base import Decision as D
+from games.abyss.engine.rules.decode import decode
+from games.abyss.engine.rules.game import Game
+from games.abyss.engine.rules.leviathan import LevDecision as L
 from games.abyss.strategies import REGISTRY
 from sim.core.workspace import trace_of
 

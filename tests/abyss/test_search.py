@@ -15,16 +15,16 @@ import pytest
 from abyss_parity import TRACE_CAP, compare, decoded
 from search_helpers import check_seen, check_unseen, redeal, reorder
 
-from games.abyss.engine import kcore as K
-from games.abyss.engine import kernel as KN
-from games.abyss.engine import kernel_base as B
-from games.abyss.engine import ktables as T
 from games.abyss.engine import state as S
-from games.abyss.engine import workspace as W
 from games.abyss.engine.fast import lineup_arrays
+from games.abyss.engine.kernel import base as B
+from games.abyss.engine.kernel import core as K
+from games.abyss.engine.kernel import game as KN
+from games.abyss.engine.kernel import tables as T
+from games.abyss.engine.kernel import workspace as W
 from games.abyss.engine.policy_params import SEARCH as SEARCH_KIND
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_decode import decode
+from games.abyss.engine.rules.decode import decode
+from games.abyss.engine.rules.game import Game
 from sim import games
 from sim.core.workspace import trace_of
 
@@ -273,7 +273,7 @@ def _parity(t, lineup, seed, games):
 
 @pytest.mark.parametrize(("expansions", "lineup"), PARITY_LINEUPS, ids=PARITY_IDS)
 def test_both_engines_play_the_same_search_games(all_tables, expansions, lineup):
-    """The reference engine calls the compiled search (`games.abyss.engine.kernel_search`): the fast
+    """The reference engine calls the compiled search (`games.abyss.engine.kernel.search`): the fast
     path's games, decision by decision, to the same final state and stream counters."""
     _parity(all_tables[expansions], lineup, seed=20251201, games=range(2))
 

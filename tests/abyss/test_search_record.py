@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from games.abyss.engine import kernel as KN
-from games.abyss.engine import kernel_record as KR
-from games.abyss.engine import workspace as W
 from games.abyss.engine.fast import lineup_arrays
 from games.abyss.engine.fork import seatings_of
+from games.abyss.engine.kernel import game as KN
+from games.abyss.engine.kernel import record as KR
+from games.abyss.engine.kernel import workspace as W
 from games.abyss.report.search_check import check_summary, run_search_check
 from sim import games
 
@@ -81,7 +81,7 @@ def test_the_plain_fast_path_does_not_import_the_recording():
     """`play_tables` and the search driver compile nothing of the recording: the kernel does
     not import it."""
     code = ("import sys, games.abyss.engine.fast; "
-            "print('games.abyss.engine.kernel_record' in sys.modules)")
+            "print('games.abyss.engine.kernel.record' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from games.abyss.engine import state as S
-from games.abyss.engine.cards import load_cards
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_decode import decode
+from games.abyss.engine.cards.loader import load_cards
+from games.abyss.engine.rules.decode import decode
+from games.abyss.engine.rules.game import Game
 from games.abyss.strategies import REGISTRY
 
 

@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.abyss.engine import kernel as KN
-from games.abyss.engine import workspace as W
-from games.abyss.engine.cards import load_cards
-from games.abyss.engine.constants import Guild
+from games.abyss.engine.cards.constants import Guild
+from games.abyss.engine.cards.loader import load_cards
 from games.abyss.engine.fast import lineup_arrays, run_fast
+from games.abyss.engine.kernel import game as KN
+from games.abyss.engine.kernel import workspace as W
 from games.abyss.engine.policy_params import (
     G_FIGHT_RISK,
     G_FORBID_FIGHT,
@@ -62,8 +62,8 @@ OPEN_NAMES = tuple(tomllib.loads(OPEN_PRESETS.read_text()))
 BUILTIN_NAMES = (*PRESET_NAMES, *TUNED_NAMES, *OPEN_NAMES)
 EXPANSIONS = {"leviathan": ("leviathan",), "base": ()}
 
-# decision codes of the kernel's trace (games.abyss.engine.rules_base.Decision,
-# games.abyss.engine.rules_leviathan)
+# decision codes of the kernel's trace (games.abyss.engine.rules.base.Decision,
+# games.abyss.engine.rules.leviathan)
 D_ACTION, D_FIGHT_MONSTER, D_MONSTER_CHOICE = 2, 5, 30
 EXPLORE, REQUEST_SUPPORT, RECRUIT = 0, 1, 2
 FIGHT = 1

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from games.abyss.engine.cards import default_data_dir
+from games.abyss.engine.cards.loader import default_data_dir
 
 runner = CliRunner()
 

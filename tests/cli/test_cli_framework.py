@@ -1,6 +1,7 @@
 """The CLI framework (cli/app.py): start-up cost, option validation, error reporting, run dirs.
 
-Most tests replace the engine (`games.abyss.engine.cards`, `.runner`, `.replay`) with small fakes,
+Most tests replace the engine (`games.abyss.engine.cards.loader`, `.runner`, `.replay`) with small
+fakes,
 so they
 test the CLI's contract whatever state the engine is in; the tests at the end run the real engine
 and are skipped until it exists.
@@ -123,11 +124,12 @@ class CardDataError(ValueError):
 
 @pytest.fixture
 def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
-    """Install fake games.abyss.engine.cards/runner/replay modules; returns their call records."""
+    """Install fake games.abyss.engine.cards.loader/runner/replay modules; returns their call
+    records."""
     calls = types.SimpleNamespace(run=[], narrate=[], load=[])
     tables = types.SimpleNamespace(digest="fake-digest")
 
-    cards = types.ModuleType("games.abyss.engine.cards")
+    cards = types.ModuleType("games.abyss.engine.cards.loader")
 
     def load_cards(path, overrides, expansions=()):
         calls.load.append((path, overrides))
@@ -170,7 +172,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
 
     runner.run_games = run_games
 
-    replay = types.ModuleType("games.abyss.engine.replay")
+    replay = types.ModuleType("games.abyss.engine.rules.replay")
 
     def narrate_game(tables_, **kwargs):
         kwargs["strategies"] = [getattr(p, "name", p) for p in kwargs["strategies"]]
@@ -178,7 +180,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
         return "turn 1: seat 0 explores\n", [{"turn": 1, "seat": np.int8(0), "action": "explore"}]
 
     replay.narrate_game = narrate_game
-    for name, module in [("cards", cards), ("runner", runner), ("replay", replay)]:
+    for name, module in [("cards.loader", cards), ("runner", runner), ("rules.replay", replay)]:
         monkeypatch.setitem(sys.modules, f"games.abyss.engine.{name}", module)
     return calls
 
@@ -447,7 +449,7 @@ def test_wilson_interval_matches_known_value() -> None:
 
 
 def test_real_cards_command() -> None:
-    pytest.importorskip("games.abyss.engine.cards")
+    pytest.importorskip("games.abyss.engine.cards.loader")
     result = invoke("cards")
     assert result.exit_code == 0, (result.output, result.exception)
     assert result.stdout.strip()
@@ -501,7 +503,7 @@ def test_interrupted_run_leaves_nothing(tmp_run_root: Path, sig: signal.Signals)
 
 
 def test_real_replay() -> None:
-    pytest.importorskip("games.abyss.engine.replay")
+    pytest.importorskip("games.abyss.engine.rules.replay")
     result = invoke("replay", "--players", "2", "--game", "1")
     assert result.exit_code == 0, (result.output, result.exception)
     assert result.stdout.strip()

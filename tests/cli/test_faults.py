@@ -244,7 +244,7 @@ def test_card_data_edited_before_resume_is_refused(tmp_path, command) -> None:
     """Editing the card data between an interrupt and `--resume` would mix two games: refused in
     one line naming what changed; the finished chunks stay on disk, and the original data
     resumes."""
-    from games.abyss.engine.cards import default_data_dir
+    from games.abyss.engine.cards.loader import default_data_dir
 
     cards = tmp_path / "cards"
     shutil.copytree(default_data_dir(), cards)

@@ -30,7 +30,7 @@ def test_the_first_player_pearls_override_gives_seat_1_its_pearls_on_both_engine
     runs = [spec.play().run_games(tables, engine=e, n_players=2, n_games=20, seed=4,
                                   policies=policies) for e in ("fast", "reference")]  # fmt: skip
     assert runs[0].seats.equals(runs[1].seats)
-    from games.abyss.engine.rules import Game
+    from games.abyss.engine.rules.game import Game
 
     g = Game(tables, policies, seed=4, game=0)
     assert [p.pearls for p in g.players] == [6, 1]

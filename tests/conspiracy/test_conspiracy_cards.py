@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.conspiracy.engine.cards import (
+from games.conspiracy.engine.cards.loader import (
     MAX_NEIGHBOURS,
     ConspiracyTables,
     KeyKind,

@@ -25,8 +25,8 @@ from collections import Counter
 import pytest
 from conspiracy_helpers import RandomPolicy, bonus_tables, tables
 
-from games.conspiracy.engine.cards import ConspiracyTables, KeyKind, LocationPower
-from games.conspiracy.engine.rules import PILE, Decision, Game
+from games.conspiracy.engine.cards.loader import ConspiracyTables, KeyKind, LocationPower
+from games.conspiracy.engine.rules.game import PILE, Decision, Game
 
 # components.md 3.3, 0-based
 NEIGHBOURS = {

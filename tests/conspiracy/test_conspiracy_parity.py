@@ -1,20 +1,21 @@
-"""Parity: Conspiracy's fast path (`games.conspiracy.engine.kernel`) plays exactly the reference
+"""Parity: Conspiracy's fast path (`games.conspiracy.engine.kernel.game`) plays exactly the
+reference
 engine's
 games: the same decisions with the same options in the same order, the same final state (every
 card's place, every counter, the random streams' positions) and the same scores; with the search
-player too (`games.conspiracy.engine.kernel_search`)."""
+player too (`games.conspiracy.engine.kernel.search`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from games.conspiracy.engine import kernel as KN
 from games.conspiracy.engine import state as S
-from games.conspiracy.engine.cards import load_cards
-from games.conspiracy.engine.kernel_search import play_game
+from games.conspiracy.engine.cards.loader import load_cards
+from games.conspiracy.engine.kernel import game as KN
+from games.conspiracy.engine.kernel.search import play_game
 from games.conspiracy.engine.policies import SEARCH
-from games.conspiracy.engine.rules import Game
+from games.conspiracy.engine.rules.game import Game
 from games.conspiracy.strategies import REGISTRY, HeuristicPolicy, RandomPolicy
 from sim.core.rng import N_STREAMS
 from sim.core.workspace import trace_of, with_trace

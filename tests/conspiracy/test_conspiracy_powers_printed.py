@@ -28,7 +28,7 @@ from conspiracy_helpers import (
 )
 from test_conspiracy_rules import draw_one, place, plain_locations, take_location, turn_sources
 
-from games.conspiracy.engine.rules import LOCATION_DRAW, PILE, Decision, score_player
+from games.conspiracy.engine.rules.game import LOCATION_DRAW, PILE, Decision, score_player
 
 Y, R, G, B, P = range(5)  # colour ids: yellow, red, green, blue, purple
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from games.conspiracy.engine.cards import load_cards
+from games.conspiracy.engine.cards.loader import load_cards
 from games.conspiracy.report import balance as CR
 from games.conspiracy.report import piles as CP
 from games.conspiracy.report import run as CRun

@@ -30,7 +30,7 @@ from restricted_helpers import Adversary, RouteRecorder, audit_routes
 
 from games.conspiracy.engine import policies as P
 from games.conspiracy.engine import state as S
-from games.conspiracy.engine.rules import PILE, Decision, Game
+from games.conspiracy.engine.rules.game import PILE, Decision, Game
 from games.conspiracy.strategies import HeuristicPolicy
 
 D = Decision

@@ -1,4 +1,4 @@
-"""Rule tests of the *Abyss: Conspiracy* reference engine (games/conspiracy/engine/rules.py).
+"""Rule tests of the *Abyss: Conspiracy* reference engine (games/conspiracy/engine/rules/game.py).
 
 One test (or one parametrised test) per rule sentence; the sentence is quoted in the docstring.
 Sources: the seed rule text /work/shared/seeds/004_f62d138e7f50b9bc.txt ("seed") and
@@ -39,8 +39,14 @@ from conspiracy_helpers import (
     take_lord,
 )
 
-from games.conspiracy.engine.cards import KeyKind, KeyRule, LocationPower, LocationScore, ZeroSwap
-from games.conspiracy.engine.rules import (
+from games.conspiracy.engine.cards.loader import (
+    KeyKind,
+    KeyRule,
+    LocationPower,
+    LocationScore,
+    ZeroSwap,
+)
+from games.conspiracy.engine.rules.game import (
     LOCATION_DRAW,
     NO_SWAP,
     PILE,

@@ -20,12 +20,12 @@ import pytest
 from conspiracy_helpers import bonus_tables, tables
 from search_helpers import check_seen, check_unseen, reorder
 
-from games.conspiracy.engine import kernel as KN
-from games.conspiracy.engine import kernel_search as KS
 from games.conspiracy.engine import state as S
 from games.conspiracy.engine.fast import lineup_arrays
+from games.conspiracy.engine.kernel import game as KN
+from games.conspiracy.engine.kernel import search as KS
 from games.conspiracy.engine.policies import D_KEEP, D_LOCATION_SOURCE, D_PLACE, D_SOURCE
-from games.conspiracy.engine.rules import Game
+from games.conspiracy.engine.rules.game import Game
 from sim import games
 
 SPEC = games.get("conspiracy")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from games.conspiracy.engine.cards import load_cards
+from games.conspiracy.engine.cards.loader import load_cards
 from games.conspiracy.engine.play import run_games
 from games.conspiracy.strategies import REGISTRY
 from reports.intervals import wilson_interval

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from games.abyss.engine.cards import load_cards
+from games.abyss.engine.cards.loader import load_cards
 from games.abyss.engine.fast import run_tables
 from games.abyss.strategies import REGISTRY
 from reports.tournament import (

@@ -174,7 +174,7 @@ def search(
     spec.strategies().use_presets(presets)
     spec.check_players(None, players, EXPANSIONS)
     c.check_seed(seed)
-    from games.abyss.engine.kernel_record import MAX_EVAL_REPLICATES
+    from games.abyss.engine.kernel.record import MAX_EVAL_REPLICATES
     from games.abyss.report.search_check import (
         parse_rule,
     )

@@ -27,7 +27,7 @@ GAME_VALUES = tuple(KN.GAME_FIELDS.items())
 MAX_TURNS = 10_001
 #: Card indices the held/won counts cover (the state's capacities).
 N_LORD_SLOTS, N_LOCATION_SLOTS = 64, 32
-#: Rounds of the per-round trajectories (games.abyss.engine.workspace.MAX_ROUNDS).
+#: Rounds of the per-round trajectories (games.abyss.engine.kernel.workspace.MAX_ROUNDS).
 N_ROUNDS = 40
 #: End reasons in the aggregates' order (the state's codes; "none" never ends a game).
 END_REASONS = STATE_END_REASONS

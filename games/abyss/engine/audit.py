@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.abyss.engine.rules import Game
+from games.abyss.engine.rules.game import Game
 
 
 def _places(places: dict[str, list[int]], n: int, what: str) -> list[str]:

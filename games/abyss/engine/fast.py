@@ -1,4 +1,4 @@
-"""Run many games on the fast path (`games.abyss.engine.kernel.play_chunk`), in chunks, on all
+"""Run many games on the fast path (`games.abyss.engine.kernel.game.play_chunk`), in chunks, on all
 cores.
 
 The seating is the reference runner's (`games.abyss.engine.runner.rotated`): seat s of game g plays
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.abyss.engine import kernel as KN
 from games.abyss.engine import state as S
 from games.abyss.engine.aggregate import TRAJECTORY_EVERY, Aggregates
+from games.abyss.engine.kernel import game as KN
+from games.abyss.engine.kernel.workspace import MAX_ROUNDS, cached_template
 from games.abyss.engine.policy_params import N_PARAMS
 from games.abyss.engine.state import END_REASONS, GAME_FIELDS, SEAT_FIELDS
-from games.abyss.engine.workspace import MAX_ROUNDS, cached_template
 from sim.core.batch import check_lineup, rotated_seatings, run_chunks, set_threads, timings
 from sim.core.policy import lineup_arrays as core_lineup_arrays
 from sim.core.results import (

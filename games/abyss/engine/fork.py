@@ -21,15 +21,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.abyss.engine import kernel as KN
 from games.abyss.engine import state as S
-from games.abyss.engine import workspace as W
-from games.abyss.engine.kernel_scoring import score
+from games.abyss.engine.kernel import game as KN
+from games.abyss.engine.kernel import workspace as W
+from games.abyss.engine.kernel.scoring import score
 from games.abyss.engine.policies import M_CONTINUE, M_FIGHT
-from sim.core.jit import borrow, njit, prange
+from sim.core.driver import tables_for
+from sim.core.jit import njit
 from sim.core.results import win_shares
 from sim.core.rng import N_STREAMS, stream_keys_in
-from sim.core.workspace import LANES, seat_lineup
+from sim.core.workspace import seat_lineup
 
 #: Columns of the situation recorded at a decision point (W.FORK_INFO, `kernel.record_fork`).
 INFO_COLUMNS = (
@@ -58,7 +59,6 @@ SALT_BITS = 20
 MAX_REPLICATES = (1 << SALT_BITS) // 2
 
 
-@njit(cache=True, parallel=True)
 def fork_tables(
     template,
     seed,
@@ -86,36 +86,42 @@ def fork_tables(
     rollout: at the point, the deciding seat's strategy parameters change so, and the changed
     strategy makes this and every later decision (fork_choice is then ignored).
     """
-    n_tasks = out_seats.shape[0]
-    n_players = seatings.shape[1]
-    n_lanes = min(LANES, n_tasks)
-    for lane in prange(n_lanes):
-        owned = template.copy()
-        s = borrow(owned)
-        for i in range(lane, n_tasks, n_lanes):
-            seat_lineup(s, W.POLICY_KIND, W.POLICY_PARAMS, W.N_PARAMS, seatings[i],
-                        lineup_kinds, lineup_params)  # fmt: skip
-            s[W.TRAJ_ON] = 0
-            s[W.FORK_AT] = fork_at[i]
-            s[W.FORK_CHOICE] = fork_choice[i] + 1
-            s[W.FORK_REKEY] = 1 if fork_game[i] >= 0 else 0
-            n_set = 0
-            for k in range(W.MAX_FORK_SET):
-                if fork_set[i, 2 * k] >= 0:
-                    s[W.FORK_SET + 2 * n_set] = fork_set[i, 2 * k]
-                    s[W.FORK_SET + 2 * n_set + 1] = fork_set[i, 2 * k + 1]
-                    n_set += 1
-            s[W.FORK_N_SET] = n_set
-            if fork_game[i] >= 0:
-                stream_keys_in(s, W.FORK_KEYS, fork_seed, fork_game[i], N_STREAMS)
-            s[W.FORK_INFO : W.FORK_INFO + W.N_FORK_INFO] = -1
-            KN.new_game(s, seed, games[i], n_players)
-            KN.play(s)
-            score(s, out_seats[i])
-            for k in range(W.N_FORK_INFO):
-                out_info[i, k] = s[W.FORK_INFO + k]
-            out_count[i] = s[W.FORK_COUNT]
-        owned[0] = owned[0]  # keep the lane's workspace alive to here
+    _fork_tables(template, out_seats.shape[0], (seed, games, seatings, lineup_kinds,
+                 lineup_params, fork_at, fork_choice, fork_seed, fork_game, fork_set),
+                 (out_seats, out_info, out_count))  # fmt: skip
+
+
+@njit(cache=True)
+def fork_task(s, i, ins, outs):
+    """Task i of `fork_tables`."""
+    seed, games, seatings, lineup_kinds, lineup_params = ins[:5]
+    fork_at, fork_choice, fork_seed, fork_game, fork_set = ins[5:]
+    out_seats, out_info, out_count = outs
+    seat_lineup(s, W.POLICY_KIND, W.POLICY_PARAMS, W.N_PARAMS, seatings[i], lineup_kinds,
+                lineup_params)  # fmt: skip
+    s[W.TRAJ_ON] = 0
+    s[W.FORK_AT] = fork_at[i]
+    s[W.FORK_CHOICE] = fork_choice[i] + 1
+    s[W.FORK_REKEY] = 1 if fork_game[i] >= 0 else 0
+    n_set = 0
+    for k in range(W.MAX_FORK_SET):
+        if fork_set[i, 2 * k] >= 0:
+            s[W.FORK_SET + 2 * n_set] = fork_set[i, 2 * k]
+            s[W.FORK_SET + 2 * n_set + 1] = fork_set[i, 2 * k + 1]
+            n_set += 1
+    s[W.FORK_N_SET] = n_set
+    if fork_game[i] >= 0:
+        stream_keys_in(s, W.FORK_KEYS, fork_seed, fork_game[i], N_STREAMS)
+    s[W.FORK_INFO : W.FORK_INFO + W.N_FORK_INFO] = -1
+    KN.new_game(s, seed, games[i], seatings.shape[1])
+    KN.play(s)
+    score(s, out_seats[i])
+    for k in range(W.N_FORK_INFO):
+        out_info[i, k] = s[W.FORK_INFO + k]
+    out_count[i] = s[W.FORK_COUNT]
+
+
+_fork_tables = tables_for(fork_task)
 
 
 def _mix(z: np.ndarray) -> np.ndarray:
@@ -304,8 +310,8 @@ def reference_fork(
     (-1: own), on replicate `replicate`'s keys (None: no re-keying), or a rule rollout switching
     to `rule` ({slot: value}); `strategies`: the line-up's policies. Returns the finished
     Game."""
-    from games.abyss.engine.rules import Game
-    from games.abyss.engine.rules_leviathan import Fork
+    from games.abyss.engine.rules.game import Game
+    from games.abyss.engine.rules.leviathan import Fork
 
     keys = None
     if replicate is not None:

@@ -6,7 +6,7 @@ floats in a pandas DataFrame; `fight_rows` keeps the exact Fractions (for tests)
 
 Specification: `shared/seeds/000_e41d5a114fc236c8.txt` ("How to Play Abyss: Leviathan"), sections
 "Continue your Exploration: Add a Leviathan" and "Fight a Leviathan"; the rules are those of the
-reference engine `games.abyss.engine.rules_leviathan` (whose `life_points_removed` is reused).
+reference engine `games.abyss.engine.rules.leviathan` (whose `life_points_removed` is reused).
 
 What is NOT counted: Lord powers (the Altruist's extra token, the Taxidermist's Pearls, the
 Metamorph, ...), the Pearl a failed attack earns in the expected Pearls spent, and what the
@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from games.abyss.engine.constants import AllyEffect, LeviathanToken, Penalty, Race
-from games.abyss.engine.rules_leviathan import life_points_removed
+from games.abyss.engine.cards.constants import AllyEffect, LeviathanToken, Penalty, Race
+from games.abyss.engine.rules.leviathan import life_points_removed
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from games.abyss.engine.cards_tables import CardTables
+    from games.abyss.engine.cards.tables import CardTables
 
 #: The kinds of Ally an attack can use, by their effect printed on the card.
 ALLY_KINDS = ("plain", "add_pearls", "two_dice")
@@ -37,7 +37,7 @@ EFFECT_OF_KIND = {
 ALLY_VALUES = tuple(range(1, 6))
 MAX_PEARLS = 5  # Pearls available tabulated for an "add Pearls" Ally: 0..MAX_PEARLS
 
-#: How many Pearls an "add Pearls" attack spends after the roll (= `kcore.pearls_to_spend`).
+#: How many Pearls an "add Pearls" attack spends after the roll (= `kernel.core.pearls_to_spend`).
 SPENDING_RULE = (
     "after the roll, spend the fewest Pearls (0..available) that remove the most Life Points "
     "reachable with all available Pearls"
@@ -115,7 +115,7 @@ def lives_left(tables: CardTables, leviathan: int, life_index: int) -> int:
 def pearls_to_spend(
     tables: CardTables, leviathan: int, life_index: int, power: int, pearls: int
 ) -> int:
-    """The stated spending rule (`SPENDING_RULE`, = compiled `kcore.pearls_to_spend`).
+    """The stated spending rule (`SPENDING_RULE`, = compiled `kernel.core.pearls_to_spend`).
 
     "After rolling the die, you can spend as many Pearls as you wish to add to your Attack Power:
     +1 per Pearl." The fewest Pearls that reach the most Life Points all `pearls` can reach, so a

@@ -73,7 +73,7 @@ def tournament_frames(seats, games):
 
 def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
            expansions: tuple[str, ...] = ()) -> tuple[str, list[dict]]:  # fmt: skip
-    from games.abyss.engine.replay import narrate_game
+    from games.abyss.engine.rules.replay import narrate_game
 
     return narrate_game(tables, seed=seed, game=game, n_players=n_players, strategies=policies,
                         expansions=expansions)  # fmt: skip

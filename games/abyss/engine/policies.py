@@ -1,7 +1,8 @@
 """Compiled policies: the one implementation of every built-in strategy, run by both engines.
 
 A policy is `choose(s, seat, decision, n) -> option`: it reads the workspace `s`
-(`games.abyss.engine.workspace`: the state, the card tables, the n legal options at `s[OPT:]`, and
+(`games.abyss.engine.kernel.workspace`: the state, the card tables, the n legal options at
+`s[OPT:]`, and
 each
 seat's strategy kind and int32 parameter vector) and returns one of the options. Probabilities are
 parameters in thousandths. Randomness comes only from the game's POLICY stream, so a game stays a
@@ -16,11 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.abyss.engine import kcore as K
-from games.abyss.engine import ktables as T
 from games.abyss.engine import state as S
-from games.abyss.engine import workspace as W
-from games.abyss.engine.constants import Stream
+from games.abyss.engine.cards.constants import Stream
+from games.abyss.engine.kernel import core as K
+from games.abyss.engine.kernel import tables as T
+from games.abyss.engine.kernel import workspace as W
 from games.abyss.engine.policy_params import (  # noqa: F401  (the search's slots: the kernel reads P.*)
     G_BUY_MIN,
     G_COUNCIL_MIN,
@@ -55,8 +56,8 @@ from sim.core.jit import njit, njit_ints
 from sim.core.rng import rand_below_in
 from sim.core.workspace import best_or_draw
 
-# decisions (games.abyss.engine.rules_base.Decision and
-# games.abyss.engine.rules_leviathan.LevDecision)
+# decisions (games.abyss.engine.rules.base.Decision and
+# games.abyss.engine.rules.leviathan.LevDecision)
 D_PLOT, D_POWER, D_ACTION, D_BUY, D_TAKE_ALLY, D_FIGHT_MONSTER, D_THREAT_REWARD = range(7)
 D_COUNCIL_STACK, D_RECRUIT_LORD, D_PAY_ALLY, D_AFFILIATE, D_KEY_SOURCE = 7, 8, 9, 10, 11
 D_LOCATION_SOURCE, D_LOCATION_KEEP, D_DISCARD_ALLY, D_TARGET_OPPONENT = 12, 13, 14, 15

@@ -1,7 +1,8 @@
 """The game state as one fixed-shape int32 vector: the fast path's memory and the bridge between
 the two engines.
 
-Every list of the reference engine (`games.abyss.engine.rules.Game`) is stored as a *stack segment*:
+Every list of the reference engine (`games.abyss.engine.rules.game.Game`) is stored as a *stack
+segment*:
 ``s[off]`` holds its length and ``s[off + 1 : off + 1 + length]`` its items in the same order as the
 Python list. Keeping the order matters: the order of a discard pile decides the next reshuffle, so
 mirroring the lists exactly is what makes the two engines play bit-identical games. Sets of the
@@ -11,9 +12,9 @@ The offsets are module constants (numba compiles them in). Capacities are fixed 
 against the card tables by `check_capacity`.
 
 `encode(game)` turns a reference `Game` into (state, rng counters);
-`games.abyss.engine.rules_decode.decode`
+`games.abyss.engine.rules.decode.decode`
 rebuilds a `Game` that plays on identically. Both are plain Python; the kernel
-(`games.abyss.engine.kernel`) works on the vector.
+(`games.abyss.engine.kernel.game`) works on the vector.
 """
 
 from __future__ import annotations
@@ -229,6 +230,6 @@ def encode(g) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _power_bits(powers) -> int:
-    from games.abyss.engine.rules_base import ONCE_PER_TURN
+    from games.abyss.engine.rules.base import ONCE_PER_TURN
 
     return sum(1 << k for k, power in enumerate(ONCE_PER_TURN) if power in powers)

@@ -12,7 +12,7 @@ from reports.bench import BenchResult, add_fast_rates, add_memory, add_starts
 START_PROGRAM = """
 import time
 t0 = time.perf_counter()
-from games.abyss.engine.cards import load_cards
+from games.abyss.engine.cards.loader import load_cards
 from games.abyss.engine.fast import run_fast
 from games.abyss.strategies import REGISTRY
 t = load_cards(expansions={expansions!r})

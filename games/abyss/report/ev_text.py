@@ -66,7 +66,7 @@ def fight_header(tables: Any) -> list[str]:
 
 def leviathan_title(tables: Any, index: int) -> str:
     from games.abyss.engine import odds
-    from games.abyss.engine.constants import Penalty
+    from games.abyss.engine.cards.constants import Penalty
 
     n = int(tables.leviathan_n_spaces[index])
     spaces = " ".join(

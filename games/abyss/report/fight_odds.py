@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from games.abyss.engine.cards import CardTables
+    from games.abyss.engine.cards.loader import CardTables
     from games.abyss.report.rollout import Rollouts
     from reports.render import Section
 

@@ -26,7 +26,7 @@ from games.abyss.report.fight_rollouts import add_rollout_results
 from games.abyss.report.fight_rule import recommended_rule, risk_threshold_36
 
 if TYPE_CHECKING:
-    from games.abyss.engine.cards_tables import CardTables
+    from games.abyss.engine.cards.tables import CardTables
     from games.abyss.report.rollout import Rollouts
     from reports.render import Report, Section
 

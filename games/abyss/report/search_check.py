@@ -2,7 +2,7 @@
 search play"): the learnt fight rule checked against the search player's choices.
 
 `run_search_check` plays games with the search player on the fast path
-(`games.abyss.engine.kernel_record`): at each fight-or-explore decision a search seat takes (a
+(`games.abyss.engine.kernel.record`): at each fight-or-explore decision a search seat takes (a
 Monster revealed with a fightable Leviathan), it records the situation (the fork's columns, so the
 rule's inputs are the ones the rollouts learnt it from), the search's choice and its own value of
 each option (mean reward of its rollouts), and plays extra paired rollouts of every option from
@@ -94,10 +94,10 @@ def run_search_check(
     more times from there."""
     import time
 
-    from games.abyss.engine import kernel_record as KR
     from games.abyss.engine import state as S
-    from games.abyss.engine import workspace as W
     from games.abyss.engine.fast import lineup_arrays
+    from games.abyss.engine.kernel import record as KR
+    from games.abyss.engine.kernel import workspace as W
     from games.abyss.engine.policy_params import SEARCH
     from games.abyss.strategies import REGISTRY
     from sim.core.batch import run_chunks
@@ -152,7 +152,7 @@ def point_rows(games, seatings, strategies, info, values, counts, replicates) ->
     (`INFO_COLUMNS`; own_choice is the search's), the deciding seat's strategy, and per option
     the search's rollouts and mean reward (search_visits_*, search_mean_*) and the extra
     rollouts' mean reward and final IP (eval_reward_*, eval_ip_*); NaN for an absent option."""
-    from games.abyss.engine import kernel_record as KR
+    from games.abyss.engine.kernel import record as KR
 
     g_idx = np.repeat(np.arange(len(games)), counts)
     p_idx = np.concatenate([np.arange(c) for c in counts])

@@ -6,16 +6,16 @@ gained, Locations at the end."""
 
 from __future__ import annotations
 
-from games.abyss.engine.rules import Game
-from games.abyss.engine.rules_base import lord_key_count
+from games.abyss.engine.rules.base import lord_key_count
+from games.abyss.engine.rules.game import Game
 from reports.signature import win_share
 
 #: The expansions the presets are tuned with (scripts/tune_presets.py).
 TUNED_EXPANSIONS = ("leviathan",)
-#: Abyss' guilds, in the order of `games.abyss.engine.constants.Guild`, as columns.
+#: Abyss' guilds, in the order of `games.abyss.engine.cards.constants.Guild`, as columns.
 GUILDS = ("mage", "soldier", "farmer", "merchant", "politician", "ambassador")
-#: Decisions where a seat may fight (`games.abyss.engine.rules_base.Decision.FIGHT_MONSTER`,
-#: `games.abyss.engine.rules_leviathan.LevDecision.MONSTER_CHOICE`); option 1 is fighting in both.
+#: Decisions where a seat may fight (`games.abyss.engine.rules.base.Decision.FIGHT_MONSTER`,
+#: `games.abyss.engine.rules.leviathan.LevDecision.MONSTER_CHOICE`); option 1 is fighting in both.
 FIGHT_DECISIONS, FIGHT = (5, 30), 1
 
 #: Every column: name -> what it counts (a mean per game of the seat).

@@ -16,7 +16,7 @@ import numpy as np
 
 from games.abyss.engine import policy_params as P
 from games.abyss.engine import state as S
-from games.abyss.engine import workspace as W
+from games.abyss.engine.kernel import workspace as W
 from sim.core.workspace import PerTables
 from strategies import compiled
 from strategies.compiled import probability
@@ -46,7 +46,7 @@ class CompiledPolicy(compiled.CompiledPolicy):
     def workspace(self, game) -> np.ndarray:
         w = super().workspace(game)
         # the kernel's cache of working powers, for the new state
-        compiled.compiled_module("games.abyss.engine.kcore").refresh_all_powers(w)
+        compiled.compiled_module("games.abyss.engine.kernel.core").refresh_all_powers(w)
         return w
 
 
@@ -57,7 +57,8 @@ class RandomPolicy(compiled.UniformChoice, CompiledPolicy):
     kind = P.RANDOM
 
 
-#: Ally values are 1-9 in any card data (games.abyss.engine.cards): a threshold of 10 is never met.
+#: Ally values are 1-9 in any card data (games.abyss.engine.cards.loader): a threshold of 10 is
+#: never met.
 ALLY_VALUE = "an Ally's value, 1-9"
 #: What a Lord is worth to the heuristic (`lord_score`): IP, Keys x key_weight, guild_bonus.
 WORTH = "IP"

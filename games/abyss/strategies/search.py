@@ -1,14 +1,14 @@
 """The search player (issue 21, docs/search.md): determinized flat Monte Carlo on the fast path.
 
 At each of its decisions with more than one option, the kernel's driver
-(`games.abyss.engine.kernel`,
+(`games.abyss.engine.kernel.game`,
 `play_searched`) replays the turn from its start in a copy of the game, samples what the seat
 cannot see (`kernel_base.determinize`: the face-down decks in a canonical order, reshuffled; the
 opponents' face-down tokens redealt), plays each option and the game to its end with
 `rollout_policy` in every seat, and plays the option UCB1 visited most if paired rollouts on
 fresh samples confirm it beats the rollout policy's own (`sim.core.search.search_decision_for`).
 This class holds the documented parameters and the vector the kernel reads; the decisions are
-the kernel's, on the reference engine too (`choose`, `games.abyss.engine.kernel_search`: the same
+the kernel's, on the reference engine too (`choose`, `games.abyss.engine.kernel.search`: the same
 choices, the same games).
 """
 
@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from games.abyss.engine import policy_params as P
 from games.abyss.strategies.baseline import CompiledPolicy
@@ -47,7 +45,5 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
         tune=False,
     )
     kind = P.SEARCH
+    slots = P
     package = "abyss"
-
-    def params(self) -> np.ndarray:
-        return self.search_vector(P, P.N_PARAMS, P.N_SLOTS)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.conspiracy.engine import kernel as KN
 from games.conspiracy.engine import state as S
+from games.conspiracy.engine.kernel import game as KN
 from games.conspiracy.engine.policies import SEARCH
 from games.conspiracy.engine.state import END_REASONS
 from sim.core.batch import check_lineup, rotated_seatings, set_threads, timings
@@ -52,7 +52,7 @@ def play_raw(tables, seed: int, games, seatings, strategies: list):
     out_games = np.zeros((n_tasks, KN.N_GAME_FIELDS), dtype=np.int32)
     play = KN.play_tables
     if (kinds == SEARCH).any():  # the search's driver compiles only when a seat searches
-        from games.conspiracy.engine.kernel_search import play_tables_searched as play
+        from games.conspiracy.engine.kernel.search import play_tables_searched as play
     play(
         S.cached_template(tables),
         np.int64(seed),
@@ -91,7 +91,7 @@ def run_reference(tables, *, n_players: int, n_games: int, seed: int, strategies
     """The same games on the reference engine (slow; for checks and small runs)."""
     import time
 
-    from games.conspiracy.engine.rules import Game, largest_group
+    from games.conspiracy.engine.rules.game import Game, largest_group
 
     t0 = time.perf_counter()
     games = np.arange(n_games, dtype=np.int64)

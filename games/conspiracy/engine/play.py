@@ -97,7 +97,7 @@ def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
     import numpy as np
 
     from games.conspiracy.engine.fast import rotated_seatings
-    from games.conspiracy.engine.rules import Game
+    from games.conspiracy.engine.rules.game import Game
 
     seating = rotated_seatings(np.array([game]), n_players)[0]
     seated = [policies[j] for j in seating]

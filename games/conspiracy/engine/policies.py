@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from games.conspiracy.engine import state as S
-from games.conspiracy.engine.kcore import largest_group, pb, swap_spots
+from games.conspiracy.engine.kernel.core import largest_group, pb, swap_spots
 from sim.core.jit import njit
 from sim.core.rng import rand_below_in
 from sim.core.workspace import best_or_draw
@@ -23,9 +23,9 @@ from sim.core.workspace import best_or_draw
 RANDOM = 0
 HEURISTIC = 1
 SEARCH = 2  # the search player (engine.kernel_search): its driver decides, not `choose`
-POLICY_STREAM = 2  # games.conspiracy.engine.rules.Stream.POLICY
+POLICY_STREAM = 2  # games.conspiracy.engine.rules.game.Stream.POLICY
 
-# decisions (games.conspiracy.engine.rules.Decision)
+# decisions (games.conspiracy.engine.rules.game.Decision)
 D_SOURCE, D_KEEP, D_PLACE, D_SWAP, D_LOCATION_SOURCE, D_LOCATION_KEEP = range(6)
 PILE, NO_SWAP, LOCATION_DRAW = 10, -1, 1000
 

@@ -2,9 +2,10 @@
 
     [ state | card tables | option row | strategies | random streams | decision trace ]
 
-As in Abyss (`games.abyss.engine.state`, `games.abyss.engine.workspace`): every list of the
+As in Abyss (`games.abyss.engine.state`, `games.abyss.engine.kernel.workspace`): every list of the
 reference engine
-(`games.conspiracy.engine.rules.Game`) is a *stack* (``s[off]`` its length, then its items in the
+(`games.conspiracy.engine.rules.game.Game`) is a *stack* (``s[off]`` its length, then its items in
+the
 same
 order), so both engines shuffle and draw identically; the offsets are module constants; the card
 tables are data in the vector (edited cards compile nothing new). `encode(game)` turns a reference
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.driver import search_blocks
 from sim.core.errors import UserError
 from sim.core.rng import N_STREAMS
 from sim.core.stack import Layout
@@ -89,25 +91,14 @@ POLICY_KIND = _b.block(MAX_PLAYERS)
 POLICY_PARAMS = _b.block(MAX_PLAYERS * N_PARAMS)
 RNG_KEYS = _b.block(2 * N_STREAMS)
 RNG_COUNTERS = _b.block(2 * N_STREAMS)
-# The search player (`games.conspiracy.engine.kernel_search`): a turn with a search seat is
+# The search player (`games.conspiracy.engine.kernel.search`): a turn with a search seat is
 # replayed from
 # its start; SCRIPT holds the search decisions taken so far in the turn, and the first decision
 # past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the face-down decks
 # redealt, SEARCH_FORCE played, every seat on the searching seat's rollout policy).
 FORK_KEYS = _b.block(2 * N_STREAMS)
-SEARCH_BEGIN = _b.size  # a turn's replay restores the workspace below this
-MAX_SCRIPT = 256
-SEARCH_MODE = _b.block(1)  # 0 off, 1 probe, 2 rollout
-SEARCH_COUNT = _b.block(1)  # search decisions asked so far in this replay of the turn
-SCRIPT = _b.block(1 + MAX_SCRIPT)  # their number, then the options chosen
-SEARCH_FORCE = _b.block(1)
-SEARCH_FOUND = _b.block(1)  # probe: 1 when the decision past the script was met (below)
-SEARCH_DEFAULT = _b.block(1)  # probe: the rollout policy's own option at that decision
-SEARCH_SEAT = _b.block(1)
-SEARCH_DECISION = _b.block(1)
-SEARCH_N = _b.block(1)
-SEARCH_OPTS = _b.block(ROW_WIDTH)
-TRACE = _b.block(1)  # decisions asked so far; then (seat, decision, option, n) per decision
+(SEARCH_BEGIN, SEARCH_MODE, SEARCH_COUNT, SCRIPT, SEARCH_FORCE, SEARCH_FOUND, SEARCH_DEFAULT,
+ SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, TRACE) = search_blocks(_b, ROW_WIDTH)
 WORKSPACE_BASE = _b.size
 
 

@@ -47,16 +47,8 @@ from games.conspiracy.report.stats import (
     seat_advantage,
     strategy_rates,
 )
+from reports import seat_tables
 from reports.charts import error_bars, figure, legend_outside
-from reports.seat_tables import (
-    CONF,
-    chart_cards,
-    chart_matrix,
-    chart_rates,
-    chart_seats,
-    chart_seats_by_count,
-    chart_sources,
-)
 
 __all__ = ["build_report", "chart_coalitions", "chart_rate_by", "chart_turns", "write_report"]
 
@@ -291,9 +283,9 @@ def _seats_section(report, run: ConspiracyRun) -> None:
         float_format="{:.3f}",
     )
     if run.multi:
-        fig = chart_seats_by_count(table)
+        fig = seat_tables.chart_seats_by_count(table)
     else:
-        fig = chart_seats(table.loc[run.counts[0]], run.counts[0])
+        fig = seat_tables.chart_seats(table.loc[run.counts[0]], run.counts[0])
     sec.figure(fig, "seat_advantage", f"Win share by seat (95% intervals, {seat_unit})")
 
 
@@ -327,14 +319,14 @@ def _strategy_section(report, run: ConspiracyRun) -> None:
                 "seat-games)" + tag,
             )
             sec.figure(
-                chart_rates(rates, n),
+                seat_tables.chart_rates(rates, n),
                 "strategy_win_rates" + name,
                 "Win rate per strategy (95% Wilson intervals over seat-games)" + tag,
             )
             continue
         part = run.seats[run.seats["players"] == n]
         df = part[["block", "table", "seat", "strategy", "win", "ip", "rank"]]
-        summary = stats.strategy_summary(df, conf=CONF)
+        summary = stats.strategy_summary(df, conf=seat_tables.CONF)
         shown = summary.rename(
             columns={
                 "win_rate": "win rate",
@@ -348,17 +340,17 @@ def _strategy_section(report, run: ConspiracyRun) -> None:
         )
         sec.table(shown, caption="Win share and mean IP per strategy (intervals over blocks)" + tag)
         sec.figure(
-            chart_rates(shown, n),
+            seat_tables.chart_rates(shown, n),
             "strategy_win_rates" + name,
             "Win share per strategy (95% t intervals over blocks)" + tag,
         )
         if df["strategy"].nunique() < 2:
             continue
-        pairs = stats.pairwise(df, metric="win", conf=CONF, correction="holm")
+        pairs = stats.pairwise(df, metric="win", conf=seat_tables.CONF, correction="holm")
         matrix = stats.pairwise_matrix(pairs, "diff")
         significant = stats.pairwise_matrix(pairs, "significant").fillna(False).astype(bool)
         sec.figure(
-            chart_matrix(matrix, significant, "win share difference (row - column)"),
+            seat_tables.chart_matrix(matrix, significant, "win share difference (row - column)"),
             "strategy_matrix" + name,
             "Pairwise win-share differences, paired over blocks; * = significant after Holm" + tag,
         )
@@ -381,7 +373,7 @@ def _sources_section(report, run: ConspiracyRun) -> None:
     sec.table(frame, caption="Mean IP per seat-game by source", float_format="{:.2f}")
     chart = frame.drop(columns="total")
     chart.index = _label(chart.index)
-    fig = chart_sources(chart)
+    fig = seat_tables.chart_sources(chart)
     fig.axes[0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # off the bars
     sec.figure(fig, "points_by_source", "Mean IP by source, per strategy")
 
@@ -446,7 +438,9 @@ def _location_section(report, run: ConspiracyRun) -> None:
         tag = f" ({n} players)" if run.multi else ""
         frame, overall = location_impact(run, n)
         sec.figure(
-            chart_cards(frame, overall, "Locations: win rate of the seats holding it" + tag),
+            seat_tables.chart_cards(
+                frame, overall, "Locations: win rate of the seats holding it" + tag
+            ),
             "location_impact" + (f"-{n}p" if run.multi else ""),
             f"Win share of the holders of each Location (95% intervals, {_unit(run)}); "
             "dashed: all seats" + tag,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.conspiracy.engine.rules import Game
+from games.conspiracy.engine.rules.game import Game
 from reports.signature import win_share
 
 #: The expansions the presets are tuned with (scripts/tune_presets.py): none.

@@ -2,7 +2,7 @@
 fast path, as Abyss's.
 
 At each of its decisions with more than one option, the driver
-(`games.conspiracy.engine.kernel_search`)
+(`games.conspiracy.engine.kernel.search`)
 replays the turn from its start in a copy of the game, samples what no player can see
 (`kernel.determinize`: the Lord and Location decks in a canonical order, reshuffled), plays each
 option and the game to its end with `rollout_policy` in every seat, and plays the option UCB1
@@ -20,10 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from games.conspiracy.engine import policies as P
-from games.conspiracy.engine import state as S
 from games.conspiracy.strategies.baseline import CompiledPolicy
 from strategies.registry import param
 from strategies.search import SearchPlayer, rollout_choices
@@ -47,7 +44,5 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
         tune=False,
     )
     kind = P.SEARCH
+    slots = P
     package = "conspiracy"
-
-    def params(self) -> np.ndarray:
-        return self.search_vector(P, S.N_PARAMS, S.N_SLOTS)

@@ -1,0 +1,1 @@
+"""The card data: loaded, checked, and as the tables the engines read."""

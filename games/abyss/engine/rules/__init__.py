@@ -1,0 +1,1 @@
+"""The readable reference engine: the rules as written, with a full event log."""
