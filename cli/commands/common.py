@@ -148,6 +148,31 @@ def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
     return "reference"
 
 
+def resumed(command: str, resume: Path | None, options: dict, set_, cards, presets, out):
+    """`(run, options, set_, cards, presets, out)`: those of the run in `resume` (its plan's, its
+    card data and presets as recorded), or, with no run to resume, those given (run None)."""
+    if resume is None:
+        return None, options, set_, cards, presets, out
+    from reports.run import Run, recorded_paths
+
+    run = Run.resume(command, resume)
+    return (run, run.plan["options"], run.plan["set"], *recorded_paths(run.plan), resume)
+
+
+def field_setup(o: dict, cards, set_, presets):
+    """`(spec, registry, expansions, tables)` of a run playing a field of strategies (options
+    `o`: game, expansions, players, seed), the presets added, the player count and seed
+    checked."""
+    spec = game_spec(o["game"])
+    registry = spec.strategies()
+    registry.use_presets(presets)
+    exp = game_expansions(spec, o["expansions"], spec.tournament_expansions)
+    tables = spec.load_cards(cards, set_, exp)
+    spec.check_players(tables, o["players"], exp)
+    check_seed(o["seed"])
+    return spec, registry, exp, tables
+
+
 def game_lineup(spec, text: str | None, n_players: int) -> tuple[list[str], list]:
     """The line-up `--strategies` gives (the game's default when not given), cycled to
     `n_players` seats, and its policies: unknown names and parameters fail before any work."""
@@ -233,11 +258,12 @@ def parse_lineup(text: str, n_players: int) -> list[str]:
 BackendOption = Annotated[
     str,
     typer.Option("--backend", metavar="local|dask",
-                 help="Where the games are played: here, or on a Dask cluster (the same "
-                 "results)."),
+                 help="Where the games are played: local, this machine's threads; dask, chunks "
+                 "of games on a Dask cluster (--scheduler ADDRESS, or a local cluster). The "
+                 "same results."),
 ]  # fmt: skip
 SchedulerOption = Annotated[
-    str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
+    str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A running Dask scheduler.")
 ]
 
 

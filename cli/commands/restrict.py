@@ -17,7 +17,6 @@ from reports.run import (
     data_options,
     data_paths,
     load_array,
-    recorded_paths,
     save_array,
 )
 from sim.core.errors import UserError
@@ -57,12 +56,8 @@ def restrict(
     """Value every Lord and Location: the win rate a strategy loses when forbidden each one."""
     options = {"strategy": strategy, "game": game, "players": players, "blocks": blocks,
                "seed": seed, "expansions": expansions}  # fmt: skip
-    run = None
-    if resume is not None:
-        run = Run.resume("restrict", resume)
-        options, set_ = run.plan["options"], run.plan["set"]
-        cards, presets = recorded_paths(run.plan)
-        out = resume
+    run, options, set_, cards, presets, out = c.resumed("restrict", resume, options, set_, cards,
+                                                        presets, out)  # fmt: skip
     c.check_backend(backend, scheduler)
     _restrict(options, cards, set_, presets, out, run, backend, scheduler, threads)
 
@@ -78,13 +73,8 @@ def _restrict(o, cards, set_, presets, out, run, backend, scheduler, threads) ->
     restrictions = spec.report().restrictions
     if restrictions is None:
         raise UserError(f"{spec.title} has no restricted play yet")
-    registry = spec.strategies()
-    registry.use_presets(presets)
-    exp = c.game_expansions(spec, o["expansions"], spec.tournament_expansions)
-    tables = spec.load_cards(cards, set_, exp)
+    spec, registry, exp, tables = c.field_setup(o, cards, set_, presets)
     n = o["players"]
-    spec.check_players(tables, n, exp)
-    c.check_seed(o["seed"])
     if o["blocks"] < 2:
         raise UserError(f"--blocks must be at least 2; got {o['blocks']}")
     start = o["strategy"].strip()

@@ -53,19 +53,8 @@ def simulate(
     ] = True,
     presets: c.PresetsOption = None,
     game: c.GameOption = "abyss",
-    backend: Annotated[
-        str,
-        typer.Option(
-            "--backend",
-            metavar="local|dask",
-            help="local: this machine's threads; dask: chunks of games on a Dask cluster "
-            "(--scheduler ADDRESS, or a local cluster), the same results.",
-        ),
-    ] = "local",
-    scheduler: Annotated[
-        str | None,
-        typer.Option("--scheduler", metavar="ADDRESS", help="A running Dask scheduler."),
-    ] = None,
+    backend: c.BackendOption = "local",
+    scheduler: c.SchedulerOption = None,
     chunk_size: Annotated[
         int | None,
         typer.Option(

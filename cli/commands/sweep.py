@@ -49,12 +49,8 @@ def sweep(
     threads: c.ThreadsOption = None,
     presets: c.PresetsOption = None,
     game: c.GameOption = "abyss",
-    backend: Annotated[
-        str, typer.Option("--backend", metavar="local|dask", help="As for simulate (Abyss).")
-    ] = "local",
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A Dask scheduler.")
-    ] = None,
+    backend: c.BackendOption = "local",
+    scheduler: c.SchedulerOption = None,
     resume: Annotated[
         Path | None,
         typer.Option(

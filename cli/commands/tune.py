@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from cli.commands import common as c
-from reports.run import Run, data_paths, recorded_paths
+from reports.run import Run, data_paths
 from sim.core.errors import UserError
 
 
@@ -99,12 +99,8 @@ def tune(
         "finalists": finalists, "reeval_games": reeval_games, "heldout_games": heldout_games,
         "seed": seed, "expansions": expansions,
     }  # fmt: skip
-    run = None
-    if resume is not None:
-        run = Run.resume("tune", resume)
-        options, set_ = run.plan["options"], run.plan["set"]
-        cards, presets = recorded_paths(run.plan)
-        out = resume
+    run, options, set_, cards, presets, out = c.resumed("tune", resume, options, set_, cards,
+                                                        presets, out)  # fmt: skip
     c.check_backend(backend, scheduler)
     _tune(options, cards, set_, presets, out, run, backend, scheduler, threads)
 
@@ -116,14 +112,8 @@ def _tune(o, cards, set_, presets, out, run, backend, scheduler, threads) -> Non
     t_start = time.perf_counter()
     if not o["strategy"]:
         raise UserError("--strategy is required: the preset (or policy) to tune")
-    spec = c.game_spec(o["game"])
-    registry = spec.strategies()
-    registry.use_presets(presets)
-    exp = c.game_expansions(spec, o["expansions"], spec.tournament_expansions)
-    tables = spec.load_cards(cards, set_, exp)
+    spec, registry, exp, tables = c.field_setup(o, cards, set_, presets)
     n = o["players"]
-    spec.check_players(tables, n, exp)
-    c.check_seed(o["seed"])
     start = o["strategy"].strip()
     policy = registry.make_policy(start)
     policy_name = next(k for k, cls in registry.policies.items() if type(policy) is cls)
