@@ -1,6 +1,6 @@
 """The ``abyss-mc`` command line: the typer application, each command from its own module in
 `cli.commands` (``cards``, ``strategies``, ``simulate``, ``tournament``, ``sweep``, ``plan``,
-``report``, ``replay``, ``bench``, ``tune``, ``restrict``), and each game's own commands
+``report``, ``replay``, ``bench``, ``tune``, ``restrict``, ``learn``), and each game's own commands
 (`GameSpec.commands_module`: Abyss's ``ev``).
 
 Start-up must stay instant (``abyss-mc --help``): the command modules import only typer and the
@@ -19,6 +19,7 @@ import typer
 from cli.commands import (
     bench,
     cards,
+    learn,
     plan,
     replay,
     report,
@@ -103,6 +104,7 @@ app.command()(tournament.tournament)
 app.command()(sweep.sweep)
 app.command()(tune.tune)
 app.command()(restrict.restrict)
+app.command()(learn.learn)
 app.command()(plan.plan)
 app.command("report")(report.report_)
 app.command()(replay.replay)

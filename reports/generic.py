@@ -134,4 +134,5 @@ def verdicts(seats) -> list:
 #: (`sim.core.contract.ReportModule`).
 tournament_extras = None
 SIGNATURE = None
+LEARN = None
 restrictions = None

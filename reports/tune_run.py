@@ -259,8 +259,9 @@ def _screened_field(spec, tables, n, seed, store, client, progress) -> list[str]
 
     registry = spec.strategies()
     builtin = registry.hand_written_presets()
-    names = [p for p, cls in registry.policies.items()  # no random player, no search player
-             if p != "random" and not getattr(cls, "LOOKS_AHEAD", False)] + sorted(builtin)
+    names = [p for p, cls in registry.policies.items()  # no random, search or learned player
+             if p != "random" and getattr(cls, "SCREENED", True)
+             and not getattr(cls, "LOOKS_AHEAD", False)] + sorted(builtin)
     blocks = max(50, 10_000 // (len(names) * n))
     result = run_tournament(tables, names, n_players=n, n_blocks=blocks, game=spec.name,
                             seed=derived_seed(seed, SCREEN), client=client)  # fmt: skip

@@ -58,10 +58,15 @@ class Param:
     step: float | None = None
     search: tuple | None = None
     tune: bool = True
+    #: a file's path (`learned:weights=FILE`): a text, never tuned
+    path: bool = False
 
     def __post_init__(self) -> None:
         numeric = self.low is not None and self.high is not None and self.low <= self.high
-        if not self.meaning or not self.effect or numeric == bool(self.choices):
+        if self.path:
+            if numeric or self.choices or self.tune:
+                raise TypeError(f"a path Param has no range or choices and is not tuned: {self}")
+        elif not self.meaning or not self.effect or numeric == bool(self.choices):
             raise TypeError(f"a Param needs meaning, effect, and low..high or choices: {self}")
         if self.search is not None and not (
             numeric and self.low <= self.search[0] < self.search[1] <= self.high
@@ -70,7 +75,9 @@ class Param:
 
     @property
     def kind(self) -> str:
-        """"int", "float" or "choice"."""
+        """"int", "float", "choice" or "path"."""
+        if self.path:
+            return "path"
         if self.choices:
             return "choice"
         return "float" if isinstance(self.low, float) else "int"
@@ -79,6 +86,10 @@ class Param:
         """`value` if it is allowed (an int given for a float as that float), else a one-line
         ValueError naming the parameter and its allowed values."""
         kind = self.kind
+        if kind == "path":
+            if not isinstance(value, str):
+                raise ValueError(f"{name} expects a file's path, got {value!r}")
+            return value
         if kind == "choice":
             if value not in self.choices:
                 raise ValueError(f"{name} must be one of {', '.join(self.choices)}; got {value!r}")
@@ -112,6 +123,8 @@ class Param:
         ("choice", choices)."""
         if self.kind == "choice":
             return ("choice", self.choices)
+        if self.kind == "path":
+            return ("path",)
         return (self.kind, self.low, self.high)
 
     def search_space(self) -> tuple:
@@ -122,6 +135,8 @@ class Param:
 
     def range_text(self) -> str:
         """The allowed values in words, e.g. "int 0..10 (an Ally's value, 1-9)"."""
+        if self.kind == "path":
+            return f"a file's path ({self.unit}, not tuned)" if self.unit else "a file's path"
         if self.kind == "choice":
             if self.unit:  # a long list named by its unit (the search's rollout policies)
                 return f"one of the {len(self.choices)} {self.unit}"
@@ -148,10 +163,11 @@ def param(
     step: float | None = None,
     search: tuple | None = None,
     tune: bool = True,
+    path: bool = False,
 ) -> Any:
     """A policy dataclass field with its documentation, e.g.
     `buy_min: int = param(4, "Buy an Ally ...", "buys fewer ...", low=0, high=10, unit="...")`."""
-    doc = Param(meaning, effect, low, high, unit, tuple(choices), step, search, tune)
+    doc = Param(meaning, effect, low, high, unit, tuple(choices), step, search, tune, path)
     doc.check("default", default)
     return dataclasses.field(default=default, metadata={PARAM: doc})
 
@@ -442,6 +458,8 @@ def _param_lines(name: str, doc: Param, default: Any, value: Any = dataclasses.M
     """A parameter explained: its head line (value,) range and default, then its meaning and the
     effect of raising it, indented."""
     head = name if value is dataclasses.MISSING else f"{name} = {value}"
+    if doc.kind == "path" and not default:
+        default = "none (the built-in)"
     return [
         _wrap(f"{head}: {doc.range_text()}; default {default}", "  ", "      "),
         _wrap(doc.meaning, "      "),

@@ -102,7 +102,10 @@ class SearchPlayer:
         vec[slots.S_EXPLORATION] = round(self.exploration * 1000)
         vec[slots.S_DETERMINIZATIONS] = self.determinizations
         vec[slots.S_CONFIDENCE] = round(self.confidence * CONFIDENCE_UNIT)
-        rollout = registry.make_policy(self.rollout_policy)
+        spec = self.rollout_policy
+        if getattr(self, "rollout_weights", ""):  # a learned rollout policy's own weights
+            spec = f"{spec}:weights={self.rollout_weights}"
+        rollout = registry.make_policy(spec)
         vec[slots.ROLLOUT_KIND] = rollout.kind
         vec[slots.ROLLOUT_PARAMS : slots.ROLLOUT_PARAMS + n_slots] = rollout.params()[:n_slots]
         return vec

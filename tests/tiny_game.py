@@ -162,6 +162,7 @@ def restrictions(tables) -> list[tuple[str, str, str]]:
 
 tournament_extras = None
 SIGNATURE = None
+LEARN = None
 
 SPEC = GameSpec(name="tiny", title="Tiny", cards_module=__name__, play_module=__name__,
                 strategies_module=__name__, report_module=__name__, engines=("fast",),

@@ -76,6 +76,8 @@ class Drivers(NamedTuple):
     rollout: object
     search_decision: object
     search_choice: object
+    #: `searched_loop(record)`: a recording driver (`loop(s, out, i)`)
+    searched_loop: object
 
 
 def tables_for(play_task):
@@ -156,6 +158,47 @@ def drivers_for(take_turn, end_of_turn, turn_limit, play, finish, score, layout:
 
     search_decision = C.search_decision_for(rollout, L.decision_layout)
 
+    def searched_loop(record):
+        """`play_searched` calling `record(s, out, i, seat, visits, total, choice)` after each
+        search decision (its options' rollouts and summed rewards, the option played): a
+        recording driver writes task i's records into `out`."""
+
+        @njit_closure
+        def loop(s, out, i):
+            start = np.empty(begin, dtype=np.int32)
+            scratch = s.copy()
+            rows = np.zeros((max_players, n_fields), dtype=np.int32)
+            while not turn_limit(s):
+                seat = s[next_at]
+                start[:] = s[:begin]
+                trace = s[trace_at]
+                s[script_at] = 0
+                while True:
+                    s[:begin] = start
+                    s[trace_at] = trace
+                    s[mode_at], s[count_at], s[found_at] = C.PROBE, 0, 0
+                    take_turn(s, seat)
+                    if s[found_at] == 0:
+                        break
+                    k = s[script_at]
+                    visits, total = np.zeros(s[n_at], np.int64), np.zeros(s[n_at])
+                    choice = search_decision(s, start, scratch, rows, seat, visits, total)
+                    record(s, out, i, seat, visits, total, choice)
+                    s[script_at + 1 + k] = choice
+                    s[script_at] = k + 1
+                s[mode_at] = 0
+                if end_of_turn(s, seat):
+                    break
+            finish(s)
+
+        return loop
+
+    @njit_closure
+    def no_record(s, out, i, seat, visits, total, choice):
+        pass
+
+    plain_loop = searched_loop(no_record)
+
     @njit_closure
     def play_searched(s):
         """Determinized flat Monte Carlo: each turn is played from a copy of its start; at the
@@ -163,29 +206,7 @@ def drivers_for(take_turn, end_of_turn, turn_limit, play, finish, score, layout:
         records it), rollouts from the turn's start value each option, the best joins the
         script and the turn is replayed, until it ends with every search decision scripted.
         Nothing of the real game is changed by a rollout: they run in a copy."""
-        start = np.empty(begin, dtype=np.int32)
-        scratch = s.copy()
-        rows = np.zeros((max_players, n_fields), dtype=np.int32)
-        while not turn_limit(s):
-            seat = s[next_at]
-            start[:] = s[:begin]
-            trace = s[trace_at]
-            s[script_at] = 0
-            while True:
-                s[:begin] = start
-                s[trace_at] = trace
-                s[mode_at], s[count_at], s[found_at] = C.PROBE, 0, 0
-                take_turn(s, seat)
-                if s[found_at] == 0:
-                    break
-                k = s[script_at]
-                visits, total = np.zeros(s[n_at], np.int64), np.zeros(s[n_at])
-                s[script_at + 1 + k] = search_decision(s, start, scratch, rows, seat, visits, total)
-                s[script_at] = k + 1
-            s[mode_at] = 0
-            if end_of_turn(s, seat):
-                break
-        finish(s)
+        plain_loop(s, None, 0)
 
     @njit_closure
     def play_game(s):
@@ -216,7 +237,8 @@ def drivers_for(take_turn, end_of_turn, turn_limit, play, finish, score, layout:
         rows = np.zeros((max_players, n_fields), dtype=np.int32)
         return search_decision(s, start, s.copy(), rows, seat, visits, total)
 
-    return Drivers(play_game, play_searched, rollout, search_decision, search_choice)
+    return Drivers(play_game, play_searched, rollout, search_decision, search_choice,
+                   searched_loop)
 
 
 def reference_choice_for(search_choice, workspace_at, layout: DriverLayout):

@@ -104,8 +104,8 @@ def test_names_list_policies_then_sorted_presets() -> None:
     """The hand-written presets, then the tuned ones (games/abyss/strategies/tuned.toml) and the
     open ones (open.toml)."""
     names = REGISTRY.strategy_names()
-    assert names[:4] == ["random", "greedy", "heuristic", "search"]
-    assert names[4:] == sorted(BUILTIN_NAMES)
+    assert names[:5] == ["random", "greedy", "heuristic", "search", "learned"]
+    assert names[5:] == sorted(BUILTIN_NAMES)
     assert set(REGISTRY.hand_written_presets()) == set(PRESET_NAMES)
     assert all(re.fullmatch(r"[a-z_]+_tuned_[234]p", n) for n in TUNED_NAMES)
     assert all(re.fullmatch(r"[a-z_]+_open_[234]p", n) for n in OPEN_NAMES)
@@ -377,7 +377,8 @@ def test_a_second_user_file_replaces_the_first(tmp_path: Path) -> None:
         ('[p]\npolicy = "greedy"\nbuy_min = 3\n', "p", "ok"),
         ('[broken\npolicy = "greedy"\n', None, "not valid TOML"),
         ("[p]\nbuy_min = 3\n", "p",
-         "'policy' must be one of random, greedy, heuristic, search; got None"),  # fmt: skip
+         "'policy' must be one of random, greedy, heuristic, search, learned; "
+         "got None"),  # fmt: skip
         ('[p]\npolicy = "smart"\n', "p", "got 'smart'"),
         ('[p]\npolicy = "greedy"\nrecruit_min = 3\n', "p", "unknown parameter 'recruit_min'"),
         ('[p]\npolicy = "greedy"\nname = "x"\n', "p", "unknown parameter 'name'"),

@@ -43,7 +43,14 @@ from games.abyss.engine.policy_params import (  # noqa: F401  (the search's slot
     H_PLOT_PEARLS,
     H_RECRUIT_MIN,
     HEURISTIC,
+    L_WEIGHTS,
+    LEARNED,
+    LEARNED_SCALE,
+    N_CATEGORIES,
+    N_FEATURES,
+    N_LEARNED,
     N_SLOTS,
+    N_STATE,
     ROLLOUT_KIND,
     ROLLOUT_PARAMS,
     S_CONFIDENCE,
@@ -51,6 +58,9 @@ from games.abyss.engine.policy_params import (  # noqa: F401  (the search's slot
     S_EXPLORATION,
     S_ROLLOUTS,
     SEARCH,
+)
+from games.abyss.engine.policy_params import (
+    LEARNED_DECISIONS as LEARNED_CODES,
 )
 from sim.core.jit import njit, njit_ints
 from sim.core.rng import rand_below_in
@@ -84,6 +94,8 @@ def choose(s, seat, decision, n):
         return greedy(s, seat, decision, restricted(s, seat, decision, n))
     if kind == HEURISTIC:
         return heuristic(s, seat, decision, restricted(s, seat, decision, n))
+    if kind == LEARNED:
+        return learned(s, seat, decision, restricted(s, seat, decision, n))
     return s[W.OPT + rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
 
 
@@ -505,3 +517,116 @@ def heuristic_action(s, seat, n):
     if has(s, n, A_EXPLORE):
         return A_EXPLORE
     return s[W.OPT]
+
+
+# ------------------------------------------------------------------ the learned player
+#: the decisions the learned player scores, in the order of its weight rows (policy_params); at
+#: any other it plays its base heuristic (the vector's slots below L_WEIGHTS, restricted play
+#: included)
+LEARNED_DECISIONS = (
+    D_ACTION, D_PLOT, D_POWER, D_BUY, D_TAKE_ALLY, D_FIGHT_MONSTER, D_THREAT_REWARD,
+    D_COUNCIL_STACK, D_RECRUIT_LORD, D_COURT_LORD, D_PAY_ALLY, D_LOCATION_SOURCE,
+    D_LOCATION_KEEP, D_MONSTER_CHOICE, D_LEVIATHAN_TARGET, D_ATTACK_AGAIN,
+)  # fmt: skip
+assert LEARNED_DECISIONS == LEARNED_CODES
+#: decisions whose options are kinds of play (an action, yes or no, fight or continue): an
+#: option's category is its value; at the others the options are cards, and only declining (or
+#: drawing) is a category of its own
+CATEGORICAL = (D_ACTION, D_PLOT, D_POWER, D_BUY, D_TAKE_ALLY, D_FIGHT_MONSTER, D_MONSTER_CHOICE,
+               D_ATTACK_AGAIN)  # fmt: skip
+#: options scored at most (a longer list, e.g. Pearls added to an attack: the base heuristic)
+MAX_LEARNED_OPTIONS = W.MAX_REC_OPTIONS
+_ROW = np.full(64, -1, dtype=np.int64)
+for _i, _d in enumerate(LEARNED_DECISIONS):
+    _ROW[_d] = _i
+_CATEGORICAL = np.zeros(64, dtype=np.int64)
+for _d in CATEGORICAL:
+    _CATEGORICAL[_d] = 1
+
+
+@njit(cache=True)
+def learned_row(decision, n):
+    """The weight row of `decision` (-1: the base heuristic decides)."""
+    return _ROW[decision] if n <= MAX_LEARNED_OPTIONS else -1
+
+
+@njit(cache=True)
+def state_features(s, seat, g):
+    """What the seat sees of its position, into g[N_STATE] (`STATE_NAMES`): nothing hidden (no
+    card face down, no opponent's tokens)."""
+    b = K.pbase(seat)
+    g[0] = 1
+    g[1] = (s[S.TURN] - 1) // s[S.N_PLAYERS] + 1
+    g[2] = s[b + S.P_PEARLS]
+    g[3] = s[b + S.P_HAND]
+    g[4] = s[b + S.P_LORDS]
+    g[5] = s[S.THREAT]
+    g[6] = arrival_risk(s) // 10
+
+
+@njit(cache=True)
+def category(decision, o):
+    """The option's kind (0 to N_CATEGORIES - 1; -1: none): its value at a categorical
+    decision, else 0 for declining or drawing."""
+    if _CATEGORICAL[decision] == 1:
+        return o if 0 <= o < N_CATEGORIES else -1
+    return 0 if o == DECLINE or o >= LOCATION_DRAW else -1
+
+
+@njit(cache=True)
+def option_features(s, seat, decision, o, pick, g, f):
+    """The features of option o (`FEATURE_NAMES`) into f[N_FEATURES]: whether the base heuristic
+    picks it (`pick`), greedy's key of it (rounded), and the state features g in its category's
+    block."""
+    f[:] = 0
+    f[0] = 1 if o == pick else 0
+    if 0 <= o < LOCATION_DRAW:  # (declining, finishing and drawing have no key)
+        f[1] = round(greedy_key(s, seat, decision, o))
+    c = category(decision, o)
+    if c >= 0:
+        for k in range(N_STATE):
+            f[2 + c * N_STATE + k] = g[k]
+
+
+@njit(cache=True)
+def learned(s, seat, decision, n):
+    """The learned player: the option whose features score highest under the seat's weights for
+    this decision (the first among equals); its base heuristic where it has no weights."""
+    row = learned_row(decision, n)
+    pick = heuristic(s, seat, decision, n)
+    if row < 0:
+        return pick
+    g = np.empty(N_STATE, dtype=np.int64)
+    f = np.empty(N_FEATURES, dtype=np.int64)
+    state_features(s, seat, g)
+    at = W.POLICY_PARAMS + seat * W.N_PARAMS + L_WEIGHTS + row * N_FEATURES
+    best, best_score = s[W.OPT], np.int64(-(1 << 62))
+    for i in range(n):
+        o = s[W.OPT + i]
+        option_features(s, seat, decision, o, pick, g, f)
+        score = np.int64(0)
+        for k in range(N_FEATURES):
+            score += np.int64(s[at + k]) * f[k]
+        if score > best_score:
+            best, best_score = o, score
+    return best
+
+
+@njit(cache=True)
+def record_features(s, seat, decision, n):
+    """At the search's probe: the features of each of the decision's options (W.SEARCH_OPTS, in
+    that order) into W.REC_FEATURES, its weight row into W.REC_ROW (-1: none, nothing written),
+    the base heuristic being the seat's policy now (the search's rollout policy)."""
+    n_options = s[W.SEARCH_N]
+    row = learned_row(decision, n_options)
+    s[W.REC_ROW] = row
+    if row < 0:
+        return
+    pick = heuristic(s, seat, decision, n)
+    g = np.empty(N_STATE, dtype=np.int64)
+    f = np.empty(N_FEATURES, dtype=np.int64)
+    state_features(s, seat, g)
+    for i in range(n_options):
+        option_features(s, seat, decision, s[W.SEARCH_OPTS + i], pick, g, f)
+        for k in range(N_FEATURES):
+            s[W.REC_FEATURES + i * N_FEATURES + k] = f[k]

@@ -9,9 +9,32 @@ from __future__ import annotations
 RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
-SEARCH = 3  # the search player (engine.kernel_search): the kernel's driver decides, not `choose`
+SEARCH = 3  # the search player (engine.kernel.search): the kernel's driver decides, not `choose`
+LEARNED = 4  # the learned player: a linear option scorer over its base heuristic (policies.learned)
 
-N_SLOTS = 18  # parameters of a strategy (int32; probabilities in thousandths)
+# The learned player's vector: its base heuristic's slots (below L_WEIGHTS, the meanings below),
+# then one row of N_FEATURES fixed-point weights (LEARNED_SCALE per unit) for each decision it
+# scores (policies.LEARNED_DECISIONS, N_LEARNED of them). The features of an option
+# (policies.option_features): whether the base heuristic picks it, greedy's key of it, and the
+# seat's N_STATE state features for the option's category (N_CATEGORIES of them).
+N_LEARNED = 16
+N_STATE = 7
+N_CATEGORIES = 3
+N_FEATURES = 2 + N_CATEGORIES * N_STATE
+LEARNED_SCALE = 1 << 12
+L_WEIGHTS = 18
+N_SLOTS = L_WEIGHTS + N_LEARNED * N_FEATURES  # parameters of a strategy (int32)
+#: the decisions it scores, one weight row each, in order (the codes of policies.D_*): ACTION,
+#: PLOT, POWER, BUY, TAKE_ALLY, FIGHT_MONSTER, THREAT_REWARD, COUNCIL_STACK, RECRUIT_LORD,
+#: COURT_LORD, PAY_ALLY, LOCATION_SOURCE, LOCATION_KEEP, MONSTER_CHOICE, LEVIATHAN_TARGET,
+#: ATTACK_AGAIN; at any other decision it plays its base heuristic
+LEARNED_DECISIONS = (2, 0, 1, 3, 4, 5, 6, 7, 8, 18, 9, 12, 13, 30, 31, 34)
+#: the seat's state features (policies.state_features) and an option's features, in order
+STATE_NAMES = ("bias", "round", "pearls", "hand", "lords", "threat", "arrival_risk")
+FEATURE_NAMES = ("heuristic_pick", "greedy_key") + tuple(
+    f"{name}@{c}" for c in range(N_CATEGORIES) for name in STATE_NAMES
+)
+assert len(LEARNED_DECISIONS) == N_LEARNED and len(FEATURE_NAMES) == N_FEATURES
 # A seat's vector: its strategy's N_SLOTS, then, for the search player, its rollout policy's kind
 # and N_SLOTS (every seat plays that policy in the search's rollouts).
 ROLLOUT_KIND = N_SLOTS

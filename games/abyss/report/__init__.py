@@ -86,6 +86,7 @@ def bench(tables, *, players: int, lineup: list[str], games: int, reference_game
 
 #: What a strategy's behavioural signature counts (`reports.signature`).
 SIGNATURE = "games.abyss.report.signature"
+LEARN = "games.abyss.report.learn"
 
 
 def restrictions(tables) -> list[tuple[str, str, str]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from games.abyss.strategies.baseline import GreedyPolicy, HeuristicPolicy, RandomPolicy
+from games.abyss.strategies.learned import LearnedPolicy
 from games.abyss.strategies.search import SearchPolicy
 from strategies.registry import Preset, Registry, StrategyError, _fields  # noqa: F401
 
@@ -26,5 +27,6 @@ POLICIES: dict[str, type] = {
     "greedy": GreedyPolicy,
     "heuristic": HeuristicPolicy,
     "search": SearchPolicy,
+    "learned": LearnedPolicy,
 }
 REGISTRY = Registry(POLICIES, (BUILTIN_PRESETS, TUNED_PRESETS, OPEN_PRESETS))

@@ -23,7 +23,8 @@ from strategies.registry import param
 from strategies.search import SearchPlayer, rollout_choices
 
 #: What the rollouts may play: the built-in policies and presets (hand-written and tuned).
-ROLLOUT_POLICIES = rollout_choices(Path(__file__).parent, ("random", "greedy", "heuristic"))
+ROLLOUT_POLICIES = rollout_choices(Path(__file__).parent,
+                                   ("random", "greedy", "heuristic", "learned"))
 
 
 @dataclass
@@ -43,6 +44,14 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
         choices=ROLLOUT_POLICIES,
         unit="built-in policies and presets",
         tune=False,
+    )
+    rollout_weights: str = param(
+        "",
+        "With rollout_policy=learned: its weights file (empty: the built-in weights).",
+        "models every player by another learned player (`abyss-mc learn` iterates so).",
+        unit="a .npz file of abyss-mc learn",
+        tune=False,
+        path=True,
     )
     kind = P.SEARCH
     slots = P

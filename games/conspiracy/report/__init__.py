@@ -43,6 +43,7 @@ def bench(tables, *, players: int, lineup: list[str], games: int, reference_game
 
 #: What a strategy's behavioural signature counts (`reports.signature`).
 SIGNATURE = "games.conspiracy.report.signature"
+LEARN = None
 
 
 def restrictions(tables) -> list[tuple[str, str, str]]:

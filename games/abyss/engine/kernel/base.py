@@ -155,6 +155,8 @@ def choose(s, seat, decision, n):
         pick = P.choose(s, seat, decision, n)
         if s[W.SEARCH_FOUND] == 2:  # the probe's decision: the rollout policy's own option
             s[W.SEARCH_FOUND], s[W.SEARCH_DEFAULT] = 1, pick
+            if s[W.REC_ON] == 1:  # recording for the learned player: its options' features
+                P.record_features(s, seat, decision, n)
     return traced(s, W.TRACE, seat, decision, pick, n)
 
 

@@ -279,8 +279,9 @@ DRIVER_LAYOUT = DriverLayout(
 #: the play loop (`sim.core.driver.play_for`): turns until the end (resumes from NEXT_SEAT /
 #: FINAL_TURNS), then the final tally
 play = play_for(take_turn, end_of_turn, turn_limit, finish, S.NEXT_SEAT)
-play_game, play_searched, rollout, search_decision, search_choice = drivers_for(
-    take_turn, end_of_turn, turn_limit, play, finish, score, DRIVER_LAYOUT)
+play_game, play_searched, rollout, search_decision, search_choice, searched_loop = (
+    drivers_for(take_turn, end_of_turn, turn_limit, play, finish, score, DRIVER_LAYOUT)
+)
 
 
 @njit(cache=True)

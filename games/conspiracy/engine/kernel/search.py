@@ -33,8 +33,9 @@ DRIVER_LAYOUT = DriverLayout(
         P.S_DETERMINIZATIONS, P.S_CONFIDENCE))  # fmt: skip
 #: the search player's driver (`sim.core.driver`): `play_game` plays `kernel.play`, or
 #: with a search seat (policies.SEARCH) `play_searched`
-play_game, play_searched, rollout, search_decision, search_choice = drivers_for(
-    KN.take_turn, KN.end_of_turn, KN.turn_limit, KN.play, KN.finish, KN.score, DRIVER_LAYOUT
+play_game, play_searched, rollout, search_decision, search_choice, searched_loop = (
+    drivers_for(KN.take_turn, KN.end_of_turn, KN.turn_limit, KN.play, KN.finish, KN.score,
+                DRIVER_LAYOUT)
 )
 
 

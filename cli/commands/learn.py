@@ -1,0 +1,97 @@
+"""`abyss-mc learn`: a learned player distilled from the search by expert iteration
+(`reports.learn_run`, docs/learned.md)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from importlib import import_module
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.commands import common as c
+from reports.run import card_digest, data_options, data_paths
+from sim.core.errors import UserError
+
+
+@c.user_errors
+def learn(
+    game: c.GameOption = "abyss",
+    players: c.PlayersOption = 4,
+    iterations: Annotated[int, typer.Option("--iterations", help="Rounds of expert iteration: "
+                          "search games recorded, a fit, its strength measured.")] = 2,
+    games: Annotated[int, typer.Option("--games", help="Search games recorded per iteration "
+                     "(the search in every seat in turn).")] = 1000,
+    rollouts: Annotated[int, typer.Option("--rollouts", help="The search's rollouts per "
+                        "decision: its labels' quality.")] = 64,
+    strength_games: Annotated[int, typer.Option("--strength-games", help="Deals on which each "
+                              "iteration's player meets the field, seats rotated.")] = 4000,
+    field: Annotated[str | None, typer.Option("--field", metavar="A,B,...", help="The opponents "
+                     "(players - 1 strategies); default: the base, in every other seat.")] = None,
+    base: Annotated[str | None, typer.Option("--base", metavar="S", help="The heuristic the "
+                    "learned player scores over and the first search's model of every player; "
+                    "default: the game's strongest open preset at this count.")] = None,
+    seed: c.SeedOption = 1,
+    out: c.OutDirOption = None,
+    resume: Annotated[Path | None, typer.Option("--resume", metavar="DIR", help="Finish an "
+                      "interrupted run: its finished iterations are kept.")] = None,
+    expansions: c.ExpansionsOption = None,
+    cards: c.CardsOption = None,
+    set_: c.SetOption = None,
+    presets: c.PresetsOption = None,
+) -> None:
+    """Distil a learned player from the search; write its weights and the learning curve."""
+    options = {"game": game, "players": players, "iterations": iterations, "games": games,
+               "rollouts": rollouts, "strength_games": strength_games, "field": field,
+               "base": base, "seed": seed, "expansions": expansions}  # fmt: skip
+    run, options, set_, cards, presets, out = c.resumed("learn", resume, options, set_, cards,
+                                                        presets, out)  # fmt: skip
+    _learn(options, cards, set_, presets, out, run)
+
+
+def _learn(o, cards, set_, presets, out, run) -> None:
+    from reports import learn_run as L
+    from reports.run import Run
+    from sim.core.runs import atomic_write_text
+
+    t_start = time.perf_counter()
+    for name in ("iterations", "games", "rollouts", "strength_games"):
+        if o[name] < 1:
+            raise UserError(f"--{name.replace('_', '-')} must be at least 1; got {o[name]}")
+    c.game_spec(o["game"]).play()  # a game of line-ups, or one line saying it is not
+    spec, registry, exp, tables = c.field_setup(o, cards, set_, presets)
+    if spec.report().LEARN is None:
+        raise UserError(f"{spec.title} has no learned player yet")
+    n = o["players"]
+    base = o["base"] or import_module(spec.report().LEARN).base_strategy(n)
+    field = c.parse_lineup(o["field"], n - 1) if o["field"] else [base] * (n - 1)
+    registry.make_policies([base, *field], n)  # unknown names fail before any work
+    if run is None:
+        run = Run.start("learn", out, o["seed"], {"options": o, "game": spec.name,
+                        **data_paths(cards, set_, presets)})  # fmt: skip
+    total = o["iterations"] * (o["games"] + o["strength_games"]) + o["strength_games"]
+    progress = c.GamesProgress(total, sys.stderr.isatty())
+    with run, progress:
+        run.seal(tables, presets)
+        setup = L.LearnSetup(spec, tables, exp, n, field, base, o["seed"], o["iterations"],
+                             o["games"], o["rollouts"], o["strength_games"], run.dir,
+                             progress.advance)  # fmt: skip
+        curve = L.iterate(setup, L.read_done(run.dir))
+        shutil.copyfile(run.dir / f"learned_{o['iterations']}.npz", run.dir / "learned.npz")
+        atomic_write_text(run.dir / "curve.csv", curve.to_csv(index=False))
+        summary = L.curve_text(curve, setup)
+        atomic_write_text(run.dir / "summary.txt", summary)
+        (run.dir / "learning_curve.png").write_bytes(L.curve_png(curve, setup))
+        run.write_manifest(
+            o["seed"], {"game": spec.name, "command": "learn", **o, "base": base,
+                        "field": field, "expansions": list(exp),
+                        **data_options(cards, set_, presets, run.out)},
+            card_digest=card_digest(tables, cards, set_),
+            timings={"total": time.perf_counter() - t_start},
+        )  # fmt: skip
+        run.finish()
+    typer.echo(summary, nl=False)
+    typer.echo(f"results: {run.out} (play it with learned:weights={run.out}/learned.npz)")
