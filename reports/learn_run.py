@@ -159,8 +159,9 @@ def curve_text(curve: pd.DataFrame, setup: LearnSetup) -> str:
         verdict = ("stronger than its base" if lo > base else "weaker than its base" if hi < base
                    else "not told apart from its base")  # fmt: skip
         lines += ["", f"Best: iteration {best.iteration}, {best.win_share:.1%} "
-                  f"(95% interval {lo:.1%} to {hi:.1%}): {verdict}. The base's "
-                  f"{base:.1%} is its share by symmetry when it is the whole field."]
+                  f"(95% interval {lo:.1%} to {hi:.1%}): {verdict}."]
+        if curve.games.iloc[0] == 0:
+            lines.append(f"(The base is the whole field: its {base:.1%} is its share by symmetry.)")
     return "\n".join(lines) + "\n"
 
 
