@@ -69,6 +69,8 @@ def strength(setup: LearnSetup, player: str) -> tuple[float, float, int]:
     played = play.run_games(setup.tables, engine="fast", n_players=setup.n_players,
                             n_games=setup.strength_games, seed=setup.seed + 1,
                             policies=policies, expansions=setup.expansions)  # fmt: skip
+    if setup.progress is not None:
+        setup.progress(setup.strength_games)
     return win_share(played.seats, policies[0].name)
 
 
@@ -89,7 +91,7 @@ def records(setup: LearnSetup, rollout: str, weights: str, first_game: int) -> F
         parts.append(learn.search_records(setup.tables, lineup, setup.seed, games, registry))
         if setup.progress is not None:
             setup.progress(per_seat)
-    return F.Records(*(np.concatenate([getattr(p, f) for p in parts]) for f in F._FIELDS))
+    return F.Records.concat(parts)
 
 
 def iterate(setup: LearnSetup, done: dict[int, dict] | None = None) -> pd.DataFrame:

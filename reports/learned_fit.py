@@ -71,6 +71,11 @@ class Records:
         """bool[R, K]: the option exists (its index is below the record's `n`)."""
         return np.arange(self.features.shape[1]) < self.n[:, None]
 
+    @classmethod
+    def concat(cls, parts: list[Records]) -> Records:
+        """The records of `parts`, in order (their K options at most must agree)."""
+        return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in _FIELDS))
+
     def take(self, index) -> Records:
         """The records at `index` (a boolean mask or indices), in that order."""
         return Records(*(getattr(self, name)[index] for name in _FIELDS))

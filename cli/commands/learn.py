@@ -72,7 +72,9 @@ def _learn(o, cards, set_, presets, out, run) -> None:
     if run is None:
         run = Run.start("learn", out, o["seed"], {"options": o, "game": spec.name,
                         **data_paths(cards, set_, presets)})  # fmt: skip
-    total = o["iterations"] * (o["games"] + o["strength_games"]) + o["strength_games"]
+    symmetric = set(field) == {base}  # the base against itself: its share, no games
+    total = o["iterations"] * (o["games"] + o["strength_games"]) + (
+        0 if symmetric else o["strength_games"])  # fmt: skip
     progress = c.GamesProgress(total, sys.stderr.isatty())
     with run, progress:
         run.seal(tables, presets)

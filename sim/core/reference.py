@@ -92,9 +92,9 @@ class ReferenceGame(ABC):
         """Randomness for policies (tie-breaks, the random policy): the POLICY stream."""
         return self.rng.below(self.POLICY_STREAM, n)
 
+    @abstractmethod
     def encode(self):
         """The state as the fast path's arrays (state, stream counters): the game's `encode`."""
-        raise NotImplementedError(f"{type(self).__name__} has no encoded state")
 
     def keep_turn_start(self) -> None:
         """The search player decides by replaying the turn from its start, as the fast path's
