@@ -11,13 +11,14 @@ StrengthsOption = Annotated[
     str,
     typer.Option(
         "--strengths",
-        metavar="auto|tuned|search|none",
+        metavar="auto|tuned|learned|search|none",
         help="Also play the tuned versions made for each player count of the line-up's "
         "presets (<preset>_tuned_<N>p; a second tournament in strengths/tuned/), so the "
         "report says whether each verdict holds across play strengths, and names the "
-        "strategies without one. search: also search players modelling the best tuned "
-        "presets (a third tournament in strengths/search/; minutes, not seconds). auto "
-        "(default): tuned, with --report.",
+        "strategies without one. learned: also the learned player against the best tuned "
+        "presets, at the counts it has weights for (strengths/learned/). search: also search "
+        "players modelling the best tuned presets (strengths/search/; minutes, not seconds). "
+        "auto (default): learned (tuned where the game has no learned player), with --report.",
     ),
 ]
 SearchBlocksOption = Annotated[
@@ -44,5 +45,16 @@ CardBlocksOption = Annotated[
         help="Restricted play for the report's card values: deals per card for the best "
         "strategy of each play strength at 4 players (`abyss-mc restrict`); 0 skips. "
         "Default: 250 with --report and the built-in line-up, else 0.",
+    ),
+]
+MinutesOption = Annotated[
+    float | None,
+    typer.Option(
+        "--minutes",
+        metavar="M",
+        help="With --report: a time budget for the card values instead of --card-blocks: deals "
+        "go to the cards still undecided, in looks of doubling size, and stop for those told "
+        "apart from worthless (a sequential test, family-wise error 5% over all cards and "
+        "looks; docs/restricted-play.md). M minutes over all play strengths' card values.",
     ),
 ]

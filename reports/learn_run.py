@@ -1,17 +1,19 @@
 """Expert iteration (`abyss-mc learn`, docs/learned.md): the search labels decisions, a learned
 player imitates it, and the next search plays it as its rollout policy.
 
-Each iteration plays search games against a field (seats rotated), records every decision of the
-search seat that the learned player scores (the game's LEARN module), fits the scorer on most of
-the games (`reports.learned_fit`), checks it on the held-out games (agreement with the search,
-the search's reward of its picks) and measures its strength on fresh deals against the field
-(every game a new deal, seats rotated). The weights of each iteration are written as a file the
-`learned:weights=FILE` strategy plays; the next iteration's search models every player by them.
+Each iteration plays search games against one or more fields (seats rotated), records every
+decision of the search seat that the learned player scores (the game's LEARN module), fits the
+scorer on most of the games (`reports.learned_fit`), checks it on the held-out games (agreement
+with the search, the search's reward of its picks) and measures its strength on fresh deals
+against the fields (every game a new deal, seats rotated). The weights of each iteration are
+written as a file the `learned:weights=FILE` strategy plays; the next iteration's search models
+its own seat (and, with `opponents=rollout`, every seat) by them.
 Every number reproduces from the seed (`DEALS`).
 """
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -20,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from reports import learned_fit as F
+from sim.core.errors import UserError
 
 #: the records of iteration i are games DEALS * i on (of the run's seed); every strength is
 #: measured on the same games of seed + 1
@@ -32,7 +35,7 @@ class LearnSetup:
     tables: object
     expansions: tuple
     n_players: int
-    field: list[str]  # the opponents (n_players - 1 specs)
+    fields: list[list[str]]  # the opponents' line-ups (each n_players - 1 specs), in turn
     base: str  # the learned player's base heuristic, the first search's rollout policy
     seed: int
     iterations: int
@@ -45,6 +48,11 @@ class LearnSetup:
     #: (docs/learned.md: 30% against 25% for the mean rewards' and the choices' targets)
     target: str = "visits"
     penalty: float = F.DEFAULT_PENALTY
+    #: the search's model of the opponents (`SearchPlayer.opponents`): their own strategies,
+    #: so its labels answer each field, not copies of itself (docs/learned.md)
+    opponents: str = "own"
+    #: a Dask client (`--backend dask`): the search's games are played on the cluster
+    client: object = None
 
 
 def win_share(seats: pd.DataFrame, name: str) -> tuple[float, float, int]:
@@ -57,41 +65,132 @@ def win_share(seats: pd.DataFrame, name: str) -> tuple[float, float, int]:
     return float(mine.mean()), float(half), len(mine)
 
 
-def strength(setup: LearnSetup, player: str) -> tuple[float, float, int]:
-    """`player` in one seat, the field in the others, seats rotated, on the same
-    `strength_games` deals for every player (none of them a deal the records came from). A
-    player that is the field's own strategy wins its share, 1/n, by symmetry."""
-    if player in setup.field and len(set(setup.field)) == 1:
-        return 1 / setup.n_players, 0.0, 0
+def strength_games(setup: LearnSetup, player: str) -> int:
+    """The games `strength` plays for `player` (none against a field of itself)."""
+    per_field = -(-setup.strength_games // len(setup.fields))
+    return per_field * sum(not _is_own_field(player, f) for f in setup.fields)
+
+
+def total_games(setup: LearnSetup) -> int:
+    """Every game a run plays: each iteration's records and strength, and the base's."""
+    per_record = -(-setup.record_games // (setup.n_players * len(setup.fields)))
+    records = per_record * setup.n_players * len(setup.fields)
+    learned = strength_games(setup, "learned")
+    return setup.iterations * (records + learned) + strength_games(setup, setup.base)
+
+
+def open_fields(registry, n_players: int) -> list[list[str]]:
+    """Each open preset of the count (`<preset>_open_<n>p`), in every opponent's seat: the
+    fields a learned player must answer."""
+    names = sorted(s for s in registry.strategy_names() if s.endswith(f"_open_{n_players}p"))
+    if not names:
+        raise UserError(f"no open presets at {n_players} players")
+    return [[name] * (n_players - 1) for name in names]
+
+
+def _is_own_field(player: str, field: list[str]) -> bool:
+    return set(field) == {player}
+
+
+def strength(setup: LearnSetup, player: str) -> dict:
+    """`player` in one seat, each field in the others, seats rotated, on the same deals for
+    every player (none of them a deal the records came from), `strength_games` split among the
+    fields. A player that is a field's own strategy wins its share there, 1/n, by symmetry.
+    The mean share over the fields (its 95% half-width), the worst field's, and each field's."""
     play = setup.spec.play()
     registry = setup.spec.strategies()
-    policies = registry.make_policies([player, *setup.field], setup.n_players)
-    played = play.run_games(setup.tables, engine="fast", n_players=setup.n_players,
-                            n_games=setup.strength_games, seed=setup.seed + 1,
-                            policies=policies, expansions=setup.expansions)  # fmt: skip
-    if setup.progress is not None:
-        setup.progress(setup.strength_games)
-    return win_share(played.seats, policies[0].name)
+    per_field = -(-setup.strength_games // len(setup.fields))
+    shares, halves, games = [], [], 0
+    for field in setup.fields:
+        if _is_own_field(player, field):
+            shares.append(1 / setup.n_players)
+            halves.append(0.0)
+            continue
+        policies = registry.make_policies([player, *field], setup.n_players)
+        played = play.run_games(setup.tables, engine="fast", n_players=setup.n_players,
+                                n_games=per_field, seed=setup.seed + 1,
+                                policies=policies, expansions=setup.expansions)  # fmt: skip
+        if setup.progress is not None:
+            setup.progress(per_field)
+        share, half, _ = win_share(played.seats, policies[0].name)
+        shares.append(share)
+        halves.append(half)
+        games += per_field
+    worst = int(np.argmin(shares))
+    return {"win_share": float(np.mean(shares)),
+            "half_width": float(np.sqrt(np.sum(np.square(halves)))) / len(shares),
+            "worst_share": shares[worst], "worst_half_width": halves[worst],
+            "worst_field": ",".join(setup.fields[worst]), "games": games,
+            "field_shares": [float(x) for x in shares]}  # fmt: skip
 
 
 def records(setup: LearnSetup, rollout: str, weights: str, first_game: int) -> F.Records:
-    """The search's records: `record_games` games, the search in each seat in turn."""
-    learn = import_module(setup.spec.report().LEARN)
-    registry = setup.spec.strategies()
-    search = f"search:rollouts={setup.rollouts}:rollout_policy={rollout}"
+    """The search's records: `record_games` games, split among the fields, the search in each
+    seat in turn; every game a deal of its own."""
+    search = (f"search:rollouts={setup.rollouts}:rollout_policy={rollout}"
+              f":opponents={setup.opponents}")  # fmt: skip
     if weights:
         search += f":rollout_weights={weights}"
-    parts = []
     n = setup.n_players
-    per_seat = -(-setup.record_games // n)
-    for seat in range(n):
-        lineup = list(setup.field)
-        lineup.insert(seat, search)
-        games = first_game + seat * per_seat + np.arange(per_seat)
-        parts.append(learn.search_records(setup.tables, lineup, setup.seed, games, registry))
-        if setup.progress is not None:
-            setup.progress(per_seat)
+    per_seat = -(-setup.record_games // (n * len(setup.fields)))
+    lineups = []  # one part per field and seat of the search, per_seat games each
+    for field in setup.fields:
+        for seat in range(n):
+            lineups.append([*field[:seat], search, *field[seat:]])
+    args = (setup.spec.name, setup.tables, lineups, per_seat, setup.seed, first_game)
+    total = len(lineups) * per_seat
+    if setup.client is not None:
+        from sim.core.dask_backend import map_chunks
+
+        seen = [0]
+
+        def advanced(done: int, _total: int) -> None:  # (map_chunks counts from the start)
+            if setup.progress is not None:
+                setup.progress(done - seen[0])
+            seen[0] = done
+
+        parts = map_chunks(setup.client, record_part, total, per_seat, *args, progress=advanced)
+    else:
+        parts = []
+        for first in range(0, total, per_seat):
+            parts.append(record_part(first, per_seat, *args))
+            if setup.progress is not None:
+                setup.progress(per_seat)
     return F.Records.concat(parts)
+
+
+def record_part(first: int, n: int, game: str, tables, lineups, per_part: int, seed: int,
+                first_game: int) -> F.Records:  # fmt: skip
+    """The records of games first .. first + n - 1 of an iteration (part first // per_part: its
+    line-up), numbered from `first_game`: a pure function of its arguments (a Dask task)."""
+    from sim import games as registry
+
+    spec = registry.get(game)
+    learn = import_module(spec.report().LEARN)
+    games = first_game + first + np.arange(n)
+    return search_records(learn, tables, lineups[first // per_part], seed, games,
+                          spec.strategies())  # fmt: skip
+
+
+def search_records(learn, tables, lineup: list[str], seed: int, games: np.ndarray,
+                   registry) -> F.Records:  # fmt: skip
+    """Play games `games` of `seed` with `lineup` (one strategy per seat, a search among them;
+    seats as given, the caller rotates) on the fast path, recording every decision a search seat
+    makes that the learned player scores (`learn`: the game's LEARN module)."""
+    n = len(lineup)
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    seatings = np.tile(np.arange(n, dtype=np.int64), (len(games), 1))
+    rec = learn.record_tables(tables, seed, games, seatings, registry.make_policies(lineup, n))
+    return F.Records.from_tables(rec, games)
+
+
+def write_weights(learn, path: Path, weights: np.ndarray, base: str, n_players: int,
+                  meta: dict) -> None:  # fmt: skip
+    """The fitted weights (float, the features' units) as the kernel's weights file."""
+    from strategies.learned import save_weights
+
+    save_weights(path, F.to_fixed(weights, learn.BITS), learn.DECISIONS, learn.FEATURES,
+                 {"game": learn.GAME, "players": n_players, "base": base, **meta})  # fmt: skip
 
 
 def iterate(setup: LearnSetup, done: dict[int, dict] | None = None) -> pd.DataFrame:
@@ -106,9 +205,8 @@ def iterate(setup: LearnSetup, done: dict[int, dict] | None = None) -> pd.DataFr
     done = done or {}
     learn = import_module(setup.spec.report().LEARN)
     if 0 not in done:
-        share, half, games = strength(setup, setup.base)
         done[0] = {"iteration": 0, "player": setup.base, "records": 0, "agreement": np.nan,
-                   "reward_gap": np.nan, "win_share": share, "half_width": half, "games": games}
+                   "reward_gap": np.nan, **strength(setup, setup.base)}  # fmt: skip
         atomic_write_text(setup.out / "iteration_0.json", json.dumps(done[0]))
     rollout, weights = setup.base, ""
     for it in range(1, setup.iterations + 1):
@@ -127,13 +225,13 @@ def _iteration(setup: LearnSetup, learn, it: int, rollout: str, weights: str, pa
     check = F.evaluate(fit, held)
     overall = check[check["code"] == F.ALL_CODES].iloc[0]
     made = {"iteration": it, "seed": setup.seed, "records": len(train),
-            "rollouts": setup.rollouts, "field": setup.field, "target": setup.target,
-            "search_rollout_policy": rollout, "search_rollout_weights": Path(weights).name}
-    learn.write_weights(path, fit.weights, setup.base, setup.n_players, made)
-    share, half, games = strength(setup, f"learned:weights={path}")
+            "rollouts": setup.rollouts, "fields": setup.fields, "target": setup.target,
+            "opponents": setup.opponents, "search_rollout_policy": rollout,
+            "search_rollout_weights": Path(weights).name}  # fmt: skip
+    write_weights(learn, path, fit.weights, setup.base, setup.n_players, made)
     return {"iteration": it, "player": f"learned:weights={path.name}", "records": len(recs),
             "agreement": float(overall["agreement"]), "reward_gap": float(overall["reward_gap"]),
-            "win_share": share, "half_width": half, "games": games}
+            **strength(setup, f"learned:weights={path}")}  # fmt: skip
 
 
 def read_done(out: Path) -> dict[int, dict]:
@@ -146,14 +244,25 @@ def read_done(out: Path) -> dict[int, dict]:
 
 def curve_text(curve: pd.DataFrame, setup: LearnSetup) -> str:
     """The learning curve as a table, then what it says."""
-    lines = [f"Learned player, {setup.n_players} players, against {', '.join(setup.field)} "
-             f"(seats rotated, {setup.strength_games} deals each; parity "
+    many = len(setup.fields) > 1
+    against = (f"{len(setup.fields)} fields (the mean share; the worst field's beside it)"
+               if many else ", ".join(setup.fields[0]))  # fmt: skip
+    lines = [f"Learned player, {setup.n_players} players, against {against} "
+             f"(seats rotated, {setup.strength_games} deals; parity "
              f"{1 / setup.n_players:.1%})", "",
-             f"{'iteration':>9}  {'records':>8}  {'agreement':>9}  {'win share':>18}  player"]
+             f"{'iteration':>9}  {'records':>8}  {'agreement':>9}  {'win share':>18}"
+             + (f"  {'worst field':>18}" if many else "") + "  player"]
     for r in curve.itertuples():
         agree = "" if np.isnan(r.agreement) else f"{r.agreement:.1%}"
         share = f"{r.win_share:.1%} +/- {r.half_width:.1%}"
-        lines.append(f"{r.iteration:>9}  {r.records:>8}  {agree:>9}  {share:>18}  {r.player}")
+        worst = f"  {f'{r.worst_share:.1%} +/- {r.worst_half_width:.1%}':>18}" if many else ""
+        lines.append(f"{r.iteration:>9}  {r.records:>8}  {agree:>9}  {share:>18}{worst}  "
+                     f"{r.player}")
+    if many:
+        alike = all(len(set(f)) == 1 for f in setup.fields)
+        listed = ", ".join(f[0] if alike else ",".join(f) for f in setup.fields)
+        lines += ["", textwrap.fill(("fields (each in every other seat): " if alike else
+                                     "fields: ") + listed, 100)]  # fmt: skip
     best = curve.iloc[curve["win_share"].to_numpy()[1:].argmax() + 1] if len(curve) > 1 else None
     if best is not None:
         lo, hi = best.win_share - best.half_width, best.win_share + best.half_width
@@ -162,7 +271,7 @@ def curve_text(curve: pd.DataFrame, setup: LearnSetup) -> str:
                    else "not told apart from its base")  # fmt: skip
         lines += ["", f"Best: iteration {best.iteration}, {best.win_share:.1%} "
                   f"(95% interval {lo:.1%} to {hi:.1%}): {verdict}."]
-        if curve.games.iloc[0] == 0:
+        if curve.games.iloc[0] == 0 and not many:
             lines.append(f"(The base is the whole field: its {base:.1%} is its share by symmetry.)")
     return "\n".join(lines) + "\n"
 
@@ -174,11 +283,15 @@ def curve_png(curve: pd.DataFrame, setup: LearnSetup) -> bytes:
 
     fig = figure(figsize=(5.5, 3.2))
     ax = fig.add_subplot()
+    many = len(setup.fields) > 1
     ax.errorbar(curve["iteration"], curve["win_share"], yerr=curve["half_width"], marker="o",
-                capsize=3)  # fmt: skip
+                capsize=3, label="mean over the fields" if many else "win share")  # fmt: skip
+    if many:
+        ax.errorbar(curve["iteration"], curve["worst_share"], yerr=curve["worst_half_width"],
+                    marker="v", capsize=3, label="the worst field")  # fmt: skip
     ax.axhline(1 / setup.n_players, color="grey", lw=0.8, ls="--", label="parity")
     ax.set_xlabel("iteration (0: the base heuristic)")
-    ax.set_ylabel("win share against the field")
+    ax.set_ylabel("win share against the field" + ("s" if many else ""))
     ax.set_xticks(curve["iteration"])
     ax.legend(fontsize=7, frameon=False)
     return render_png(fig)

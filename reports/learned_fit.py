@@ -66,6 +66,16 @@ class Records:
     def __len__(self) -> int:
         return len(self.code)
 
+    @classmethod
+    def from_tables(cls, rec: tuple, games: np.ndarray) -> Records:
+        """The records of a game's `learn_tables` (`sim.core.learn`) for games `games`."""
+        count, row, n_options, features, visits, total, chosen, seat, _turn = rec
+        keep = np.arange(row.shape[1])[None, :] < count[:, None]
+        game_ids = np.broadcast_to(np.asarray(games)[:, None], row.shape)
+        return cls(code=row[keep], n=n_options[keep], features=features[keep].astype(float),
+                   visits=visits[keep], total=total[keep], chosen=chosen[keep], seat=seat[keep],
+                   game=game_ids[keep])  # fmt: skip
+
     @property
     def live(self) -> np.ndarray:
         """bool[R, K]: the option exists (its index is below the record's `n`)."""

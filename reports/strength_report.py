@@ -14,7 +14,8 @@ def tier_dirs(run) -> dict:
     they were played (`run`: any run read from a directory, with `dir` and `config`)."""
     labels = run.config.get("strengths") or [St.HAND]
     out = {labels[0]: run.dir}
-    for tier, d in ((St.TUNED, St.TUNED_DIR), (St.SEARCH, St.SEARCH_DIR)):
+    for tier, d in ((St.TUNED, St.TUNED_DIR), (St.LEARNED, St.LEARNED_DIR),
+                    (St.SEARCH, St.SEARCH_DIR)):  # fmt: skip
         if tier in labels and (run.dir / d / "manifest.json").is_file():
             out[tier] = run.dir / d
     return out
@@ -56,9 +57,8 @@ SEARCH_NOTE = (
 
 
 NO_SEARCH_NOTE = (
-    "A third play strength, players that look ahead (the search player, docs/search.md), "
-    "was not played: `abyss-mc tournament --report --strengths search` adds it (minutes, not "
-    "seconds)."
+    "Players that look ahead (the search player, docs/search.md) were not played: "
+    "`abyss-mc tournament --report --strengths search` adds them (minutes, not seconds)."
 )
 
 
@@ -102,9 +102,12 @@ def add_card_values(report, run) -> None:
         "strategy is better off without it) only when its Holm-corrected test says so."
     )
     for tier, (df, meta) in found.items():
+        deals = (f"{meta['blocks']:,} deals per card" if "looks" not in meta else
+                 f"up to {meta['blocks']:,} deals per card on a time budget ({meta['looks']} "
+                 f"looks; the cards told apart stopped early)")  # fmt: skip
         sec.figure(chart(df, meta["strategy"], meta["players"]), f"card_values_{tier}",
-                   f"{tier.capitalize()} presets: each card's value to `{meta['strategy']}`, "
-                   f"{meta['blocks']:,} deals per card, ordered by value")  # fmt: skip
+                   f"{St.title(tier).capitalize()}: each card's value to `{meta['strategy']}`, "
+                   f"{deals}, ordered by value")  # fmt: skip
         never = df.loc[df["finding"] == NEVER, "card"]
         if len(never):
             sec.paragraph(f"Never taken by `{meta['strategy']}` on these deals, so not shown "
@@ -114,13 +117,16 @@ def add_card_values(report, run) -> None:
             table = shown[["kind", "card", "value", "lo", "hi", "p_holm", "finding"]]
             sec.table(table.set_index("card"), float_format="{:.3f}")
         else:
-            sec.paragraph(f"{tier.capitalize()} presets: no card's value can be told from 0.")
+            sec.paragraph(f"{St.title(tier).capitalize()}: no card's value can be told from 0.")
 
 
 RANKINGS = {
     St.TUNED: "The tuned presets made for each player count (`abyss-mc tune`, "
     "docs/tuning-results.md) played their own tournament with the same blocks and seed: win "
     "rates with 95% intervals over blocks.",
+    St.LEARNED: "The learned player (docs/learned.md: distilled from the search, at the "
+    "heuristics' speed) against the best tuned presets of each player count it has weights for, "
+    "with the same blocks and seed: win rates with 95% intervals over blocks.",
     St.SEARCH: "Search players (docs/search.md) modelling the best tuned presets of each player "
     "count played their own tournament with the same seed: win rates with 95% intervals over "
     "blocks.",

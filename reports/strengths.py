@@ -7,10 +7,13 @@ A tournament with `--report` also plays, in the same run directory,
   line-up: every tuned preset), with the same blocks, design and seed, in `TUNED_DIR` (a run
   directory of its own, that `games.abyss.report.balance.RunData` reads); the report names the
   strategies without one (`tuned_note`);
+- where the game has a learned player with built-in weights for the count (docs/learned.md), the
+  *learned* tier: at each such count a tournament of the learned player against the
+  `CONTENDERS` best tuned presets, in `LEARNED_DIR`;
 - with the built-in line-up, the *card values* of each tier (restricted play,
   `reports.restrict`): the tier's best strategy at 4 players (or the nearest count played)
   forbidden each card in turn, in `CARDS_DIR/<tier>/`;
-- with `--strengths search`, where the game has a search player, the *search* tier: at each
+- with `--strengths search`, where the game has a search player, also the *search* tier: at each
   player count a tournament among search players whose rollouts model the `CONTENDERS` best
   tuned presets of that count, in `strengths/search/` (docs/restricted-play.md says what it
   costs and why its card values and fight rule are not measured).
@@ -24,12 +27,15 @@ from pathlib import Path
 
 from sim.core.errors import UserError
 
-HAND, TUNED, SEARCH = "hand-written", "tuned", "search"
+HAND, TUNED, LEARNED, SEARCH = "hand-written", "tuned", "learned", "search"
 TUNED_DIR = Path("strengths") / TUNED
+LEARNED_DIR = Path("strengths") / LEARNED
 SEARCH_DIR = Path("strengths") / SEARCH
+#: the tiers a tournament may play (`--strengths`), weakest first; each includes those before
+LEVELS = ("none", TUNED, LEARNED, SEARCH)
 #: What each tier is called in the report.
-TITLES = {HAND: "hand-written presets", TUNED: "tuned presets", SEARCH: "search player",
-          "as run": "strategies as run"}  # fmt: skip
+TITLES = {HAND: "hand-written presets", TUNED: "tuned presets", LEARNED: "learned player",
+          SEARCH: "search player", "as run": "strategies as run"}  # fmt: skip
 #: The search tier: how many of the best tuned presets its search players model, its blocks and
 #: rollouts per decision (docs/restricted-play.md: the measured cost).
 CONTENDERS, SEARCH_BLOCKS, SEARCH_ROLLOUTS = 3, 20, 32
@@ -122,6 +128,26 @@ def best_of(seats, n_players: int) -> str:
     return ranked(seats, n_players)[0]
 
 
+def learned_lineup(registry, tuned_seats, n_players: int) -> list[str]:
+    """The learned tier at `n_players`: the learned player (its built-in weights for that
+    count) against the CONTENDERS best tuned presets there; empty when the game has no learned
+    player or no weights for that count."""
+    from strategies.registry import StrategyError
+
+    if LEARNED not in registry.policies:
+        return []
+    try:
+        registry.make_policies([LEARNED], n_players)
+    except StrategyError:
+        return []
+    return [LEARNED, *ranked(tuned_seats, n_players)[:CONTENDERS]]
+
+
+def plays(strengths: str, tier: str) -> bool:
+    """Whether `--strengths strengths` (resolved) plays `tier`."""
+    return LEVELS.index(strengths) >= LEVELS.index(tier)
+
+
 def search_lineup(tuned_seats, n_players: int, rollouts: int) -> list[str]:
     """The search tier at `n_players`: a search player for each of the CONTENDERS best tuned
     presets there, its rollouts played by that preset (every seat's model of every player)."""
@@ -130,14 +156,15 @@ def search_lineup(tuned_seats, n_players: int, rollouts: int) -> list[str]:
 
 
 def save_card_values(out: Path, df, *, strategy: str, players: int, unrestricted: float,
-                     blocks: int) -> None:  # fmt: skip
-    """`impact.parquet` and `meta.json` of one tier's card values."""
+                     blocks: int, **timed) -> None:  # fmt: skip
+    """`impact.parquet` and `meta.json` of one tier's card values (`timed`: a time-budgeted
+    run's looks taken and why it stopped, `reports.sequential`)."""
     from sim.core.runs import atomic_write_text, write_parquet
 
     out.mkdir(parents=True, exist_ok=True)
     write_parquet(df, out / "impact.parquet")
     meta = {"strategy": strategy, "players": players, "unrestricted": unrestricted,
-            "blocks": blocks}  # fmt: skip
+            "blocks": blocks, **timed}  # fmt: skip
     atomic_write_text(out / "meta.json", json.dumps(meta, indent=1) + "\n")
 
 
@@ -164,17 +191,27 @@ def tier_manifest(parent_config: dict, tier: str, lineups: dict[int, list[str]],
 
 
 def resolve_options(spec, strengths: str, card_blocks: int | None, report: bool, *,
-                    builtin: bool):  # fmt: skip
-    """`--strengths` and `--card-blocks` resolved ("tuned", "search" or "none"; a number of
-    blocks): with `--report` the tuned tier is played for any line-up, the card values only for
-    the built-in one (`builtin`)."""
-    if strengths not in ("auto", "tuned", "search", "none"):
-        raise UserError(f"--strengths must be auto, tuned, search or none; got {strengths!r}")
+                    builtin: bool, minutes: float | None = None):  # fmt: skip
+    """`--strengths` and `--card-blocks` resolved (one of `LEVELS`; a number of blocks): with
+    `--report` the tuned tier and, where the game has one, the learned tier are played for any
+    line-up, the card values only for the built-in one (`builtin`)."""
+    if strengths not in ("auto", *LEVELS):
+        raise UserError(f"--strengths must be auto, tuned, learned, search or none; "
+                        f"got {strengths!r}")  # fmt: skip
+    has_learned = LEARNED in spec.strategies().policies
     if strengths == "auto":
-        strengths = "tuned" if report else "none"
+        strengths = (LEARNED if has_learned else TUNED) if report else "none"
+    if strengths == LEARNED and not has_learned:
+        raise UserError(f"--strengths learned: {spec.title} has no learned player yet; "
+                        "use --strengths tuned")  # fmt: skip
     if strengths == "search" and "search" not in spec.strategies().policies:
         raise UserError(f"--strengths search: {spec.title} has no search player yet; "
                         "use --strengths tuned")  # fmt: skip
+    if minutes is not None:
+        if not report or not minutes > 0:
+            raise UserError(f"--minutes budgets the report's card values: it needs --report "
+                            f"and a positive number; got {minutes}")  # fmt: skip
+        card_blocks = card_blocks or CARD_BLOCKS  # (a budget plays them for any line-up)
     if card_blocks is None:
         card_blocks = CARD_BLOCKS if report and builtin else 0
     if card_blocks < 0 or card_blocks == 1:

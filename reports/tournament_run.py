@@ -44,13 +44,15 @@ class TournamentSetup(NamedTuple):
     presets: Any
     threads: int | None
     t_start: float
+    #: a time budget for the card values (minutes over all tiers; `reports.sequential`)
+    card_minutes: float | None = None
 
 
 def play(setup: TournamentSetup, run, backend, scheduler, progress) -> tuple[str, Path]:
     """The tournament inside `run` (`progress(total)`: a progress bar over that many games);
     returns (the summary, the run directory)."""
     (spec, tables, exp, names, counts, plans, blocks, seed, design, crn, sequential, _, _, _,
-     fight_points, report, cards, set_, presets, threads, t_start) = setup  # fmt: skip
+     fight_points, report, cards, set_, presets, threads, t_start, _) = setup  # fmt: skip
     out_dir = run.out
     with run:
         run.seal(tables, presets)
@@ -136,7 +138,8 @@ def play(setup: TournamentSetup, run, backend, scheduler, progress) -> tuple[str
 
 
 def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> dict:
-    """The tuned tier's tournaments (strengths/tuned/), the search tier's (strengths/search/)
+    """The tuned tier's tournaments (strengths/tuned/), the learned and search tiers'
+    (strengths/learned/, strengths/search/)
     and the card values of the tiers of presets (card_values/<tier>/): `reports.strengths`.
     The manifest's entries (with the tuned tier: `tuned_versions`, player count -> strategy ->
     its tuned version or None, for the report's note on those without)."""
@@ -166,23 +169,31 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> 
         return played
 
     versions = {}
-    if strengths in ("tuned", "search"):
+    if St.plays(strengths, St.TUNED):
         versions = {str(n): St.tuned_versions(registry, names, n) for n in counts}
         lineups = {n: St.tuned_lineup(registry, names, n) for n in counts}
         lineups = {n: lineup for n, lineup in lineups.items() if lineup}
         tuned = play_tier(St.TUNED, lineups, blocks)
         if tuned:
             tiers[St.TUNED] = (sorted({s for x in lineups.values() for s in x}), tuned)
-        if strengths == "search" and tuned:
+        seats = pd.read_parquet(run.dir / St.TUNED_DIR / "seats.parquet") if tuned else None
+        if St.plays(strengths, St.LEARNED) and tuned:
+            lineups = {n: St.learned_lineup(registry, seats, n) for n in tuned}
+            lineups = {n: lineup for n, lineup in lineups.items() if lineup}
+            learned = play_tier(St.LEARNED, lineups, blocks)
+            if learned:
+                tiers[St.LEARNED] = (sorted({s for x in lineups.values() for s in x}), learned)
+        if St.plays(strengths, St.SEARCH) and tuned:
             n_blocks, rollouts = search
-            seats = pd.read_parquet(run.dir / St.TUNED_DIR / "seats.parquet")
             lineups = {n: St.search_lineup(seats, n, rollouts) for n in tuned}
             play_tier(St.SEARCH, lineups, n_blocks)
     if card_blocks:  # not the search tier's: restricted play of a search player costs hours
+        seconds = setup.card_minutes * 60 / len(tiers) if setup.card_minutes else None
         for tier, (_, res) in tiers.items():
-            _card_values(spec, tables, run, cluster, tier, res, card_blocks, seed, progress)
+            _card_values(spec, tables, run, cluster, tier, res, card_blocks, seed, progress,
+                         seconds)  # fmt: skip
     played = list(tiers) + ([St.SEARCH] if (run.dir / St.SEARCH_DIR).is_dir() else [])
-    return {"strengths": played, "card_blocks": card_blocks,
+    return {"strengths": played, "card_blocks": card_blocks, "card_minutes": setup.card_minutes,
             **({"tuned_versions": versions} if versions else {})}  # fmt: skip
 
 
@@ -222,7 +233,9 @@ def _write_tier(spec, tables, run, tier, lineups, results, *, seed, expansions,
 
 
 def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed,
-                 make_progress) -> None:
+                 make_progress, seconds=None) -> None:  # fmt: skip
+    """The tier's best strategy at the card count, forbidden each card in turn: `card_blocks`
+    deals each, or, with a time budget of `seconds`, sequentially (`_card_values_timed`)."""
     import pandas as pd
 
     from reports import restrict as R
@@ -236,6 +249,9 @@ def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed,
     cardlist = spec.report().restrictions(tables)
     problem = Problem(spec.name, tables, n, best, "", {}, {}, [best] * (n - 1), seed, registry)
     store = run.store(f"cards-{tier}")
+    if seconds is not None:
+        _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, seconds)
+        return
     done = {first: load_array(store, first) for first, _ in store.completed()} \
         if store is not None else {}  # fmt: skip
     progress = make_progress((1 + len(cardlist)) * card_blocks * n)
@@ -248,3 +264,35 @@ def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed,
     St.save_card_values(run.dir / St.CARDS_DIR / tier, R.impact_frame(cardlist, shares, n),
                         strategy=best, players=n, unrestricted=float(shares[0].mean()),
                         blocks=card_blocks)  # fmt: skip
+
+
+def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, seconds) -> None:
+    """Card values on a time budget (`reports.sequential`): the looks' deals go to the cards
+    still undecided. Each look's shares are a chunk of the run (key: the look's first deal), so
+    a resumed run replays the decisions from them and goes on."""
+    import numpy as np
+
+    from reports import sequential as Q
+    from reports import strengths as St
+    from reports.tune import evaluate
+
+    specs = [problem.start, *(f"{problem.start}:{forbid}" for _, _, forbid in cardlist)]
+    done = {first: load_array(store, first) for first, _ in store.completed()} \
+        if store is not None else {}  # fmt: skip
+
+    def play(rows, first, count):
+        if first in done and done[first].shape == (len(rows), count):
+            return done[first]
+        part = evaluate(problem, [specs[r] for r in rows], seed=seed, first_block=first,
+                        n_blocks=count, client=cluster)  # fmt: skip
+        if store is not None:
+            save_array(store, first, count, part)
+        return part
+
+    result = Q.run(play, len(cardlist), seconds=seconds)
+    df = Q.impact_frame(cardlist, result, problem.n_players)
+    St.save_card_values(run.dir / St.CARDS_DIR / tier, df, strategy=problem.start,
+                        players=problem.n_players, unrestricted=float(np.nanmean(
+                            result.shares[0, : int(result.deals.max())])),
+                        blocks=int(result.deals.max()), looks=result.looks,
+                        stopped_by=result.stopped_by)  # fmt: skip

@@ -22,12 +22,13 @@ def main() -> None:
     weights, games = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 2000
     tables = load_cards(expansions=EXP)
     player = f"learned:weights={weights}"
+    base = REGISTRY.make_policy(player).loaded.meta["base"]
     opens = sorted(n for n in REGISTRY.strategy_names() if n.endswith("_open_4p"))
-    print("| field (three of) | learned | base (pearl_economist_open_4p) |")
+    print(f"| field (three of) | learned | base ({base}) |")
     print("|---|---|---|")
     for name in opens:
         row = []
-        for who in (player, "pearl_economist_open_4p"):
+        for who in (player, base):
             if who == name:
                 row.append("25% (itself)")
                 continue

@@ -59,6 +59,11 @@ class CompiledPolicy:
         # thousandths the compiled policy holds: refused, never rounded silently
         check_parameters(self)
 
+    def at_table(self, n_players: int):
+        """This strategy at a table of `n_players` (`Registry.make_policies`): itself, unless it
+        has data per player count (the learned player's built-in weights)."""
+        return self
+
     def workspace(self, game) -> np.ndarray:
         """A kernel workspace holding the card tables and the state of `game`."""
         w = self.workspaces(game.t)

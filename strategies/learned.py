@@ -8,14 +8,17 @@ The file holds `weights` (int32 [decisions, features], fixed point), the game's 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 
-from strategies.registry import StrategyError
+from strategies.registry import StrategyError, param
 
 FORMAT = 1
 
@@ -69,3 +72,70 @@ def load_weights(path: Path, game: str, decisions, features) -> Weights:
     if tuple(file_decisions) != tuple(decisions) or tuple(file_features) != tuple(features):
         raise StrategyError(f"weights file {path}: made for other decisions or features")
     return Weights(weights, meta, hashlib.sha256(blob).hexdigest())
+
+
+@dataclass
+class LearnedPlayer:
+    """What every game's learned player shares (a game's `LearnedPolicy` adds its restricted
+    play fields and names its package and slots): its weights file, loaded and checked when the
+    player is made, the table's built-in weights, the digest, and the vector the kernel reads."""
+
+    weights: str = param(
+        "",
+        "The weights file (`abyss-mc learn` writes one): which decisions it scores and how; "
+        "empty: the built-in weights of the table's player count.",
+        "plays another learned player.",
+        unit="a .npz file of abyss-mc learn",
+        tune=False,
+        path=True,
+    )
+    #: the game's package (`games.<package>`) and name
+    package: ClassVar[str]
+    #: the game's policy slots: L_WEIGHTS, N_SLOTS, LEARNED_DECISIONS, FEATURE_NAMES
+    slots: ClassVar[Any]
+    #: where the built-in weights are (`learned_<n>p.npz`), and the count `learned` plays
+    #: when made without a table (`make_policy`)
+    builtin_dir: ClassVar[Path]
+    default_players: ClassVar[int]
+    #: restricted play: (field, slot) pairs the player sets over its base's
+    FORBID: ClassVar[tuple[tuple[str, int], ...]] = ()
+    #: not screened into `tune`'s default field: its weights are for one player count and field
+    SCREENED = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        path = Path(self.weights) if self.weights else self.builtin(self.default_players)
+        self.loaded = load_weights(path, self.package, self.slots.LEARNED_DECISIONS,
+                                   self.slots.FEATURE_NAMES)  # fmt: skip
+
+    @classmethod
+    def builtin(cls, n_players: int) -> Path:
+        return cls.builtin_dir / f"learned_{n_players}p.npz"
+
+    def at_table(self, n_players: int):
+        """With the built-in weights: those of `n_players` players, or a StrategyError in one
+        line when there are none for that count."""
+        if self.weights or n_players == self.default_players:
+            return self
+        path = self.builtin(n_players)
+        if not path.is_file():
+            raise StrategyError(
+                f"learned: no built-in weights for {n_players} players; make them with "
+                f"`abyss-mc learn --players {n_players}` and play learned:weights=FILE"
+            )
+        return dataclasses.replace(self, weights=str(path))
+
+    @property
+    def digest(self) -> str:
+        """The weights file's SHA-256 (the manifests name what was played)."""
+        return self.loaded.digest
+
+    def params(self) -> np.ndarray:
+        """The base strategy's vector (its slots below L_WEIGHTS), this player's restricted
+        play, then the weights."""
+        registry = import_module(f"games.{self.package}.strategies").REGISTRY
+        vec = registry.make_policy(self.loaded.meta["base"]).params().copy()
+        for name, slot in self.FORBID:
+            vec[slot] = getattr(self, name)
+        vec[self.slots.L_WEIGHTS : self.slots.N_SLOTS] = self.loaded.weights.reshape(-1)
+        return vec

@@ -435,7 +435,8 @@ class Registry:
             raise StrategyError("no strategy given")
         if len(specs) > n_players:
             raise StrategyError(f"{len(specs)} strategies given for {n_players} players")
-        return [self.make_policy(specs[i % len(specs)]) for i in range(n_players)]
+        policies = [self.make_policy(specs[i % len(specs)]) for i in range(n_players)]
+        return [p.at_table(n_players) if hasattr(p, "at_table") else p for p in policies]
 
 
 _ONE = "One strategy in full, every parameter with its value: abyss-mc strategies [--game G] NAME."

@@ -15,8 +15,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from sim.core.search import CONFIDENCE_UNIT
+from sim.core.search import CONFIDENCE_UNIT, OPPONENTS_OWN, OPPONENTS_ROLLOUT
 from strategies.registry import StrategyError, param
+
+#: the `opponents` parameter's values, in the order of the kernel's codes
+OPPONENT_MODELS = ("rollout", "own")
+assert (OPPONENTS_ROLLOUT, OPPONENTS_OWN) == (0, 1)
 
 
 def rollout_choices(directory: Path, policies: tuple[str, ...]) -> tuple[str, ...]:
@@ -80,9 +84,30 @@ class SearchPlayer:
         unit="probability",
         tune=False,
     )
+    rollout_weights: str = param(
+        "",
+        "With rollout_policy=learned: its weights file (empty: the built-in weights).",
+        "models the players by another learned player (`abyss-mc learn` iterates so).",
+        unit="a .npz file of abyss-mc learn",
+        tune=False,
+        path=True,
+    )
+    opponents: str = param(
+        "rollout",
+        "The search's model of the opponents in its rollouts: `rollout`, every seat plays the "
+        "rollout policy; `own`, each opponent plays its own strategy (known policies, as in a "
+        "tournament of fixed presets: what `abyss-mc learn`'s expert knows; another search seat "
+        "plays the rollout policy). Hidden cards stay hidden either way.",
+        "models the opponents by what they really play: labels for a learned player that must "
+        "answer many fields (docs/learned.md).",
+        choices=OPPONENT_MODELS,
+        unit="opponent models",
+        tune=False,
+    )
     #: the game's package (`games.<package>`)
     package: ClassVar[str]
     #: the game's policy slots: S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE,
+    #: S_OPPONENTS,
     #: ROLLOUT_KIND (= a policy's slot count), ROLLOUT_PARAMS
     slots: ClassVar[Any]
     #: it looks ahead (slow): not screened into `tune`'s default field
@@ -102,8 +127,9 @@ class SearchPlayer:
         vec[slots.S_EXPLORATION] = round(self.exploration * 1000)
         vec[slots.S_DETERMINIZATIONS] = self.determinizations
         vec[slots.S_CONFIDENCE] = round(self.confidence * CONFIDENCE_UNIT)
+        vec[slots.S_OPPONENTS] = OPPONENT_MODELS.index(self.opponents)
         spec = self.rollout_policy
-        if getattr(self, "rollout_weights", ""):  # a learned rollout policy's own weights
+        if self.rollout_weights:  # a learned rollout policy's own weights
             spec = f"{spec}:weights={self.rollout_weights}"
         rollout = registry.make_policy(spec)
         vec[slots.ROLLOUT_KIND] = rollout.kind

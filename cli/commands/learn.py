@@ -29,11 +29,18 @@ def learn(
                         "decision: its labels' quality.")] = 64,
     strength_games: Annotated[int, typer.Option("--strength-games", help="Deals on which each "
                               "iteration's player meets the field, seats rotated.")] = 4000,
-    field: Annotated[str | None, typer.Option("--field", metavar="A,B,...", help="The opponents "
-                     "(players - 1 strategies); default: the base, in every other seat.")] = None,
+    field: Annotated[str, typer.Option("--field", metavar="open|A,B,...", help="The "
+                     "opponents: `open`, each open preset of this count in turn in every other "
+                     "seat (the search's games and the strength split among them), or one "
+                     "line-up (players - 1 strategies).")] = "open",
+    opponents: Annotated[str, typer.Option("--opponents", metavar="own|rollout", help="The "
+                         "search's model of the opponents: their own strategies, or its "
+                         "rollout policy.")] = "own",
     base: Annotated[str | None, typer.Option("--base", metavar="S", help="The heuristic the "
                     "learned player scores over and the first search's model of every player; "
                     "default: the game's strongest open preset at this count.")] = None,
+    backend: c.BackendOption = "local",
+    scheduler: c.SchedulerOption = None,
     seed: c.SeedOption = 1,
     out: c.OutDirOption = None,
     resume: Annotated[Path | None, typer.Option("--resume", metavar="DIR", help="Finish an "
@@ -46,13 +53,15 @@ def learn(
     """Distil a learned player from the search; write its weights and the learning curve."""
     options = {"game": game, "players": players, "iterations": iterations, "games": games,
                "rollouts": rollouts, "strength_games": strength_games, "field": field,
+               "opponents": opponents,
                "base": base, "seed": seed, "expansions": expansions}  # fmt: skip
     run, options, set_, cards, presets, out = c.resumed("learn", resume, options, set_, cards,
                                                         presets, out)  # fmt: skip
-    _learn(options, cards, set_, presets, out, run)
+    c.check_backend(backend, scheduler)
+    _learn(options, cards, set_, presets, out, run, backend, scheduler)
 
 
-def _learn(o, cards, set_, presets, out, run) -> None:
+def _learn(o, cards, set_, presets, out, run, backend="local", scheduler=None) -> None:
     from reports import learn_run as L
     from reports.run import Run
     from sim.core.runs import atomic_write_text
@@ -67,20 +76,25 @@ def _learn(o, cards, set_, presets, out, run) -> None:
         raise UserError(f"{spec.title} has no learned player yet")
     n = o["players"]
     base = o["base"] or import_module(spec.report().LEARN).base_strategy(n)
-    field = c.parse_lineup(o["field"], n - 1) if o["field"] else [base] * (n - 1)
-    registry.make_policies([base, *field], n)  # unknown names fail before any work
+    if o.get("opponents", "own") not in ("own", "rollout"):
+        raise UserError(f"--opponents must be own or rollout; got {o['opponents']!r}")
+    if o["field"] == "open":
+        fields = L.open_fields(registry, n)
+    else:
+        fields = [c.parse_lineup(o["field"], n - 1)]
+    for field in fields:
+        registry.make_policies([base, *field], n)  # unknown names fail before any work
     if run is None:
         run = Run.start("learn", out, o["seed"], {"options": o, "game": spec.name,
                         **data_paths(cards, set_, presets)})  # fmt: skip
-    symmetric = set(field) == {base}  # the base against itself: its share, no games
-    total = o["iterations"] * (o["games"] + o["strength_games"]) + (
-        0 if symmetric else o["strength_games"])  # fmt: skip
-    progress = c.GamesProgress(total, sys.stderr.isatty())
+    setup = L.LearnSetup(spec, tables, exp, n, fields, base, o["seed"], o["iterations"],
+                         o["games"], o["rollouts"], o["strength_games"], run.dir,
+                         opponents=o.get("opponents", "own"))  # fmt: skip
+    progress = c.GamesProgress(L.total_games(setup), sys.stderr.isatty())
     with run, progress:
+        setup.progress = progress.advance
         run.seal(tables, presets)
-        setup = L.LearnSetup(spec, tables, exp, n, field, base, o["seed"], o["iterations"],
-                             o["games"], o["rollouts"], o["strength_games"], run.dir,
-                             progress.advance)  # fmt: skip
+        setup.client = run.cluster(backend, scheduler, None)
         curve = L.iterate(setup, L.read_done(run.dir))
         shutil.copyfile(run.dir / f"learned_{o['iterations']}.npz", run.dir / "learned.npz")
         atomic_write_text(run.dir / "curve.csv", curve.to_csv(index=False))
@@ -89,7 +103,7 @@ def _learn(o, cards, set_, presets, out, run) -> None:
         (run.dir / "learning_curve.png").write_bytes(L.curve_png(curve, setup))
         run.write_manifest(
             o["seed"], {"game": spec.name, "command": "learn", **o, "base": base,
-                        "field": field, "expansions": list(exp),
+                        "fields": fields, "expansions": list(exp),
                         **data_options(cards, set_, presets, run.out)},
             card_digest=card_digest(tables, cards, set_),
             timings={"total": time.perf_counter() - t_start},

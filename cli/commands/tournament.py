@@ -12,6 +12,7 @@ import typer
 from cli.commands import common as c
 from cli.strength_options import (
     CardBlocksOption,
+    MinutesOption,
     SearchBlocksOption,
     SearchRolloutsOption,
     StrengthsOption,
@@ -119,6 +120,7 @@ def tournament(
     search_blocks: SearchBlocksOption = 20,
     search_rollouts: SearchRolloutsOption = 32,
     card_blocks: CardBlocksOption = None,
+    minutes: MinutesOption = None,
 ) -> None:
     """Compare strategies with seat rotation and common random numbers; print the ranking."""
     run = None
@@ -132,6 +134,7 @@ def tournament(
         cards, presets = recorded_paths(options)
         out, sequential = resume, options.get("sequential")
         strengths, card_blocks = options.get("strengths", "none"), options.get("card_blocks", 0)
+        minutes = options.get("card_minutes")
         search_blocks = options.get("search_blocks", search_blocks)
         search_rollouts = options.get("search_rollouts", search_rollouts)
     c.check_backend(backend, scheduler)
@@ -160,7 +163,7 @@ def tournament(
     from reports.strengths import resolve_options
 
     strengths, card_blocks = resolve_options(spec, strengths, card_blocks, report,
-                                             builtin=strategies is None)  # fmt: skip
+                                             builtin=strategies is None, minutes=minutes)
     if strengths == "search" and min(search_blocks, search_rollouts) < 1:
         raise UserError("--search-blocks and --search-rollouts must be at least 1")
     from reports.tournament import crn_mode, make_design
@@ -181,13 +184,14 @@ def tournament(
             "sequential": sequential,
             "strengths": strengths,
             "card_blocks": card_blocks,
+            "card_minutes": minutes,
             "search_blocks": search_blocks,
             "search_rollouts": search_rollouts,
         })  # fmt: skip
     setup = TR.TournamentSetup(
         spec, tables, exp, names, counts, plans, blocks, seed, design, crn, sequential,
         strengths, card_blocks, (search_blocks, search_rollouts), fight_points, report, cards,
-        set_, presets, threads, t_start)
+        set_, presets, threads, t_start, minutes)
     progress = lambda total: c.GamesProgress(total, sys.stderr.isatty())  # noqa: E731
     text, out_dir = TR.play(setup, run, backend, scheduler, progress)
     typer.echo(text, nl=False)

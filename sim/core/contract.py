@@ -59,8 +59,8 @@ class ReportModule(Protocol):
     #: the module that says what a strategy's behavioural signature counts (`reports.signature`:
     #: COLUMNS, RATIOS, HEADERS, GAME, seat_counts, TUNED_EXPANSIONS; optional)
     SIGNATURE: str | None
-    #: the module of the learned player's data (`abyss-mc learn`: search_records, write_weights,
-    #: base_strategy; optional)
+    #: the module of the learned player's data (`abyss-mc learn`, `reports.learn_run`: GAME,
+    #: DECISIONS, FEATURES, N_CODES, BITS, record_tables, base_strategy; optional)
     LEARN: str | None
 
 

@@ -25,6 +25,9 @@ CONFIDENCE_UNIT = 1_000_000
 PROBE, ROLLOUT = 1, 2
 #: `searched`: no option of its own, the seat's (now the rollout) policy decides.
 POLICY_DECIDES = -(1 << 30)
+#: the search's opponent model (its S_OPPONENTS slot): every seat plays the rollout policy, or
+#: the opponents keep their own strategies (`opponents=own`: the expert of `abyss-mc learn`)
+OPPONENTS_ROLLOUT, OPPONENTS_OWN = 0, 1
 
 
 @njit(cache=True)
@@ -91,20 +94,24 @@ def searched_for(determinize, layout):
     `layout`: the game's workspace offsets (SEARCH_MODE, SEARCH_COUNT, SCRIPT, SEARCH_FORCE,
     SEARCH_FOUND, SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, the option row OPT,
     POLICY_KIND, POLICY_PARAMS, the player count N_PLAYERS), its seats' vector length
-    (N_PARAMS), the rollout policy's slots in it (kind, first parameter) and the policies'
-    parameter count. One implementation for every game, compiled for each with its own
-    determinization."""
+    (N_PARAMS), the rollout policy's slots in it (kind, first parameter), the policies'
+    parameter count, the search's S_OPPONENTS slot and its kind. One implementation for every
+    game, compiled for each with its own determinization."""
     mode_at, count_at, script_at, force_at, found_at, seat_at, decision_at = layout[:7]
     n_at, options_at, opt_at, kind_at, params_at, players_at = layout[7:13]
-    n_params, rollout_kind, rollout_params, n_slots = layout[13:]
+    n_params, rollout_kind, rollout_params, n_slots, opponents_slot, search_kind = layout[13:]
 
     @njit_closure
     def rollout_policy(s, seat):
         """Every seat plays the searching seat's rollout policy (its kind and slots) from now
-        on."""
+        on; with OPPONENTS_OWN, only the searching seat and other search seats do, the others
+        keeping their own strategies."""
         vec = params_at + seat * n_params
         kind = s[vec + rollout_kind]
+        own = s[vec + opponents_slot] == OPPONENTS_OWN  # (read before the seat's slots change)
         for q in range(s[players_at]):  # (the slots written never overlap the rollout's)
+            if own and q != seat and s[kind_at + q] != search_kind:
+                continue
             s[kind_at + q] = kind
             at = params_at + q * n_params
             for i in range(n_slots):

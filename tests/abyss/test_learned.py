@@ -136,3 +136,15 @@ def test_the_builtin_weights_load_and_name_their_base():
     policy = REGISTRY.make_policy("learned")
     assert builtin_weights().exists() and policy.loaded.meta["base"] in REGISTRY.strategy_names()
     assert policy.params()[P.L_WEIGHTS:].any()
+
+
+def test_learned_plays_the_tables_own_weights():
+    """"`learned` (the player count's built-in weights)": at 4 players the built-in file; at a
+    count without one, one line saying how to make them, not another count's weights."""
+    four = REGISTRY.make_policies(["learned", "greedy"], 4)[0]
+    assert four.loaded.digest == REGISTRY.make_policy("learned").loaded.digest
+    with pytest.raises(StrategyError, match="no built-in weights for 3 players") as err:
+        REGISTRY.make_policies(["learned", "greedy"], 3)
+    assert "\n" not in str(err.value)
+    mine = REGISTRY.make_policies([f"learned:weights={builtin_weights()}", "greedy"], 3)[0]
+    assert mine.loaded.digest == four.loaded.digest  # a file given plays at any count

@@ -22,6 +22,7 @@ from games.abyss.engine.kernel import core as K
 from games.abyss.engine.kernel import game as KN
 from games.abyss.engine.kernel import tables as T
 from games.abyss.engine.kernel import workspace as W
+from games.abyss.engine.policy_params import N_FEATURES, N_SLOTS
 from games.abyss.engine.policy_params import SEARCH as SEARCH_KIND
 from games.abyss.engine.rules.decode import decode
 from games.abyss.engine.rules.game import Game
@@ -208,6 +209,49 @@ def test_the_search_never_peeks_at_the_hidden_cards(expansions, opponents):
     assert redealt[0] > 0 and (redealt[1] > 0 or not expansions)  # tokens were redealt
 
 
+def _features(s, start, active):
+    """The learned player's features of the decision's options, as the recording probe writes
+    them (W.REC_FEATURES; its weight row first, -1: not a decision it scores)."""
+    p = s.copy()
+    p[: W.SEARCH_BEGIN] = start
+    p[W.REC_ON], p[W.REC_ROW] = 1, -2  # (-2: not written)
+    p[W.SEARCH_MODE], p[W.SEARCH_COUNT], p[W.SEARCH_FOUND] = B.PROBE, 0, 0
+    KN.take_turn(p, active)
+    if p[W.SEARCH_FOUND] != 1 or _asked(p)[:2] != _asked(s)[:2]:
+        return None, None  # the change took the turn elsewhere (an opponent's choice changed)
+    n = int(p[W.SEARCH_N])
+    return int(p[W.REC_ROW]), p[W.REC_FEATURES : W.REC_FEATURES + n * N_FEATURES].copy()
+
+
+def test_the_learned_players_features_never_peek():
+    """The learned player sees only what its seat sees (docs/learned.md): with every face-down
+    stack reordered and the opponents' face-down tokens redealt in the turn's start, the
+    features of every option at the decision are the same; an opponent's Pearls (public)
+    changed, they are not (the comparison can fail)."""
+    tables = SPEC.load_cards(None, [], ("leviathan",))
+    opponents = ["leviathan_hunter", "random", "greedy"]
+    scored = public_seen = 0
+    for wanted, game, s, active, start in _places(tables, [SEARCH, *opponents],
+                                                  (_first, _later, _held)):  # fmt: skip
+        searching = int(s[W.SEARCH_SEAT])
+        row, features = _features(s, start, active)
+        assert row is not None and row >= -1  # the probe wrote its record
+        rng = np.random.default_rng([4, game])
+        for _ in range(2):
+            changed, _ = _unseen_changed(start, s[: W.SEARCH_BEGIN], searching, 4, rng,
+                                         wanted is _first)  # fmt: skip
+            again, seen = _features(s, changed, active)
+            assert again == row and np.array_equal(seen, features), (game, row)
+        if row >= 0:
+            scored += 1
+            for q in range(1, 4):
+                richer = start.copy()
+                richer[K.pbase((searching + q) % 4) + S.P_PEARLS] += 50
+                seen = _features(s, richer, active)[1]
+                public_seen += seen is not None and not np.array_equal(seen, features)
+    assert scored > 0 and public_seen > 0
+
+
 def test_search_games_are_deterministic_and_independent_of_the_batch():
     tables = SPEC.load_cards(None, [], ())
     policies = _policies([SEARCH, "leviathan_hunter"], 2)
@@ -252,8 +296,31 @@ PARITY_LINEUPS = [
     ((), [SMALL, "leviathan_hunter"]),
     (("leviathan",), [SMALL, "pearl_economist_open_3p", "farmer"]),
     (("leviathan",), ["random", SMALL, "greedy", "search:rollouts=8:rollout_policy=farmer"]),
+    (("leviathan",), [f"{SMALL}:opponents=own", "random", "farmer", SMALL]),
 ]
-PARITY_IDS = ["base-2p", "leviathan-3p", "leviathan-4p-two-searches"]
+PARITY_IDS = ["base-2p", "leviathan-3p", "leviathan-4p-two-searches", "leviathan-4p-own-opponents"]
+
+
+@pytest.mark.parametrize("model", ["rollout", "own"])
+def test_the_rollouts_model_the_opponents_as_asked(all_tables, model):
+    """`opponents=rollout`: every seat plays the search's rollout policy in its rollouts.
+    `opponents=own`: the opponents keep their own strategies (their kind and parameters), but
+    another search seat plays the rollout policy (a search inside a rollout would never end)."""
+    lineup = [f"search:rollout_policy=farmer:opponents={model}", "random", "key_hunter",
+              "search:rollout_policy=greedy"]  # fmt: skip
+    s = _workspace(all_tables[("leviathan",)], lineup)
+    KN.new_game(s, 1, 0, 4)
+    kinds, params = lineup_arrays(_policies(lineup, 4))
+    farmer = _policies(["farmer"], 1)[0]
+    n = N_SLOTS
+    B.rollout_policy(s, 0)
+    for q in range(4):
+        kind = s[W.POLICY_KIND + q]
+        vec = s[W.POLICY_PARAMS + q * W.N_PARAMS:][:n]
+        if model == "own" and q in (1, 2):
+            assert kind == kinds[q] and np.array_equal(vec, params[q][:n])
+        else:
+            assert kind == farmer.kind and np.array_equal(vec, farmer.params()[:n]), q
 
 
 @pytest.fixture(scope="module")

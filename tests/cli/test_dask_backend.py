@@ -109,6 +109,16 @@ def test_dask_tournament_gives_the_local_results(tmp_path, cluster, monkeypatch,
             assert Aggregates.load(local / name) == Aggregates.load(remote / name)
 
 
+def test_dask_learn_gives_the_local_weights(tmp_path, cluster) -> None:
+    """Issue 30: `learn` "on Dask like the other long commands": the search's games of each
+    field and seat played on the cluster give the local weights and curve, byte for byte."""
+    args = ["learn", "--players", "2", "--iterations", "1", "--games", "24", "--rollouts", "4",
+            "--strength-games", "40", "--seed", "7"]  # fmt: skip
+    local, remote = local_and_dask(tmp_path, cluster, args)
+    for name in ("learned.npz", "curve.csv", "summary.txt"):
+        assert (local / name).read_bytes() == (remote / name).read_bytes(), name
+
+
 def test_dask_wilds_gives_the_local_results(tmp_path, cluster) -> None:
     """`simulate --game wilds --backend dask` plays on the cluster (it used to run locally
     whatever the option), with the local results."""

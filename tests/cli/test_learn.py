@@ -4,10 +4,16 @@ weights play as `learned:weights=FILE`, and bad options are refused in one line.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import pandas as pd
+import pytest
+
+from sim.core.runs import partial_dir
 
 
 def _cli(*args, timeout=900):
@@ -49,3 +55,50 @@ def test_bad_options_are_one_line(tmp_path):
         assert result.returncode != 0 and words in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert not (tmp_path / "x").exists()
+
+
+def test_a_killed_learn_run_resumes_to_the_same_weights(tmp_path):
+    """SIGKILL after the first iteration: `--resume` keeps it (its file untouched) and ends with
+    the weights and curve of an uninterrupted run, byte for byte."""
+    args = ("learn", "--players", "2", "--iterations", "2", "--games", "4", "--rollouts", "4",
+            "--strength-games", "20", "--seed", "11")  # fmt: skip
+    whole = tmp_path / "whole"
+    assert _cli(*args, "--out", str(whole)).returncode == 0
+    out = tmp_path / "cut"
+    p = subprocess.Popen([sys.executable, "-m", "cli.entry", *args, "--out", str(out)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    first = partial_dir(out) / "iteration_1.json"
+    deadline = time.time() + 600
+    while time.time() < deadline and p.poll() is None and not first.exists():
+        time.sleep(0.01)
+    if p.poll() is not None:
+        pytest.skip("the run finished before the kill; nothing was interrupted")
+    kept = (partial_dir(out) / "learned_1.npz").read_bytes()
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait(timeout=60)
+    assert not out.exists() and first.exists()
+    resumed = _cli("learn", "--resume", str(out))
+    assert resumed.returncode == 0, resumed.stderr
+    assert (out / "learned_1.npz").read_bytes() == kept
+    for name in ("learned.npz", "learned_2.npz", "curve.csv", "summary.txt"):
+        assert (out / name).read_bytes() == (whole / name).read_bytes(), name
+
+
+def test_learning_against_every_open_field(tmp_path):
+    """`--field open`: the search's games and the strength are split among the open presets'
+    fields; the curve keeps the mean and the worst field's share, and the base's own field is
+    its share by symmetry."""
+    out = tmp_path / "open"
+    result = _cli("learn", "--players", "3", "--iterations", "1", "--games", "16", "--rollouts",
+                  "4", "--strength-games", "160", "--field", "open", "--base",
+                  "farmer_open_3p", "--seed", "5", "--out", str(out))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    curve = pd.read_csv(out / "curve.csv")
+    shares = [json.loads(row) for row in curve["field_shares"]]
+    n_fields = len(shares[0])
+    assert n_fields > 2 and all(len(s) == n_fields for s in shares)
+    for row, s in zip(curve.itertuples(), shares, strict=True):
+        assert row.win_share == pytest.approx(sum(s) / n_fields)
+        assert row.worst_share == pytest.approx(min(s))
+    assert 1 / 3 in shares[0]  # the base against its own field
+    assert "worst field" in (out / "summary.txt").read_text()

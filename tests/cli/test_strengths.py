@@ -134,7 +134,7 @@ def test_an_interrupted_strengths_run_resumes_to_the_same_results(tmp_path, monk
 
 def test_bad_strength_options_are_one_line(tmp_path):
     for args, message in ((["--strengths", "strong"],
-                           "--strengths must be auto, tuned, search or none"),
+                           "--strengths must be auto, tuned, learned, search or none"),
                           (["--card-blocks", "1"], "--card-blocks must be 0 or at least 2"),
                           (["--strengths", "search", "--search-blocks", "0"],
                            "--search-blocks and --search-rollouts must be at least 1")):
@@ -143,6 +143,33 @@ def test_bad_strength_options_are_one_line(tmp_path):
         assert result.exit_code == 2, result.output
         assert message in result.output and len(result.output.strip().splitlines()) == 1
         assert not out.exists()
+
+
+def test_the_learned_tier_is_played_by_default_where_it_has_weights(tmp_path):
+    """Issue 30: "The default `tournament --report` plays the learned player as a play strength
+    beside the hand-written and tuned presets, and the verdicts say whether each holds across
+    the three." At 4 players (its built-in weights) the learned player meets the best tuned
+    presets; at 3 players it has no weights, and that count's verdicts have two strengths."""
+    from reports.strengths import CONTENDERS, ranked
+
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["tournament", "--players", "3,4", "--blocks", "4",
+                                 "--card-blocks", "0", "--fight-points", "0", "--seed", "5",
+                                 "--strategies", "key_hunter,farmer,pearl_economist,lord_rusher",
+                                 "--report", "--out", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    tuned = pd.read_parquet(out / "strengths" / "tuned" / "seats.parquet")
+    seats = pd.read_parquet(out / "strengths" / "learned" / "seats.parquet")
+    assert set(seats["n_players"]) == {4}
+    assert sorted(seats["strategy"].astype(str).unique()) == sorted(
+        ["learned", *ranked(tuned, 4)[:CONTENDERS]])
+    config = json.loads((out / "manifest.json").read_text())["config"]
+    assert config["strengths"] == ["hand-written", "tuned", "learned"]
+    verdicts = _verdicts(out)
+    assert "the hand-written presets, the tuned presets and the learned player" in verdicts
+    assert "Learned player: At 4 players" in verdicts
+    md = (out / "report" / "report.md").read_text()
+    assert "## Learned player: rankings" in md
 
 
 def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tmp_path):
@@ -196,17 +223,43 @@ def test_the_conspiracy_report_opens_with_verdicts_across_strengths(tmp_path):
     assert len(impact) == 30 + 24
 
 
-def test_the_quick_start_report_plays_both_strengths_and_opens_with_its_verdicts(tmp_path):
+def test_the_quick_start_report_plays_three_strengths_and_opens_with_its_verdicts(tmp_path):
     """The README's quick start is `abyss-mc tournament --report` (built-in line-up): its page
-    opens with the Verdicts, computed with the hand-written and the tuned presets."""
+    opens with the Verdicts, computed with the hand-written and the tuned presets and the
+    learned player (issue 30: "The default `tournament --report` plays the learned player as a
+    play strength")."""
     out = tmp_path / "run"
     result = runner.invoke(app, ["tournament", "--report", "--players", "4", "--blocks", "3",
                                  "--fight-points", "0", "--card-blocks", "2", "--out",
                                  str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
     config = json.loads((out / "manifest.json").read_text())["config"]
-    assert config["strengths"] == ["hand-written", "tuned"] and config["card_blocks"] == 2
+    assert config["strengths"] == ["hand-written", "tuned", "learned"]
+    assert config["card_blocks"] == 2
     md = (out / "report" / "report.md").read_text()
     assert md.startswith("# ") and md.index("## Verdicts") < md.index("## Contents")
-    assert "Tuned presets:" in _verdicts(out)
-    assert "--strengths search` adds it" in _verdicts(out)  # the third strength, on request
+    assert "Tuned presets:" in _verdicts(out) and "Learned player:" in _verdicts(out)
+    assert "--strengths search` adds them" in _verdicts(out)  # the search, on request
+    assert (out / "card_values" / "learned" / "impact.parquet").is_file()
+
+
+def test_a_time_budget_plays_the_card_values_sequentially(tmp_path):
+    """Issue 30: "`--minutes M` spends games where a verdict is still undecided ... and stops
+    deals for those already told apart" (the procedure's error rates: tests/core/
+    test_sequential.py). Here: the card values of both strengths are played in looks within the
+    budget, each card on its own number of deals, and the report says how they were played."""
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["tournament", "--players", "2", "--blocks", "4", "--strengths",
+                                 "tuned", "--minutes", "0.2", "--fight-points", "0", "--seed",
+                                 "5", "--strategies", "key_hunter,farmer", "--report", "--out",
+                                 str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for tier in ("hand-written", "tuned"):
+        meta = json.loads((out / "card_values" / tier / "meta.json").read_text())
+        impact = pd.read_parquet(out / "card_values" / tier / "impact.parquet")
+        assert meta["looks"] >= 1 and meta["stopped_by"] in ("decided", "looks", "budget")
+        assert impact["games"].max() == meta["blocks"] * 2
+        decided = impact[impact["look"] >= 0]
+        assert (decided["finding"] != "cannot tell").all()
+    assert json.loads((out / "manifest.json").read_text())["config"]["card_minutes"] == 0.2
+    assert "on a time budget" in (out / "report" / "report.md").read_text()

@@ -161,6 +161,53 @@ def test_the_search_never_peeks_at_the_face_down_decks(n_players):
         assert found == 3, wanted.__name__
 
 
+def _features(s, start, active):
+    """The learned player's features of the decision's options, as the recording probe writes
+    them (S.REC_FEATURES), with its weight row (-1: not scored)."""
+    p = s.copy()
+    p[: S.SEARCH_BEGIN] = start
+    p[S.REC_ON], p[S.REC_ROW] = 1, -2  # (-2: not written)
+    p[S.SEARCH_MODE], p[S.SEARCH_COUNT], p[S.SEARCH_FOUND] = KN.PROBE, 0, 0
+    KN.take_turn(p, active)
+    assert _asked(p) == _asked(s)
+    n = int(p[S.SEARCH_N])
+    return int(p[S.REC_ROW]), p[S.REC_FEATURES : S.REC_FEATURES + n * S.N_FEATURES].copy()
+
+
+def test_the_learned_players_features_never_peek():
+    """The learned player sees what its seat sees (docs/learned.md): both face-down decks'
+    unseen cards reordered in the turn's start, every option's features are the same; a card in
+    plain view changed (an opponent's Pearls), some are not (the comparison can fail)."""
+    t = tables()
+    specs = [SEARCH, "key_hunter_open_2p"]
+    found = seen = 0
+    for wanted in (_first, _later):
+        for game in range(40):
+            s = _workspace(t, specs)
+            reached = _reach(s, 3, game, 2, wanted)
+            if not reached:
+                continue
+            active, start = reached
+            end = s[: S.SEARCH_BEGIN].copy()
+            row, features = _features(s, start, active)
+            assert row >= -1
+            rng = np.random.default_rng([2, game])
+            for _ in range(2):
+                changed = start.copy()
+                reorder(changed, start, end, (S.LORD_DECK, S.LOC_DECK), rng, wanted is _first)
+                again, same = _features(s, changed, active)
+                assert again == row and np.array_equal(same, features), (game, row)
+            if row >= 0 and wanted is _first:  # the opponent's Pearls, in plain view
+                richer = start.copy()
+                richer[S.pbase(1 - active) + S.P_PEARLS] += 5
+                if _asked(_probe(s, richer, active)) == _asked(s):
+                    seen += not np.array_equal(_features(s, richer, active)[1], features)
+            found += 1
+            if found % 3 == 0:
+                break
+    assert found == 6 and seen > 0
+
+
 def test_search_games_are_deterministic_and_independent_of_the_batch_and_threads():
     t = tables()
     policies = _policies([SEARCH, "key_hunter_open_2p"], 2)

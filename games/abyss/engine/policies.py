@@ -56,6 +56,7 @@ from games.abyss.engine.policy_params import (  # noqa: F401  (the search's slot
     S_CONFIDENCE,
     S_DETERMINIZATIONS,
     S_EXPLORATION,
+    S_OPPONENTS,
     S_ROLLOUTS,
     SEARCH,
 )
@@ -63,6 +64,7 @@ from games.abyss.engine.policy_params import (
     LEARNED_DECISIONS as LEARNED_CODES,
 )
 from sim.core.jit import njit, njit_ints
+from sim.core.linear import scorer_for
 from sim.core.rng import rand_below_in
 from sim.core.workspace import best_or_draw
 
@@ -552,8 +554,9 @@ def learned_row(decision, n):
 
 @njit(cache=True)
 def state_features(s, seat, g):
-    """What the seat sees of its position, into g[N_STATE] (`STATE_NAMES`): nothing hidden (no
-    card face down, no opponent's tokens)."""
+    """What the seat sees of its position and the race, into g[N_STATE] (`STATE_NAMES`):
+    nothing hidden (no card face down, no opponent's tokens). The opponents' most Lords says
+    how near the end is (a seventh Lord ends the game), their most Pearls who can outbid."""
     b = K.pbase(seat)
     g[0] = 1
     g[1] = (s[S.TURN] - 1) // s[S.N_PLAYERS] + 1
@@ -562,6 +565,12 @@ def state_features(s, seat, g):
     g[4] = s[b + S.P_LORDS]
     g[5] = s[S.THREAT]
     g[6] = arrival_risk(s) // 10
+    g[7] = 0
+    g[8] = 0
+    for q in range(s[S.N_PLAYERS]):
+        if q != seat:
+            g[7] = max(g[7], s[K.pbase(q) + S.P_LORDS])
+            g[8] = max(g[8], s[K.pbase(q) + S.P_PEARLS])
 
 
 @njit(cache=True)
@@ -588,6 +597,9 @@ def option_features(s, seat, decision, o, pick, g, f):
             f[2 + c * N_STATE + k] = g[k]
 
 
+best_scored, write_features = scorer_for(state_features, option_features, N_STATE, N_FEATURES)
+
+
 @njit(cache=True)
 def learned(s, seat, decision, n):
     """The learned player: the option whose features score highest under the seat's weights for
@@ -596,20 +608,8 @@ def learned(s, seat, decision, n):
     pick = heuristic(s, seat, decision, n)
     if row < 0:
         return pick
-    g = np.empty(N_STATE, dtype=np.int64)
-    f = np.empty(N_FEATURES, dtype=np.int64)
-    state_features(s, seat, g)
     at = W.POLICY_PARAMS + seat * W.N_PARAMS + L_WEIGHTS + row * N_FEATURES
-    best, best_score = s[W.OPT], np.int64(-(1 << 62))
-    for i in range(n):
-        o = s[W.OPT + i]
-        option_features(s, seat, decision, o, pick, g, f)
-        score = np.int64(0)
-        for k in range(N_FEATURES):
-            score += np.int64(s[at + k]) * f[k]
-        if score > best_score:
-            best, best_score = o, score
-    return best
+    return best_scored(s, seat, decision, W.OPT, n, pick, at)
 
 
 @njit(cache=True)
@@ -623,10 +623,4 @@ def record_features(s, seat, decision, n):
     if row < 0:
         return
     pick = heuristic(s, seat, decision, n)
-    g = np.empty(N_STATE, dtype=np.int64)
-    f = np.empty(N_FEATURES, dtype=np.int64)
-    state_features(s, seat, g)
-    for i in range(n_options):
-        option_features(s, seat, decision, s[W.SEARCH_OPTS + i], pick, g, f)
-        for k in range(N_FEATURES):
-            s[W.REC_FEATURES + i * N_FEATURES + k] = f[k]
+    write_features(s, seat, decision, W.SEARCH_OPTS, n_options, pick, W.REC_FEATURES)

@@ -18,7 +18,7 @@ LEARNED = 4  # the learned player: a linear option scorer over its base heuristi
 # (policies.option_features): whether the base heuristic picks it, greedy's key of it, and the
 # seat's N_STATE state features for the option's category (N_CATEGORIES of them).
 N_LEARNED = 16
-N_STATE = 7
+N_STATE = 9
 N_CATEGORIES = 3
 N_FEATURES = 2 + N_CATEGORIES * N_STATE
 LEARNED_SCALE = 1 << 12
@@ -30,7 +30,8 @@ N_SLOTS = L_WEIGHTS + N_LEARNED * N_FEATURES  # parameters of a strategy (int32)
 #: ATTACK_AGAIN; at any other decision it plays its base heuristic
 LEARNED_DECISIONS = (2, 0, 1, 3, 4, 5, 6, 7, 8, 18, 9, 12, 13, 30, 31, 34)
 #: the seat's state features (policies.state_features) and an option's features, in order
-STATE_NAMES = ("bias", "round", "pearls", "hand", "lords", "threat", "arrival_risk")
+STATE_NAMES = ("bias", "round", "pearls", "hand", "lords", "threat", "arrival_risk",
+               "opponents_lords", "opponents_pearls")
 FEATURE_NAMES = ("heuristic_pick", "greedy_key") + tuple(
     f"{name}@{c}" for c in range(N_CATEGORIES) for name in STATE_NAMES
 )
@@ -43,8 +44,8 @@ N_PARAMS = 2 * N_SLOTS + 1
 # the search player's own slots: rollouts per decision (the budget), the UCB exploration constant
 # (thousandths), determinizations cycled (0: a new one for every rollout), and the confidence with
 # which an option must beat the rollout policy's own to be played (millionths,
-# sim.core.search.confident)
-S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE = 0, 1, 2, 3
+# sim.core.search.confident), and its model of the opponents (sim.core.search.OPPONENTS_*)
+S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE, S_OPPONENTS = 0, 1, 2, 3, 4
 # greedy parameter vector
 G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
 G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6

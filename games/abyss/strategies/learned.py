@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
-
-import numpy as np
 
 from games.abyss.engine import policy_params as P
 from games.abyss.strategies.baseline import CompiledPolicy, GreedyPolicy
-from strategies.learned import load_weights
-from strategies.registry import param
+from strategies.learned import LearnedPlayer
 
 #: the built-in weights, per player count
 BUILT_IN = Path(__file__).parent / "learned"
@@ -27,7 +23,7 @@ DEFAULT_PLAYERS = 4
 
 
 def builtin_weights(n_players: int = DEFAULT_PLAYERS) -> Path:
-    return BUILT_IN / f"learned_{n_players}p.npz"
+    return LearnedPolicy.builtin(n_players)
 
 
 def _greedy_field(name: str):
@@ -37,43 +33,17 @@ def _greedy_field(name: str):
 
 
 @dataclass
-class LearnedPolicy(CompiledPolicy):
+class LearnedPolicy(LearnedPlayer, CompiledPolicy):
     """Scores each option by weights learned from the search's decisions (docs/learned.md)."""
 
     name: str = "learned"
-    weights: str = param(
-        "",
-        "The weights file (`abyss-mc learn` writes one): which decisions it scores and how; "
-        "empty: the built-in weights for 4 players.",
-        "plays another learned player.",
-        unit="a .npz file of abyss-mc learn",
-        tune=False,
-        path=True,
-    )
     forbid_lord: int = _greedy_field("forbid_lord")
     forbid_location: int = _greedy_field("forbid_location")
     forbid_fight: int = _greedy_field("forbid_fight")
     kind = P.LEARNED
-    #: not screened into `tune`'s default field: its weights are for one player count and field
-    SCREENED = False
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        path = Path(self.weights) if self.weights else builtin_weights()
-        self.loaded = load_weights(path, "abyss", P.LEARNED_DECISIONS, P.FEATURE_NAMES)
-
-    @property
-    def digest(self) -> str:
-        """The weights file's SHA-256 (the manifests name what was played)."""
-        return self.loaded.digest
-
-    def params(self) -> np.ndarray:
-        """The base strategy's vector (its slots below L_WEIGHTS), this player's restricted
-        play, then the weights."""
-        registry = import_module("games.abyss.strategies").REGISTRY  # (the registry holds this)
-        vec = registry.make_policy(self.loaded.meta["base"]).params().copy()
-        vec[P.G_FORBID_LORD] = self.forbid_lord
-        vec[P.G_FORBID_LOCATION] = self.forbid_location
-        vec[P.G_FORBID_FIGHT] = self.forbid_fight
-        vec[P.L_WEIGHTS : P.N_SLOTS] = self.loaded.weights.reshape(-1)
-        return vec
+    package = "abyss"
+    slots = P
+    builtin_dir = BUILT_IN
+    default_players = DEFAULT_PLAYERS
+    FORBID = (("forbid_lord", P.G_FORBID_LORD), ("forbid_location", P.G_FORBID_LOCATION),
+              ("forbid_fight", P.G_FORBID_FIGHT))  # fmt: skip

@@ -45,14 +45,6 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
         unit="built-in policies and presets",
         tune=False,
     )
-    rollout_weights: str = param(
-        "",
-        "With rollout_policy=learned: its weights file (empty: the built-in weights).",
-        "models every player by another learned player (`abyss-mc learn` iterates so).",
-        unit="a .npz file of abyss-mc learn",
-        tune=False,
-        path=True,
-    )
     kind = P.SEARCH
     slots = P
     package = "abyss"

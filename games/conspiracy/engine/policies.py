@@ -17,12 +17,14 @@ import numpy as np
 from games.conspiracy.engine import state as S
 from games.conspiracy.engine.kernel.core import largest_group, pb, swap_spots
 from sim.core.jit import njit
+from sim.core.linear import scorer_for
 from sim.core.rng import rand_below_in
 from sim.core.workspace import best_or_draw
 
 RANDOM = 0
 HEURISTIC = 1
 SEARCH = 2  # the search player (engine.kernel_search): its driver decides, not `choose`
+LEARNED = 3  # the learned player (`learned`): a linear option scorer over its base heuristic
 POLICY_STREAM = 2  # games.conspiracy.engine.rules.game.Stream.POLICY
 
 # decisions (games.conspiracy.engine.rules.game.Decision)
@@ -37,14 +39,17 @@ H_FORBID_COLOUR, H_FORBID_IP, H_FORBID_LOCATION = 8, 9, 10
 # (thousandths), determinizations cycled (0: a new one for every rollout), the confidence with
 # which an option must beat the rollout policy's own to be played (millionths,
 # sim.core.search.confident); then its rollout policy's kind and parameters (state.N_PARAMS)
-S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE = 0, 1, 2, 3
+S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE, S_OPPONENTS = 0, 1, 2, 3, 4
 ROLLOUT_KIND, ROLLOUT_PARAMS = S.N_SLOTS, S.N_SLOTS + 1
 
 
 @njit(cache=True)
 def choose(s, seat, decision, n):
-    if s[S.POLICY_KIND + seat] == HEURISTIC:
+    kind = s[S.POLICY_KIND + seat]
+    if kind == HEURISTIC:
         return heuristic(s, seat, decision, restricted(s, seat, decision, n))
+    if kind == LEARNED:
+        return learned(s, seat, decision, n)
     return s[S.OPT + rand_below_in(s, S.RNG_KEYS, S.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
 
 
@@ -268,3 +273,166 @@ def best_swap(s, seat, n):
         if size > best_size:
             best, best_size = o, size
     return best
+
+
+# ------------------------------------------------------------------ the learned player
+#: the decisions the learned player scores, in the order of its weight rows (state.L_WEIGHTS on)
+LEARNED_DECISIONS = (D_SOURCE, D_KEEP, D_PLACE, D_SWAP, D_LOCATION_SOURCE, D_LOCATION_KEEP)
+#: the seat's state features (what it sees: no face-down card), and an option's features: the
+#: base heuristic picks it, the heuristic's own value of it, the cards it brings (drawn, or a
+#: pile's), for a Lord what it brings (IP over the colour's best, Keys, Pearls, Lords of its
+#: colour already in the Chamber, its power), the IP it would add to the best-placed opponent (a
+#: card or pile left is theirs to take), then the state features in its category's block
+#: (a draw or declining: 0; a pile, a swap, a face-up Location: 1; a card chosen among cards:
+#: none, the same for every option)
+STATE_NAMES = ("bias", "round", "pearls", "lords", "keys", "lord_deck", "opponents_lords",
+               "opponents_pearls")  # fmt: skip
+N_CATEGORIES = 2
+OWN_NAMES = ("heuristic_pick", "value", "cards", "lord_ip_gain", "lord_keys", "lord_pearls",
+             "lord_colour_held", "lord_swap", "lord_reveal", "opponents_value")  # fmt: skip
+FEATURE_NAMES = OWN_NAMES + tuple(
+    f"{name}@{c}" for c in range(N_CATEGORIES) for name in STATE_NAMES
+)
+assert len(LEARNED_DECISIONS) == S.N_LEARNED and len(FEATURE_NAMES) == S.N_FEATURES
+assert len(STATE_NAMES) == S.N_STATE and len(OWN_NAMES) == S.N_OWN
+
+
+@njit(cache=True)
+def state_features(s, seat, g):
+    """What the seat sees of its position and the race, into g (`STATE_NAMES`)."""
+    b = pb(seat)
+    g[0] = 1
+    g[1] = s[S.TURN] // s[S.N_PLAYERS]
+    g[2] = s[b + S.P_PEARLS]
+    g[3] = s[b + S.P_CHAMBER]
+    g[4] = s[b + S.P_KEYS]
+    g[5] = s[S.LORD_DECK] // 4
+    g[6] = 0
+    g[7] = 0
+    for q in range(s[S.N_PLAYERS]):
+        if q != seat:
+            g[6] = max(g[6], s[pb(q) + S.P_CHAMBER])
+            g[7] = max(g[7], s[pb(q) + S.P_PEARLS])
+
+
+@njit(cache=True)
+def option_value(s, seat, decision, o):
+    """The heuristic's own value of option o (0 for a draw or declining)."""
+    if decision == D_SOURCE:
+        return pile_value(s, seat, o - PILE) if o >= PILE else 0
+    if decision == D_KEEP or decision == D_PLACE:
+        return lord_value(s, seat, o, next_spot(s, seat))
+    if decision == D_SWAP:
+        if o == NO_SWAP:
+            return 0
+        swap_spots(s, seat, o // 16, o % 16)
+        size = largest_group(s, seat, 0)
+        swap_spots(s, seat, o // 16, o % 16)
+        return size - largest_group(s, seat, 0)
+    if o >= LOCATION_DRAW:
+        return 0
+    return location_worth(s, seat, o)
+
+
+@njit(cache=True)
+def category(decision, o):
+    if decision == D_SOURCE:
+        return 1 if o >= PILE else 0
+    if decision == D_SWAP:
+        return 0 if o == NO_SWAP else 1
+    if decision == D_LOCATION_SOURCE:
+        return 0 if o >= LOCATION_DRAW else 1
+    return -1
+
+
+@njit(cache=True)
+def option_features(s, seat, decision, o, pick, g, f):
+    """The features of option o (`FEATURE_NAMES`) into f."""
+    f[:] = 0
+    f[0] = 1 if o == pick else 0
+    f[1] = option_value(s, seat, decision, o)
+    if decision == D_SOURCE:
+        f[2] = o if o < PILE else s[S.PILES + (o - PILE) * S.PILE_STRIDE]
+    elif decision == D_LOCATION_SOURCE and o >= LOCATION_DRAW:
+        f[2] = o - LOCATION_DRAW + 1
+    elif decision == D_KEEP or decision == D_PLACE:
+        lord_features(s, seat, o, f)
+    f[9] = opponents_value(s, seat, decision, o)
+    c = category(decision, o)
+    if c >= 0:
+        for k in range(S.N_STATE):
+            f[S.N_OWN + c * S.N_STATE + k] = g[k]
+
+
+@njit(cache=True)
+def opponents_value(s, seat, decision, o):
+    """The IP option o's Lords would add to the opponent they add most to (over that
+    opponent's best Lord of each colour, all in plain view): a pile, or a Lord kept (those not
+    kept are left face up for the taking); 0 for anything else. The opponents' strategies are
+    not read: only their Chambers."""
+    if not (decision == D_KEEP or (decision == D_SOURCE and o >= PILE)):
+        return 0
+    best = 0
+    for q in range(s[S.N_PLAYERS]):
+        if q == seat:
+            continue
+        if decision == D_KEEP:
+            v = ip_gain(s, q, o)
+        else:
+            off = S.PILES + (o - PILE) * S.PILE_STRIDE
+            v = 0
+            for i in range(s[off]):
+                v += ip_gain(s, q, s[off + 1 + i])
+        best = max(best, v)
+    return best
+
+
+@njit(cache=True)
+def ip_gain(s, seat, lord):
+    """The IP the Lord adds over the seat's best Lord of its colour."""
+    return max(0, s[S.T_LORD_IP + lord] - colour_top(s, seat, s[S.T_LORD_COLOUR + lord]))
+
+
+@njit(cache=True)
+def lord_features(s, seat, lord, f):
+    """What the Lord brings the seat (`OWN_NAMES` 3 to 8), into f."""
+    colour = s[S.T_LORD_COLOUR + lord]
+    f[3] = ip_gain(s, seat, lord)
+    f[4] = s[S.T_LORD_KEY + lord]
+    f[5] = s[S.T_LORD_PEARLS + lord]
+    chamber = pb(seat) + S.P_CHAMBER
+    for i in range(s[chamber]):
+        if s[S.T_LORD_COLOUR + s[chamber + 1 + i]] == colour:
+            f[6] += 1
+    f[7] = 1 if s[S.T_LORD_POWER + lord] == 1 else 0
+    f[8] = 1 if s[S.T_LORD_POWER + lord] == 2 else 0
+
+
+best_scored, write_features = scorer_for(state_features, option_features, S.N_STATE,
+                                         S.N_FEATURES)  # fmt: skip
+
+
+@njit(cache=True)
+def learned(s, seat, decision, n):
+    """The learned player: among the options its restricted play allows, the one whose features
+    score highest under the seat's weights (the first among equals)."""
+    n = restricted(s, seat, decision, n)
+    pick = heuristic(s, seat, decision, n)
+    if n > S.MAX_REC_OPTIONS:
+        return pick
+    at = S.POLICY_PARAMS + seat * S.N_PARAMS + S.L_WEIGHTS + decision * S.N_FEATURES
+    return best_scored(s, seat, decision, S.OPT, n, pick, at)
+
+
+@njit(cache=True)
+def record_features(s, seat, decision, n):
+    """At the search's probe: the features of each of the decision's options (S.SEARCH_OPTS)
+    into S.REC_FEATURES, its weight row (the decision) into S.REC_ROW (-1: too many options),
+    the base heuristic being the seat's policy now (the search's rollout policy)."""
+    n_options = s[S.SEARCH_N]
+    if n_options > S.MAX_REC_OPTIONS:
+        s[S.REC_ROW] = -1
+        return
+    s[S.REC_ROW] = decision
+    pick = heuristic(s, seat, decision, n)
+    write_features(s, seat, decision, S.SEARCH_OPTS, n_options, pick, S.REC_FEATURES)

@@ -79,7 +79,17 @@ TABLE_END = _b.size
 
 # --- kernel workspace
 ROW_WIDTH = 128  # longest option list (the 0's swaps: at most 105 pairs + decline)
-N_SLOTS = 16  # parameters of a strategy (games.conspiracy.engine.policies)
+# A strategy's parameters (games.conspiracy.engine.policies): the heuristic's slots, below
+# L_WEIGHTS; for the learned player (policies.learned) then one row of N_FEATURES fixed-point
+# weights (LEARNED_SCALE per unit) for each of the N_LEARNED decisions, the features of an option
+# being N_OWN of its own and the seat's N_STATE state features for each of N_CATEGORIES categories.
+L_WEIGHTS = 16
+N_LEARNED, N_OWN, N_STATE, N_CATEGORIES = 6, 10, 8, 2
+N_FEATURES = N_OWN + N_CATEGORIES * N_STATE
+LEARNED_SCALE = 1 << 12
+N_SLOTS = L_WEIGHTS + N_LEARNED * N_FEATURES
+#: options of a decision the learned player scores at most (the heuristic decides a longer list)
+MAX_REC_OPTIONS = 16
 # A seat's vector: its strategy's N_SLOTS, then, for the search player, its rollout policy's kind
 # and N_SLOTS (every seat plays that policy in the search's rollouts).
 N_PARAMS = 2 * N_SLOTS + 1
@@ -97,6 +107,10 @@ RNG_COUNTERS = _b.block(2 * N_STREAMS)
 # past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the face-down decks
 # redealt, SEARCH_FORCE played, every seat on the searching seat's rollout policy).
 FORK_KEYS = _b.block(2 * N_STREAMS)
+# The learned player's records (`sim.core.learn`): at the search's probe, with REC_ON, the
+# features of each of the decision's options (policies.option_features; REC_ROW its row, -1: none)
+REC_ON, REC_ROW = _b.scalars(2)
+REC_FEATURES = _b.block(MAX_REC_OPTIONS * N_FEATURES)
 (SEARCH_BEGIN, SEARCH_MODE, SEARCH_COUNT, SCRIPT, SEARCH_FORCE, SEARCH_FOUND, SEARCH_DEFAULT,
  SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, TRACE) = search_blocks(_b, ROW_WIDTH)
 WORKSPACE_BASE = _b.size

@@ -43,7 +43,7 @@ def bench(tables, *, players: int, lineup: list[str], games: int, reference_game
 
 #: What a strategy's behavioural signature counts (`reports.signature`).
 SIGNATURE = "games.conspiracy.report.signature"
-LEARN = None
+LEARN = "games.conspiracy.report.learn"
 
 
 def restrictions(tables) -> list[tuple[str, str, str]]:

@@ -12,15 +12,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from games.conspiracy.strategies.baseline import CompiledPolicy, HeuristicPolicy, RandomPolicy
+from games.conspiracy.strategies.learned import LearnedPolicy
 from games.conspiracy.strategies.search import SearchPolicy
 from strategies.registry import Registry
 
-__all__ = ["CompiledPolicy", "HeuristicPolicy", "RandomPolicy", "SearchPolicy"]
+__all__ = ["CompiledPolicy", "HeuristicPolicy", "LearnedPolicy", "RandomPolicy", "SearchPolicy"]
 
 POLICIES: dict[str, type] = {
     "random": RandomPolicy,
     "heuristic": HeuristicPolicy,
     "search": SearchPolicy,
+    "learned": LearnedPolicy,
 }
 #: The hand-written presets, then the tuned ones (within each archetype) and the open ones (every
 #: parameter tuned): `abyss-mc tune`, docs/tuning.md.

@@ -26,7 +26,7 @@ from strategies.registry import param
 from strategies.search import SearchPlayer, rollout_choices
 
 #: What the rollouts may play: the built-in policies and presets (hand-written and tuned).
-ROLLOUT_POLICIES = rollout_choices(Path(__file__).parent, ("random", "heuristic"))
+ROLLOUT_POLICIES = rollout_choices(Path(__file__).parent, ("random", "heuristic", "learned"))
 
 
 @dataclass

@@ -59,6 +59,8 @@ def ask(s, seat, decision, n):
         pick = P.choose(s, seat, decision, n)
         if s[S.SEARCH_FOUND] == 2:  # the probe's decision: the rollout policy's own option
             s[S.SEARCH_FOUND], s[S.SEARCH_DEFAULT] = 1, pick
+            if s[S.REC_ON] == 1:  # recording for the learned player: its options' features
+                P.record_features(s, seat, decision, n)
     return traced(s, S.TRACE, seat, decision, pick, n)
 
 
@@ -474,7 +476,7 @@ play = play_for(take_turn, end_of_turn, turn_limit, finish, S.NEXT_SEAT)
 searched, rollout_policy = C.searched_for(determinize, (
     S.SEARCH_MODE, S.SEARCH_COUNT, S.SCRIPT, S.SEARCH_FORCE, S.SEARCH_FOUND, S.SEARCH_SEAT,
     S.SEARCH_DECISION, S.SEARCH_N, S.SEARCH_OPTS, S.OPT, S.POLICY_KIND, S.POLICY_PARAMS,
-    S.N_PLAYERS, S.N_PARAMS, P.ROLLOUT_KIND, P.ROLLOUT_PARAMS, S.N_SLOTS))
+    S.N_PLAYERS, S.N_PARAMS, P.ROLLOUT_KIND, P.ROLLOUT_PARAMS, S.N_SLOTS, P.S_OPPONENTS, P.SEARCH))
 
 
 @njit(cache=True)

@@ -21,6 +21,8 @@ from games.conspiracy.engine import policies as P
 from games.conspiracy.engine import state as S
 from games.conspiracy.engine.kernel import game as KN
 from sim.core.driver import DriverLayout, drivers_for, reference_choice_for, tables_for
+from sim.core.jit import njit
+from sim.core.learn import RecordLayout, recorder_for
 from sim.core.rng import N_STREAMS
 
 DRIVER_LAYOUT = DriverLayout(
@@ -71,3 +73,16 @@ def play_tables_searched(template, seed, games, seatings, lineup_kinds, lineup_p
 
 
 _searched_tables = tables_for(KN.table_task_for(play_game))
+
+
+@njit(cache=True)
+def start_recorded(s, i, seed, games, seatings, lineup_kinds, lineup_params, _no_traj):
+    """Task i's line-up seated and its game set up (`sim.core.learn`'s task)."""
+    KN.start_task(s, seed, games[i], seatings[i], lineup_kinds, lineup_params)
+
+
+#: the search's games with its decisions recorded for the learned player (`sim.core.learn`)
+learn_tables = recorder_for(searched_loop, start_recorded, KN.results, RecordLayout(
+    S.REC_ON, S.REC_ROW, S.REC_FEATURES, S.SEARCH_N, S.SEARCH_SEAT, S.SEARCH_OPTS, S.TURN,
+    S.N_FEATURES, S.MAX_REC_OPTIONS))
+N_SEAT_FIELDS, N_GAME_FIELDS = KN.N_SEAT_FIELDS, KN.N_GAME_FIELDS
