@@ -143,8 +143,8 @@ def test_learned_plays_the_tables_own_weights():
     count without one, one line saying how to make them, not another count's weights."""
     four = REGISTRY.make_policies(["learned", "greedy"], 4)[0]
     assert four.loaded.digest == REGISTRY.make_policy("learned").loaded.digest
-    with pytest.raises(StrategyError, match="no built-in weights for 3 players") as err:
-        REGISTRY.make_policies(["learned", "greedy"], 3)
+    with pytest.raises(StrategyError, match="no built-in weights for 5 players") as err:
+        REGISTRY.make_policies(["learned", "greedy"], 5)
     assert "\n" not in str(err.value)
-    mine = REGISTRY.make_policies([f"learned:weights={builtin_weights()}", "greedy"], 3)[0]
+    mine = REGISTRY.make_policies([f"learned:weights={builtin_weights()}", "greedy"], 5)[0]
     assert mine.loaded.digest == four.loaded.digest  # a file given plays at any count

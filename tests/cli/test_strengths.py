@@ -40,7 +40,7 @@ def test_a_custom_line_up_plays_its_tuned_versions_and_card_values_and_the_repor
     from sim import games
 
     out = tmp_path / "run"
-    result = runner.invoke(app, [*ARGS, "--out", str(out)])
+    result = runner.invoke(app, [*ARGS, "--strengths", "tuned", "--out", str(out)])
     assert result.exit_code == 0, result.output
     tier = out / "strengths" / "tuned"
     seats = pd.read_parquet(tier / "seats.parquet")
@@ -148,8 +148,9 @@ def test_bad_strength_options_are_one_line(tmp_path):
 def test_the_learned_tier_is_played_by_default_where_it_has_weights(tmp_path):
     """Issue 30: "The default `tournament --report` plays the learned player as a play strength
     beside the hand-written and tuned presets, and the verdicts say whether each holds across
-    the three." At 4 players (its built-in weights) the learned player meets the best tuned
-    presets; at 3 players it has no weights, and that count's verdicts have two strengths."""
+    the three." At each count with built-in weights the learned player meets the best tuned
+    presets there; at a count without, that count's verdicts have two strengths."""
+    from games.abyss.strategies.learned import builtin_weights
     from reports.strengths import CONTENDERS, ranked
 
     out = tmp_path / "run"
@@ -160,9 +161,12 @@ def test_the_learned_tier_is_played_by_default_where_it_has_weights(tmp_path):
     assert result.exit_code == 0, result.output
     tuned = pd.read_parquet(out / "strengths" / "tuned" / "seats.parquet")
     seats = pd.read_parquet(out / "strengths" / "learned" / "seats.parquet")
-    assert set(seats["n_players"]) == {4}
-    assert sorted(seats["strategy"].astype(str).unique()) == sorted(
-        ["learned", *ranked(tuned, 4)[:CONTENDERS]])
+    counts = {n for n in (3, 4) if builtin_weights(n).is_file()}
+    assert 4 in counts and set(seats["n_players"]) == counts
+    for n in counts:
+        at = seats[seats["n_players"] == n]
+        assert sorted(at["strategy"].astype(str).unique()) == sorted(
+            ["learned", *ranked(tuned, n)[:CONTENDERS]])
     config = json.loads((out / "manifest.json").read_text())["config"]
     assert config["strengths"] == ["hand-written", "tuned", "learned"]
     verdicts = _verdicts(out)
@@ -198,9 +202,10 @@ def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tm
     assert {family(s) for s in seats["strategy"].astype(str)} == {family(p) for p in best}
     assert len(seats) == 2 * 6 * 2  # 2 blocks x 6 tables (3 line-ups, 2 rotations) x 2 seats
     config = json.loads((out / "manifest.json").read_text())["config"]
-    assert config["strengths"] == ["hand-written", "tuned", "search"]
+    assert config["strengths"] == ["hand-written", "tuned", "learned", "search"]
     verdicts = _verdicts(out)
-    assert "the hand-written presets, the tuned presets and the search player" in verdicts
+    assert ("the hand-written presets, the tuned presets, the learned player and the search "
+            "player") in verdicts
     assert "Search player: At 2 players" in verdicts
     assert "4 rollouts per decision, 2 blocks" in verdicts
     md = (out / "report" / "report.md").read_text()
