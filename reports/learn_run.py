@@ -65,10 +65,14 @@ def win_share(seats: pd.DataFrame, name: str) -> tuple[float, float, int]:
     return float(mine.mean()), float(half), len(mine)
 
 
+def _per_field(setup: LearnSetup) -> int:
+    """The strength's deals against each field."""
+    return -(-setup.strength_games // len(setup.fields))
+
+
 def strength_games(setup: LearnSetup, player: str) -> int:
     """The games `strength` plays for `player` (none against a field of itself)."""
-    per_field = -(-setup.strength_games // len(setup.fields))
-    return per_field * sum(not _is_own_field(player, f) for f in setup.fields)
+    return _per_field(setup) * sum(not _is_own_field(player, f) for f in setup.fields)
 
 
 def total_games(setup: LearnSetup) -> int:
@@ -99,7 +103,7 @@ def strength(setup: LearnSetup, player: str) -> dict:
     The mean share over the fields (its 95% half-width), the worst field's, and each field's."""
     play = setup.spec.play()
     registry = setup.spec.strategies()
-    per_field = -(-setup.strength_games // len(setup.fields))
+    per_field = _per_field(setup)
     shares, halves, games = [], [], 0
     for field in setup.fields:
         if _is_own_field(player, field):

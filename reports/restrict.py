@@ -32,6 +32,12 @@ def batches(n: int) -> list[tuple[int, int]]:
     return out
 
 
+def restricted_specs(start: str, cardlist) -> list[str]:
+    """The strategies restricted play compares: `start` unrestricted (row 0), then forbidden
+    each card of `cardlist` in turn (row 1 + i)."""
+    return [start, *(f"{start}:{forbid}" for _, _, forbid in cardlist)]
+
+
 def play_restricted(problem, cardlist, *, blocks: int, seed: int, client=None, done=None,
                     save=None, progress=None) -> np.ndarray:  # fmt: skip
     """The win shares of `problem.start` unrestricted (row 0) and forbidden each card of
@@ -39,8 +45,7 @@ def play_restricted(problem, cardlist, *, blocks: int, seed: int, client=None, d
     each new batch is passed to `save(first, count, array)`."""
     from reports.tune import evaluate
 
-    start = problem.start
-    specs = [start, *(f"{start}:{forbid}" for _, _, forbid in cardlist)]
+    specs = restricted_specs(problem.start, cardlist)
     parts = []
     for first, count in batches(len(cardlist)):
         if done and first in done:

@@ -43,7 +43,7 @@ class Sequential:
     looks: int  # looks taken
     level: float  # each look's level: alpha / LOOKS
     stopped_by: str  # "decided" (every card), "looks" or "budget"
-    history: list = field(default_factory=list)  # per look: (deals, open cards)
+    history: list = field(default_factory=list)  # per look: (deals, open cards, seconds)
 
 
 def schedule(first: int = FIRST, looks: int = LOOKS) -> list[int]:
@@ -67,13 +67,10 @@ def run(play: Callable, n_cards: int, *, alpha: float = 0.05, first: int = FIRST
     for k, mark in enumerate(marks):
         open_ = np.flatnonzero(decided_at < 0)
         if len(open_) == 0:
-            stopped = "decided"
+            break  # (every card decided: the result says so)
+        if seconds is not None and k > 0 and clock() - start + 2 * history[-1][2] > seconds:
+            stopped = "budget"
             break
-        if seconds is not None and k > 0:
-            spent = clock() - start
-            if spent + 2 * _last_cost(history, spent) > seconds:
-                stopped = "budget"
-                break
         t0 = clock()
         rows = [0, *(1 + open_)]
         shares[rows, played:mark] = play(rows, played, mark - played)
@@ -101,10 +98,6 @@ def _p_values(d: np.ndarray) -> np.ndarray:
     return np.where(flat, np.where(mean == 0, 1.0, 0.0), p)
 
 
-def _last_cost(history, spent: float) -> float:
-    return history[-1][2] if history else spent
-
-
 def findings(result: Sequential) -> list[str]:
     """Each card's finding: "worth something" (its value above 0), "better without" (below), or
     "cannot tell" (never decided)."""
@@ -116,19 +109,6 @@ def findings(result: Sequential) -> list[str]:
         n = result.deals[i]
         value = np.mean(result.shares[0, :n] - result.shares[1 + i, :n])
         out.append("worth something" if value > 0 else "better without")
-    return out
-
-
-def values(result: Sequential) -> list[tuple[float, float, float]]:
-    """Each card's value on its deals, with its interval at the look's level (it excludes 0 for
-    a decided card whose Holm step was the first; the decision, not the interval, is what the
-    error rate is about)."""
-    out = []
-    for i in range(len(result.p)):
-        n = result.deals[i]
-        d = result.shares[0, :n] - result.shares[1 + i, :n]
-        mean, lo, hi, _ = paired_test(d, 1 - result.level)
-        out.append((mean, lo, hi))
     return out
 
 

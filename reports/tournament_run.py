@@ -249,11 +249,11 @@ def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed,
     cardlist = spec.report().restrictions(tables)
     problem = Problem(spec.name, tables, n, best, "", {}, {}, [best] * (n - 1), seed, registry)
     store = run.store(f"cards-{tier}")
-    if seconds is not None:
-        _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, seconds)
-        return
     done = {first: load_array(store, first) for first, _ in store.completed()} \
         if store is not None else {}  # fmt: skip
+    if seconds is not None:
+        _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done, seconds)
+        return
     progress = make_progress((1 + len(cardlist)) * card_blocks * n)
     with progress:
         shares = R.play_restricted(
@@ -266,19 +266,17 @@ def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed,
                         blocks=card_blocks)  # fmt: skip
 
 
-def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, seconds) -> None:
+def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
+                       seconds) -> None:  # fmt: skip
     """Card values on a time budget (`reports.sequential`): the looks' deals go to the cards
-    still undecided. Each look's shares are a chunk of the run (key: the look's first deal), so
-    a resumed run replays the decisions from them and goes on."""
-    import numpy as np
-
+    still undecided. Each look's shares are a chunk of the run (key: the look's first deal;
+    `done`: those stored), so a resumed run replays the decisions from them and goes on."""
+    from reports import restrict as R
     from reports import sequential as Q
     from reports import strengths as St
     from reports.tune import evaluate
 
-    specs = [problem.start, *(f"{problem.start}:{forbid}" for _, _, forbid in cardlist)]
-    done = {first: load_array(store, first) for first, _ in store.completed()} \
-        if store is not None else {}  # fmt: skip
+    specs = R.restricted_specs(problem.start, cardlist)
 
     def play(rows, first, count):
         if first in done and done[first].shape == (len(rows), count):
@@ -291,8 +289,8 @@ def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, secon
 
     result = Q.run(play, len(cardlist), seconds=seconds)
     df = Q.impact_frame(cardlist, result, problem.n_players)
+    played = int(result.deals.max())  # (the unrestricted strategy plays every look)
     St.save_card_values(run.dir / St.CARDS_DIR / tier, df, strategy=problem.start,
-                        players=problem.n_players, unrestricted=float(np.nanmean(
-                            result.shares[0, : int(result.deals.max())])),
-                        blocks=int(result.deals.max()), looks=result.looks,
-                        stopped_by=result.stopped_by)  # fmt: skip
+                        players=problem.n_players,
+                        unrestricted=float(result.shares[0, :played].mean()), blocks=played,
+                        looks=result.looks, stopped_by=result.stopped_by)  # fmt: skip

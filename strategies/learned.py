@@ -89,7 +89,7 @@ class LearnedPlayer:
         tune=False,
         path=True,
     )
-    #: the game's package (`games.<package>`) and name
+    #: the game's package (`games.<package>`), also its name in a weights file
     package: ClassVar[str]
     #: the game's policy slots: L_WEIGHTS, N_SLOTS, LEARNED_DECISIONS, FEATURE_NAMES
     slots: ClassVar[Any]

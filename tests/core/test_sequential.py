@@ -90,8 +90,10 @@ def test_a_run_that_decides_everything_stops_before_its_last_look():
     result = Q.run(play, 4)
     assert result.stopped_by == "decided" and len(asked) < Q.LOOKS
     assert Q.findings(result) == ["worth something"] * 4
-    for value, lo, hi in Q.values(result):
-        assert lo <= value <= hi
+    cards = [("lord", f"card {i}", f"forbid_lord={i}") for i in range(4)]
+    frame = Q.impact_frame(cards, result, PLAYERS)
+    assert (frame["lo"] <= frame["value"]).all() and (frame["value"] <= frame["hi"]).all()
+    assert (frame["lo"] > 0).all() and (frame["finding"] == "worth something").all()
 
 
 
