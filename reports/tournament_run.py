@@ -65,20 +65,9 @@ def play(setup: TournamentSetup, run, backend, scheduler, progress) -> tuple[str
         results = {}
         for n in counts:
             results[n] = run_tournament(
-                tables,
-                names,
-                n_players=n,
-                n_blocks=blocks,
-                seed=seed,
-                design=design,
-                crn=crn,
-                threads=threads,
-                progress=sys.stderr.isatty(),
-                sequential_alpha=sequential,
-                game=spec.name,
-                store=run.store(f"{n}p"),
-                client=cluster,
-            )
+                tables, names, n_players=n, n_blocks=blocks, seed=seed, design=design, crn=crn,
+                threads=threads, progress=sys.stderr.isatty(), sequential_alpha=sequential,
+                game=spec.name, store=run.store(f"{n}p"), client=cluster)  # fmt: skip
         typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
         seats_df = pd.concat([t[0] for t in typed], ignore_index=True)
         games_df = pd.concat([t[1] for t in typed], ignore_index=True)

@@ -172,6 +172,15 @@ def param(
     return dataclasses.field(default=default, metadata={PARAM: doc})
 
 
+def copied_param(cls, name: str):
+    """Another policy class's documented parameter `name` (its default and documentation), for a
+    policy that takes the same parameter (the learned player's forbid_* of restricted play)."""
+    import dataclasses
+
+    f = next(f for f in dataclasses.fields(cls) if f.name == name)
+    return dataclasses.field(default=f.default, metadata=f.metadata)
+
+
 def parameters(cls) -> dict[str, Param]:
     """The documented parameters of a policy class, in field order (its `name` is none). A field
     without a `Param` is an error: every parameter must say what it does."""

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from sim.core.policy import S_CONFIDENCE, S_DETERMINIZATIONS, S_EXPLORATION, S_OPPONENTS, S_ROLLOUTS
 from sim.core.search import CONFIDENCE_UNIT, OPPONENTS_OWN, OPPONENTS_ROLLOUT
 from strategies.registry import StrategyError, param
 
@@ -31,6 +32,23 @@ def rollout_choices(directory: Path, policies: tuple[str, ...]) -> tuple[str, ..
         with open(directory / f, "rb") as fh:
             names += [k for k, v in tomllib.load(fh).items() if isinstance(v, dict)]
     return (*policies, *names)
+
+
+def rollout_policy_param(default: str, choices: tuple[str, ...], model_note: str = ""):
+    """A game's `rollout_policy` parameter: which strategy its rollouts play (`default`, one of
+    `choices`: `rollout_choices`), documented once; `model_note` says which model the game's
+    default is."""
+    return param(
+        default,
+        "The strategy every seat plays in the rollouts (a built-in policy or preset): the "
+        "search's model of every player, itself included, after the decision; also its default, "
+        f"played unless the rollouts show clearly better.{model_note}",
+        "plays the rollouts with another model of every player (docs/search.md: a model close to "
+        "the real opponents makes the search much stronger).",
+        choices=choices,
+        unit="built-in policies and presets",
+        tune=False,
+    )
 
 
 @dataclass
@@ -106,9 +124,8 @@ class SearchPlayer:
     )
     #: the game's package (`games.<package>`)
     package: ClassVar[str]
-    #: the game's policy slots: S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE,
-    #: S_OPPONENTS,
-    #: ROLLOUT_KIND (= a policy's slot count), ROLLOUT_PARAMS
+    #: the game's policy slots: ROLLOUT_KIND (= a policy's slot count), ROLLOUT_PARAMS (the
+    #: search's own, `sim.core.policy.S_*`, are the same in every game)
     slots: ClassVar[Any]
     #: it looks ahead (slow): not screened into `tune`'s default field
     LOOKS_AHEAD = True
@@ -116,18 +133,18 @@ class SearchPlayer:
     REPLAYS_TURNS = True
 
     def params(self) -> np.ndarray:
-        """The vector the kernel reads: the search's own slots (`slots.S_*`), then its rollout
-        policy's kind and parameters (`slots.ROLLOUT_KIND`, `slots.ROLLOUT_PARAMS`: a seat's
+        """The vector the kernel reads: the search's own slots (`sim.core.policy.S_*`), then its
+        rollout policy's kind and parameters (`slots.ROLLOUT_KIND`, `slots.ROLLOUT_PARAMS`: a seat's
         vector holds a policy's slots, then the rollout's kind and slots)."""
         slots = self.slots
         n_slots = slots.ROLLOUT_KIND
         registry = import_module(f"games.{self.package}.strategies").REGISTRY
         vec = np.zeros(slots.ROLLOUT_PARAMS + n_slots, dtype=np.int32)
-        vec[slots.S_ROLLOUTS] = self.rollouts
-        vec[slots.S_EXPLORATION] = round(self.exploration * 1000)
-        vec[slots.S_DETERMINIZATIONS] = self.determinizations
-        vec[slots.S_CONFIDENCE] = round(self.confidence * CONFIDENCE_UNIT)
-        vec[slots.S_OPPONENTS] = OPPONENT_MODELS.index(self.opponents)
+        vec[S_ROLLOUTS] = self.rollouts
+        vec[S_EXPLORATION] = round(self.exploration * 1000)
+        vec[S_DETERMINIZATIONS] = self.determinizations
+        vec[S_CONFIDENCE] = round(self.confidence * CONFIDENCE_UNIT)
+        vec[S_OPPONENTS] = OPPONENT_MODELS.index(self.opponents)
         spec = self.rollout_policy
         if self.rollout_weights:  # a learned rollout policy's own weights
             spec = f"{spec}:weights={self.rollout_weights}"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
@@ -17,28 +16,14 @@ def bench(
     players: c.PlayersOption = 4,
     strategies: c.StrategiesOption = None,
     expansions: c.ExpansionsOption = None,
-    games: Annotated[
-        int, typer.Option("--games", help="Games per fast-path measurement.")
-    ] = 200_000,
-    reference_games: Annotated[
-        int, typer.Option("--reference-games", help="Games for the reference engine.")
-    ] = 200,
-    memory_games: Annotated[
-        int,
-        typer.Option(
-            "--memory-games", help="Games of the aggregates-only memory run (0: skip it)."
-        ),
-    ] = 0,
-    starts: Annotated[
-        bool,
-        typer.Option(
-            "--starts/--no-starts", help="Measure cold and warm start in fresh processes."
-        ),
-    ] = True,
-    markdown: Annotated[
-        Path | None,
-        typer.Option("--markdown", metavar="FILE", help="Also write the table as Markdown."),
-    ] = None,
+    games: c.option(int, "--games", "Games per fast-path measurement.") = 200_000,
+    reference_games: c.option(int, "--reference-games", "Games for the reference engine.") = 200,
+    memory_games: c.option(int, "--memory-games", "Games of the aggregates-only memory run (0: "
+                           "skip it).") = 0,
+    starts: c.option(bool, "--starts/--no-starts", "Measure cold and warm start in fresh "
+                     "processes.") = True,
+    markdown: c.option(Path | None, "--markdown", "Also write the table as Markdown.",
+                       "FILE") = None,
     seed: c.SeedOption = 1,
     cards: c.CardsOption = None,
     set_: c.SetOption = None,

@@ -28,6 +28,13 @@ from sim.games import GAMES as REGISTERED_GAMES
 # --- shared options and error handling -------------------------------------------------------
 
 
+def option(kind, flags: str, help: str, metavar: str | None = None):
+    """A command's option in one line: `games: c.option(int, "--games", "Games to play.") = 200`
+    (flags: e.g. "--starts/--no-starts")."""
+    return Annotated[kind, typer.Option(flags, help=help, metavar=metavar)]
+
+
+
 CardsOption = Annotated[
     Path | None,
     typer.Option(

@@ -8,7 +8,6 @@ import sys
 import time
 from importlib import import_module
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
@@ -21,30 +20,28 @@ from sim.core.errors import UserError
 def learn(
     game: c.GameOption = "abyss",
     players: c.PlayersOption = 4,
-    iterations: Annotated[int, typer.Option("--iterations", help="Rounds of expert iteration: "
-                          "search games recorded, a fit, its strength measured.")] = 2,
-    games: Annotated[int, typer.Option("--games", help="Search games recorded per iteration "
-                     "(the search in every seat in turn).")] = 1000,
-    rollouts: Annotated[int, typer.Option("--rollouts", help="The search's rollouts per "
-                        "decision: its labels' quality.")] = 64,
-    strength_games: Annotated[int, typer.Option("--strength-games", help="Deals on which each "
-                              "iteration's player meets the field, seats rotated.")] = 4000,
-    field: Annotated[str, typer.Option("--field", metavar="open|A,B,...", help="The "
-                     "opponents: `open`, each open preset of this count in turn in every other "
-                     "seat (the search's games and the strength split among them), or one "
-                     "line-up (players - 1 strategies).")] = "open",
-    opponents: Annotated[str, typer.Option("--opponents", metavar="own|rollout", help="The "
-                         "search's model of the opponents: their own strategies, or its "
-                         "rollout policy.")] = "own",
-    base: Annotated[str | None, typer.Option("--base", metavar="S", help="The heuristic the "
-                    "learned player scores over and the first search's model of every player; "
-                    "default: the game's strongest open preset at this count.")] = None,
+    iterations: c.option(int, "--iterations", "Rounds of expert iteration: search games recorded, "
+                         "a fit, its strength measured.") = 2,
+    games: c.option(int, "--games", "Search games recorded per iteration (the search in every "
+                    "seat in turn).") = 1000,
+    rollouts: c.option(int, "--rollouts", "The search's rollouts per decision: its labels' "
+                       "quality.") = 64,
+    strength_games: c.option(int, "--strength-games", "Deals on which each iteration's player "
+                             "meets the field, seats rotated.") = 4000,
+    field: c.option(str, "--field", "The opponents: `open`, each open preset of this count in "
+                    "turn in every other seat (the search's games and the strength split among "
+                    "them), or one line-up (players - 1 strategies).", "open|A,B,...") = "open",
+    opponents: c.option(str, "--opponents", "The search's model of the opponents: their own "
+                        "strategies, or its rollout policy.", "own|rollout") = "own",
+    base: c.option(str | None, "--base", "The heuristic the learned player scores over and the "
+                   "first search's model of every player; default: the game's strongest open "
+                   "preset at this count.", "S") = None,
     backend: c.BackendOption = "local",
     scheduler: c.SchedulerOption = None,
     seed: c.SeedOption = 1,
     out: c.OutDirOption = None,
-    resume: Annotated[Path | None, typer.Option("--resume", metavar="DIR", help="Finish an "
-                      "interrupted run: its finished iterations are kept.")] = None,
+    resume: c.option(Path | None, "--resume", "Finish an interrupted run: its finished iterations "
+                     "are kept.", "DIR") = None,
     expansions: c.ExpansionsOption = None,
     cards: c.CardsOption = None,
     set_: c.SetOption = None,

@@ -12,29 +12,16 @@ from sim.core.errors import UserError
 
 @c.user_errors
 def plan(
-    effect: Annotated[
-        float,
-        typer.Option(
-            "--effect",
-            help="The difference to detect: in win share (0.01 = one "
-            "point of win rate) or, with --metric ip, in IP.",
-        ),
-    ] = 0.01,
-    strategies: Annotated[
-        str | None,
-        typer.Option(
-            "--strategies",
-            metavar="A,B",
-            help="The two strategies to compare (default: the first two of the game's tournament).",
-        ),
-    ] = None,
+    effect: c.option(float, "--effect", "The difference to detect: in win share (0.01 = one point "
+                     "of win rate) or, with --metric ip, in IP.") = 0.01,
+    strategies: c.option(str | None, "--strategies", "The two strategies to compare (default: the "
+                         "first two of the game's tournament).", "A,B") = None,
     players: c.PlayersOption = 4,
     metric: Annotated[str, typer.Option("--metric", metavar="win|ip")] = "win",
-    alpha: Annotated[float, typer.Option("--alpha", help="Two-sided test level.")] = 0.05,
-    power: Annotated[float, typer.Option("--power", help="Chance to detect the effect.")] = 0.8,
-    pilot_blocks: Annotated[
-        int, typer.Option("--pilot-blocks", help="Blocks of the pilot tournament, per mode.")
-    ] = 400,
+    alpha: c.option(float, "--alpha", "Two-sided test level.") = 0.05,
+    power: c.option(float, "--power", "Chance to detect the effect.") = 0.8,
+    pilot_blocks: c.option(int, "--pilot-blocks", "Blocks of the pilot tournament, per mode.") = (
+        400),
     seed: c.SeedOption = 1,
     expansions: c.ExpansionsOption = None,
     cards: c.CardsOption = None,

@@ -34,14 +34,10 @@ def replay(
             + "); a number is the game index, as --index.",
         ),
     ] = "abyss",
-    index: Annotated[
-        int | None, typer.Option("--index", help="Game index in the run (0-based).")
-    ] = None,
+    index: c.option(int | None, "--index", "Game index in the run (0-based).") = None,
     players: c.PlayersOption = 4,
     strategies: c.StrategiesOption = None,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="Print the event log as JSON instead of text.")
-    ] = False,
+    json_out: c.option(bool, "--json", "Print the event log as JSON instead of text.") = False,
     cards: c.CardsOption = None,
     set_: c.SetOption = None,
     expansions: c.ExpansionsOption = None,

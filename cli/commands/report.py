@@ -13,10 +13,7 @@ from cli.commands import common as c
 @c.user_errors
 def report_(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A run directory.")],
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", metavar="DIR", help="Where to write (default: RUN_DIR/report)."),
-    ] = None,
+    out: c.option(Path | None, "--out", "Where to write (default: RUN_DIR/report).", "DIR") = None,
 ) -> None:
     """Write the balance report of a run: report.html (self-contained), report.md, PNGs.
 

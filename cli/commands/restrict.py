@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
@@ -24,27 +23,18 @@ from sim.core.errors import UserError
 
 @c.user_errors
 def restrict(
-    strategy: Annotated[
-        str | None,
-        typer.Option("--strategy", metavar="S",
-                     help="The strategy whose cards are valued (a preset or a policy with "
-                     "parameters, e.g. a tuned preset); it plays every seat."),
-    ] = None,  # fmt: skip
+    strategy: c.option(str | None, "--strategy", "The strategy whose cards are valued (a preset "
+                       "or a policy with parameters, e.g. a tuned preset); it plays every seat.",
+                       "S") = None,
     game: c.GameOption = "abyss",
     players: c.PlayersOption = 4,
-    blocks: Annotated[
-        int,
-        typer.Option("--blocks", help="Deals per card; each is played in every rotation of the "
+    blocks: c.option(int, "--blocks", "Deals per card; each is played in every rotation of the "
                      "seats by the restricted and the unrestricted strategy (common random "
-                     "numbers)."),
-    ] = 2000,  # fmt: skip
+                     "numbers).") = 2000,
     seed: c.SeedOption = 1,
     out: c.OutDirOption = None,
-    resume: Annotated[
-        Path | None,
-        typer.Option("--resume", metavar="DIR",
-                     help="Finish an interrupted run: its finished batches of cards are kept."),
-    ] = None,  # fmt: skip
+    resume: c.option(Path | None, "--resume", "Finish an interrupted run: its finished batches of "
+                     "cards are kept.", "DIR") = None,
     backend: c.BackendOption = "local",
     scheduler: c.SchedulerOption = None,
     threads: c.ThreadsOption = None,

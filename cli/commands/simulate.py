@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
@@ -24,55 +23,31 @@ from sim.core.errors import UserError
 @c.user_errors
 def simulate(
     players: c.PlayersOption = 4,
-    games: Annotated[int, typer.Option("--games", help="Number of games (>= 1).")] = 1000,
+    games: c.option(int, "--games", "Number of games (>= 1).") = 1000,
     seed: c.SeedOption = 1,
     strategies: c.StrategiesOption = None,
     out: c.OutDirOption = None,
     cards: c.CardsOption = None,
     set_: c.SetOption = None,
     expansions: c.ExpansionsOption = None,
-    engine: Annotated[
-        str | None,
-        typer.Option(
-            "--engine",
-            metavar="fast|reference",
-            help="fast: the compiled kernel on all threads; reference: the readable engine "
-            "(same games, much slower). Default: fast, except on the very first run, before the "
-            "fast path is compiled: a run that finishes sooner on the reference engine than the "
-            "compile takes plays there while the fast path compiles in the background.",
-        ),
-    ] = None,
+    engine: c.option(str | None, "--engine", "fast: the compiled kernel on all threads; "
+                     "reference: the readable engine (same games, much slower). Default: fast, "
+                     "except on the very first run, before the fast path is compiled: a run that "
+                     "finishes sooner on the reference engine than the compile takes plays there "
+                     "while the fast path compiles in the background.", "fast|reference") = None,
     threads: c.ThreadsOption = None,
-    per_game: Annotated[
-        bool,
-        typer.Option(
-            "--per-game/--no-per-game",
-            help="Write the per-game tables seats.parquet and games.parquet (the aggregates are "
-            "always written).",
-        ),
-    ] = True,
+    per_game: c.option(bool, "--per-game/--no-per-game", "Write the per-game tables seats.parquet "
+                       "and games.parquet (the aggregates are always written).") = True,
     presets: c.PresetsOption = None,
     game: c.GameOption = "abyss",
     backend: c.BackendOption = "local",
     scheduler: c.SchedulerOption = None,
-    chunk_size: Annotated[
-        int | None,
-        typer.Option(
-            "--chunk-size",
-            help="Games per chunk (the unit of progress and of --resume); default: about a "
-            "second of work each.",
-        ),
-    ] = None,
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            "--resume",
-            metavar="DIR",
-            help="Finish an interrupted run (Ctrl-C, a killed process) of the fast engine: "
-            "its finished chunks are kept, the rest is played with the run's own options; the "
-            "results are those of an uninterrupted run.",
-        ),
-    ] = None,
+    chunk_size: c.option(int | None, "--chunk-size", "Games per chunk (the unit of progress and "
+                         "of --resume); default: about a second of work each.") = None,
+    resume: c.option(Path | None, "--resume", "Finish an interrupted run (Ctrl-C, a killed "
+                     "process) of the fast engine: its finished chunks are kept, the rest is "
+                     "played with the run's own options; the results are those of an "
+                     "uninterrupted run.", "DIR") = None,
 ) -> None:
     """Simulate games; write results + manifest to a new directory; print a summary."""
     c.check_backend(backend, scheduler)

@@ -15,33 +15,19 @@ from sim.core.errors import UserError
 
 @c.user_errors
 def sweep(
-    set_: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set",
-            metavar="KEY=V1,V2,...",
-            help="A card-data or rules value to sweep, with its values; repeat for a grid "
-            "(every combination), e.g. --set leviathan_game.hand_limit=8,10,12,14.",
-        ),
-    ] = None,
-    fixed: Annotated[
-        list[str] | None,
-        typer.Option("--fixed", metavar="KEY=VALUE", help="An override for every point."),
-    ] = None,
+    set_: c.option(list[str] | None, "--set", "A card-data or rules value to sweep, with its "
+                   "values; repeat for a grid (every combination), e.g. --set "
+                   "leviathan_game.hand_limit=8,10,12,14.", "KEY=V1,V2,...") = None,
+    fixed: c.option(list[str] | None, "--fixed", "An override for every point.",
+                    "KEY=VALUE") = None,
     players: c.PlayersOption = 4,
-    games: Annotated[int, typer.Option("--games", help="Games per point (>= 2).")] = 20_000,
+    games: c.option(int, "--games", "Games per point (>= 2).") = 20_000,
     seed: c.SeedOption = 1,
-    strategies: Annotated[
-        str | None,
-        typer.Option(
-            "--strategies",
-            metavar="A,B,...",
-            help="Strategy per seat, cycled if shorter than --players. Default: a different "
-            "strategy in every seat (the game's tournament strategies but random, in order; "
-            "Abyss at 4 players: greedy, lord_rusher, key_hunter, council_hoarder), so a change "
-            "that favours one style shows.",
-        ),
-    ] = None,
+    strategies: c.option(str | None, "--strategies", "Strategy per seat, cycled if shorter than "
+                         "--players. Default: a different strategy in every seat (the game's "
+                         "tournament strategies but random, in order; Abyss at 4 players: greedy, "
+                         "lord_rusher, key_hunter, council_hoarder), so a change that favours one "
+                         "style shows.", "A,B,...") = None,
     expansions: c.ExpansionsOption = None,
     cards: c.CardsOption = None,
     out: c.OutDirOption = None,
@@ -51,15 +37,8 @@ def sweep(
     game: c.GameOption = "abyss",
     backend: c.BackendOption = "local",
     scheduler: c.SchedulerOption = None,
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            "--resume",
-            metavar="DIR",
-            help="Finish an interrupted sweep: its finished points are kept, the rest is "
-            "played with the sweep's own options.",
-        ),
-    ] = None,
+    resume: c.option(Path | None, "--resume", "Finish an interrupted sweep: its finished points "
+                     "are kept, the rest is played with the sweep's own options.", "DIR") = None,
 ) -> None:
     """Play the default and every point of a grid of card-data or rules values on the same
     seeds; report what changes, with intervals and multiple-comparison correction."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
@@ -26,96 +25,45 @@ from sim.core.errors import UserError
 
 @c.user_errors
 def tournament(
-    strategies: Annotated[
-        str,
-        typer.Option(
-            "--strategies",
-            metavar="A,B,...",
-            help="The strategies to compare (at least two, each once), with optional "
-            "parameters: name:param=value. Default: every built-in strategy of the game and "
-            "the random policy.",
-        ),
-    ] = None,
-    players: Annotated[
-        str,
-        typer.Option(
-            "--players",
-            metavar="N[,N...]",
-            help="Players per game: 2-4, or 2-5 with Leviathan; several counts (e.g. 3,4) play "
-            "one tournament each and the report compares their seat advantage. Default: every "
-            "count the game allows.",
-        ),
-    ] = "all",
-    blocks: Annotated[
-        int,
-        typer.Option(
-            "--blocks",
-            help="Deals to play; every table of the design plays each deal (common random "
-            "numbers). Games = blocks x tables.",
-        ),
-    ] = 2500,
-    design: Annotated[
-        str,
-        typer.Option(
-            "--design",
-            metavar="balanced|cyclic|all",
-            help="Line-ups when there are more strategies than seats: balanced (default: each "
-            "strategy in n line-ups of every block, the strategies in a fresh random order each "
-            "block, so every pair meets equally often in expectation), cyclic (one fixed order) "
-            "or every combination. Each line-up plays in every rotation of its seats.",
-        ),
-    ] = "balanced",
-    crn: Annotated[
-        str,
-        typer.Option(
-            "--crn",
-            metavar="auto|block|lineup|none",
-            help="Common random numbers: every table of a block plays the same deal (block), "
-            "only the rotations of each line-up (lineup), or every table its own deal (none); "
-            "auto (default): block with one line-up, none with several, as measured best in "
-            "docs/tournament.md.",
-        ),
-    ] = "auto",
-    sequential: Annotated[
-        float | None,
-        typer.Option(
-            "--sequential",
-            metavar="ALPHA",
-            help="Stop as soon as every pair of strategies is told apart, with family-wise "
-            "error rate ALPHA at any stopping time; --blocks is then the budget.",
-        ),
-    ] = None,
+    strategies: c.option(str, "--strategies", "The strategies to compare (at least two, each "
+                         "once), with optional parameters: name:param=value. Default: every "
+                         "built-in strategy of the game and the random policy.", "A,B,...") = None,
+    players: c.option(str, "--players", "Players per game: 2-4, or 2-5 with Leviathan; several "
+                      "counts (e.g. 3,4) play one tournament each and the report compares their "
+                      "seat advantage. Default: every count the game allows.", "N[,N...]") = "all",
+    blocks: c.option(int, "--blocks", "Deals to play; every table of the design plays each deal "
+                     "(common random numbers). Games = blocks x tables.") = 2500,
+    design: c.option(str, "--design", "Line-ups when there are more strategies than seats: "
+                     "balanced (default: each strategy in n line-ups of every block, the "
+                     "strategies in a fresh random order each block, so every pair meets equally "
+                     "often in expectation), cyclic (one fixed order) or every combination. Each "
+                     "line-up plays in every rotation of its seats.",
+                     "balanced|cyclic|all") = "balanced",
+    crn: c.option(str, "--crn", "Common random numbers: every table of a block plays the same "
+                  "deal (block), only the rotations of each line-up (lineup), or every table its "
+                  "own deal (none); auto (default): block with one line-up, none with several, as "
+                  "measured best in docs/tournament.md.", "auto|block|lineup|none") = "auto",
+    sequential: c.option(float | None, "--sequential", "Stop as soon as every pair of strategies "
+                         "is told apart, with family-wise error rate ALPHA at any stopping time; "
+                         "--blocks is then the budget.", "ALPHA") = None,
     backend: c.BackendOption = "local",
     scheduler: c.SchedulerOption = None,
     seed: c.SeedOption = 1,
     out: c.OutDirOption = None,
-    report: Annotated[
-        bool, typer.Option("--report/--no-report", help="Also write the balance report.")
-    ] = False,
+    report: c.option(bool, "--report/--no-report", "Also write the balance report.") = False,
     expansions: c.ExpansionsOption = None,
-    fight_points: Annotated[
-        int,
-        typer.Option(
-            "--fight-points",
-            help="With Leviathan: decision points of the fight-or-explore rollouts for the "
-            "report (also as many games of rule rollouts); 0 skips them. See `abyss-mc ev "
-            "rollout` for the full analysis.",
-        ),
-    ] = 2000,
+    fight_points: c.option(int, "--fight-points", "With Leviathan: decision points of the "
+                           "fight-or-explore rollouts for the report (also as many games of rule "
+                           "rollouts); 0 skips them. See `abyss-mc ev rollout` for the full "
+                           "analysis.") = 2000,
     cards: c.CardsOption = None,
     set_: c.SetOption = None,
     threads: c.ThreadsOption = None,
     presets: c.PresetsOption = None,
     game: c.GameOption = "abyss",
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            "--resume",
-            metavar="DIR",
-            help="Finish an interrupted tournament: its finished chunks of blocks are kept, the "
-            "rest is played with its own options.",
-        ),
-    ] = None,
+    resume: c.option(Path | None, "--resume", "Finish an interrupted tournament: its finished "
+                     "chunks of blocks are kept, the rest is played with its own options.",
+                     "DIR") = None,
     strengths: StrengthsOption = "auto",
     search_blocks: SearchBlocksOption = 20,
     search_rollouts: SearchRolloutsOption = 32,
@@ -197,4 +145,7 @@ def tournament(
     typer.echo(text, nl=False)
     typer.echo(f"results: {out_dir}")
     if report:
+        table = out_dir / "report" / "verdicts.txt"  # the report's first screen
+        if table.is_file():
+            typer.echo("\nverdicts (colours and details in the report):\n" + table.read_text())
         typer.echo(f"report: {out_dir / 'report' / 'report.html'}")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
@@ -18,71 +17,36 @@ from sim.core.errors import UserError
 
 @c.user_errors
 def tune(
-    strategy: Annotated[
-        str | None,
-        typer.Option("--strategy", metavar="PRESET",
-                     help="The strategy to tune: a preset or a policy, with optional "
-                     "parameters (name:param=value); the search starts there."),
-    ] = None,  # fmt: skip
+    strategy: c.option(str | None, "--strategy", "The strategy to tune: a preset or a policy, "
+                       "with optional parameters (name:param=value); the search starts there.",
+                       "PRESET") = None,
     game: c.GameOption = "abyss",
     players: c.PlayersOption = 4,
-    against: Annotated[
-        str | None,
-        typer.Option("--against", metavar="A,B,...",
-                     help="The field: one strategy per other seat (cycled if fewer). Default: "
-                     "the strongest built-in strategies at this player count, found by a short "
-                     "screening tournament."),
-    ] = None,  # fmt: skip
-    games: Annotated[
-        int,
-        typer.Option("--games", metavar="BUDGET",
-                     help="Games the search plays in all (the candidates share them equally; "
-                     "every candidate plays the same deals)."),
-    ] = 1_200_000,  # fmt: skip
-    candidates: Annotated[
-        int, typer.Option("--candidates", help="Parameter sets the optimiser tries.")
-    ] = 384,
-    params: Annotated[
-        str | None,
-        typer.Option("--params", metavar="p1,p2,...",
-                     help="The parameters to search (default: all of the policy's, within the "
-                     "archetype); the others keep the strategy's values."),
-    ] = None,  # fmt: skip
-    open_: Annotated[
-        bool,
-        typer.Option("--open",
-                     help="Search the parameters that define the preset too (by default a preset "
-                     "is tuned within its archetype: what it sets stays on its side of the "
-                     "policy's default, or is held; docs/tuning.md). The preset is then named "
-                     "<preset>_open."),
-    ] = False,  # fmt: skip
-    sampler: Annotated[
-        str,
-        typer.Option("--sampler", metavar="tpe|cmaes|random",
-                     help="optuna's sampler (tpe: measured best, docs/tuning.md)."),
-    ] = "tpe",  # fmt: skip
-    finalists: Annotated[
-        int, typer.Option("--finalists", help="The search's best candidates played again.")
-    ] = 5,
-    reeval_games: Annotated[
-        int,
-        typer.Option("--reeval-games",
-                     help="Fresh games each finalist plays (against the winner's curse)."),
-    ] = 40_000,  # fmt: skip
-    heldout_games: Annotated[
-        int,
-        typer.Option("--heldout-games",
-                     help="Games of the held-out check, each of the tuned and the starting "
-                     "strategy, on deals never used before (paired by deal)."),
-    ] = 20_000,  # fmt: skip
+    against: c.option(str | None, "--against", "The field: one strategy per other seat (cycled if "
+                      "fewer). Default: the strongest built-in strategies at this player count, "
+                      "found by a short screening tournament.", "A,B,...") = None,
+    games: c.option(int, "--games", "Games the search plays in all (the candidates share them "
+                    "equally; every candidate plays the same deals).", "BUDGET") = 1_200_000,
+    candidates: c.option(int, "--candidates", "Parameter sets the optimiser tries.") = 384,
+    params: c.option(str | None, "--params", "The parameters to search (default: all of the "
+                     "policy's, within the archetype); the others keep the strategy's values.",
+                     "p1,p2,...") = None,
+    open_: c.option(bool, "--open", "Search the parameters that define the preset too (by default "
+                    "a preset is tuned within its archetype: what it sets stays on its side of "
+                    "the policy's default, or is held; docs/tuning.md). The preset is then named "
+                    "<preset>_open.") = False,
+    sampler: c.option(str, "--sampler", "optuna's sampler (tpe: measured best, docs/tuning.md).",
+                      "tpe|cmaes|random") = "tpe",
+    finalists: c.option(int, "--finalists", "The search's best candidates played again.") = 5,
+    reeval_games: c.option(int, "--reeval-games", "Fresh games each finalist plays (against the "
+                           "winner's curse).") = 40_000,
+    heldout_games: c.option(int, "--heldout-games", "Games of the held-out check, each of the "
+                            "tuned and the starting strategy, on deals never used before (paired "
+                            "by deal).") = 20_000,
     seed: c.SeedOption = 1,
     out: c.OutDirOption = None,
-    resume: Annotated[
-        Path | None,
-        typer.Option("--resume", metavar="DIR",
-                     help="Finish an interrupted tune: its finished batches are kept and the "
-                     "search goes on to the very same candidates."),
-    ] = None,  # fmt: skip
+    resume: c.option(Path | None, "--resume", "Finish an interrupted tune: its finished batches "
+                     "are kept and the search goes on to the very same candidates.", "DIR") = None,
     backend: c.BackendOption = "local",
     scheduler: c.SchedulerOption = None,
     threads: c.ThreadsOption = None,

@@ -23,36 +23,22 @@ from sim.core.workspace import LANES
 class DriverLayout(NamedTuple):
     """A game's workspace offsets and sizes the driver reads and writes."""
 
-    begin: int  # SEARCH_BEGIN: what a replay restores (state, streams, trace)
-    trace: int
-    script: int  # SCRIPT: the turn's scripted options (count, then the options)
-    mode: int
-    count: int
-    found: int
-    force: int
-    n_options: int  # SEARCH_N
-    options: int  # SEARCH_OPTS
-    seat: int  # SEARCH_SEAT
-    decision: int  # SEARCH_DECISION
+    blocks: C.SearchBlocks  # the search's fields (`search_blocks`)
+    slots: C.SearchSlots  # the seats' policies and the search's parameters
     fork_keys: int
     traj_on: int  # the round-by-round record's switch; -1: the game keeps none
     next_seat: int
-    n_players: int
-    policy_kind: int
-    search_kind: int  # the search player's policy kind
     max_players: int
     n_seat_fields: int  # the columns of a seat's final row
     r_rank: int
     r_score: int
-    #: `sim.core.search.search_decision_for`'s layout
-    decision_layout: tuple
 
 
 #: the search decisions a turn may hold at most (its script)
 MAX_SCRIPT = 256
 
 
-def search_blocks(layout, row_width: int) -> tuple[int, ...]:
+def search_blocks(layout, row_width: int) -> C.SearchBlocks:
     """The search's fields of a workspace, from `layout` (a `sim.core.stack.Layout`) on:
     SEARCH_BEGIN (a turn's replay restores the workspace below it), then SEARCH_MODE (0 off,
     1 probe, 2 rollout), SEARCH_COUNT (search decisions asked so far in this replay of the
@@ -66,8 +52,8 @@ def search_blocks(layout, row_width: int) -> tuple[int, ...]:
     force, found, default = layout.scalars(3)
     seat, decision, n_options = layout.scalars(3)
     options, trace = layout.block(row_width), layout.block(1)
-    return (begin, mode, count, script, force, found, default, seat, decision, n_options,
-            options, trace)  # fmt: skip
+    return C.SearchBlocks(begin, mode, count, script, force, found, default, seat, decision,
+                          n_options, options, trace)  # fmt: skip
 
 
 class Drivers(NamedTuple):
@@ -119,21 +105,11 @@ def play_for(take_turn, end_of_turn, turn_limit, finish, next_seat: int):
 
 def drivers_for(take_turn, end_of_turn, turn_limit, play, finish, score, layout: DriverLayout):
     """A game's search driver, compiled for it with its own turn and layout."""
-    L = layout
-    begin, trace_at, script_at, mode_at, count_at = L.begin, L.trace, L.script, L.mode, L.count
-    found_at, force_at, n_at, fork_at, traj_at = (
-        L.found,
-        L.force,
-        L.n_options,
-        L.fork_keys,
-        L.traj_on,
-    )
-    next_at, players_at, kind_at, search_kind = (
-        L.next_seat,
-        L.n_players,
-        L.policy_kind,
-        L.search_kind,
-    )
+    L, B, Q = layout, layout.blocks, layout.slots
+    begin, trace_at, script_at, mode_at, count_at = B.begin, B.trace, B.script, B.mode, B.count
+    found_at, force_at, n_at = B.found, B.force, B.n_options
+    fork_at, traj_at, next_at = L.fork_keys, L.traj_on, L.next_seat
+    players_at, kind_at, search_kind = Q.n_players, Q.policy_kind, Q.search_kind
     max_players, n_fields, r_rank, r_score = L.max_players, L.n_seat_fields, L.r_rank, L.r_score
 
     @njit_closure
@@ -156,7 +132,7 @@ def drivers_for(take_turn, end_of_turn, turn_limit, play, finish, score, layout:
         score(w, rows)
         return C.share_reward(rows, w[players_at], seat, r_rank, r_score)
 
-    search_decision = C.search_decision_for(rollout, L.decision_layout)
+    search_decision = C.search_decision_for(rollout, B, Q)
 
     def searched_loop(record):
         """`play_searched` calling `record(s, out, i, seat, visits, total, choice)` after each
@@ -249,7 +225,7 @@ def reference_choice_for(search_choice, workspace_at, layout: DriverLayout):
     params, turn_start, seed, game)` is the game's workspace at that turn's start. Returns
     (option, (seat, decision, options)): the decision the replay reached, for the reference
     engine to check against its own (None: the replay met no such decision)."""
-    L = layout
+    L = layout.blocks
 
     def reference_choice(tables, kinds, params, turn_start, script, seed, game):
         if len(script) >= MAX_SCRIPT:

@@ -71,19 +71,24 @@ def njit_ints(fn):
     arguments. Callers' other integers (int32 array items, literals, booleans) are converted at
     the call, so the body is not compiled again for each mix of integer types (numba-notes, traps
     2 and 3). It compiles (or loads from the cache) when its module is imported."""
-    return njit("(int32[::1]" + ", int64" * (fn.__code__.co_argcount - 1) + ")", cache=True)(fn)
+    return njit(_ints_signature(fn), cache=True)(fn)
 
 
-def njit_closure(fn=None, **options):
+def _ints_signature(fn) -> str:
+    return "(int32[::1]" + ", int64" * (fn.__code__.co_argcount - 1) + ")"
+
+
+def njit_closure(fn=None, *, ints: bool = False, **options):
     """`njit(cache=True)` for a kernel made by a factory (a closure over other kernels and
     constants: `sim.core.driver`, `sim.core.search`). numba keys a closure's cache entry on its
     pickled cell contents, and a pickled kernel carries a random id and the signatures compiled
     so far: every process missed the cache and compiled the closure again. Here the key is the
     cells' names and values (a kernel by its module and qualified name, and its own cells): the
     same closure finds its entry in every process. What the named kernels compile to is covered
-    by the cache directory's source digest."""
+    by the cache directory's source digest. `ints=True`: compiled once for a workspace and
+    int64 arguments, as `njit_ints`."""
     if fn is None:
-        return lambda f: njit_closure(f, **options)
+        return lambda f: njit_closure(f, ints=ints, **options)
     from numba.core.caching import FunctionCache
 
     class StableClosureCache(FunctionCache):
@@ -100,6 +105,9 @@ def njit_closure(fn=None, **options):
     fn.__qualname__ = f"{fn.__qualname__}_{tag}"
     dispatcher = njit(cache=True, **options)(fn)
     dispatcher._cache = StableClosureCache(dispatcher.py_func)
+    if ints:  # as njit with a signature does, but after the cache above is in place
+        dispatcher.compile(_ints_signature(fn))
+        dispatcher.disable_compile()
     return dispatcher
 
 

@@ -5,16 +5,19 @@ a determinization from depending on the true order of a face-down deck.
 
 Each game keeps its own driver (the turn replayed from its start) and `determinize`: those read
 the game's rules. The rest takes the offsets and columns as arguments, or is made for a game by a
-factory from its layout (`searched_for`, `search_decision_for`).
+factory from its offsets (`SearchBlocks`, `SearchSlots`: `hooks_for`, `search_decision_for`).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sim.core.jit import njit, njit_closure
+from sim.core.policy import S_CONFIDENCE, S_DETERMINIZATIONS, S_EXPLORATION, S_OPPONENTS, S_ROLLOUTS
 from sim.core.rng import GOLDEN, mix64
-from sim.core.workspace import shuffle_in
+from sim.core.workspace import shuffle_in, traced
 
 #: the sign-flip test enumerates every sign pattern up to this many pairs, beyond them FLIPS
 EXACT_PAIRS = 12
@@ -28,6 +31,41 @@ POLICY_DECIDES = -(1 << 30)
 #: the search's opponent model (its S_OPPONENTS slot): every seat plays the rollout policy, or
 #: the opponents keep their own strategies (`opponents=own`: the expert of `abyss-mc learn`)
 OPPONENTS_ROLLOUT, OPPONENTS_OWN = 0, 1
+
+
+class SearchBlocks(NamedTuple):
+    """The search's fields of a game's workspace (`sim.core.driver.search_blocks`)."""
+
+    begin: int  # SEARCH_BEGIN: what a replay restores (state, streams, trace)
+    mode: int  # 0 off, PROBE, ROLLOUT
+    count: int  # search decisions asked so far in this replay of the turn
+    script: int  # the turn's scripted options (count, then the options)
+    force: int  # a rollout's option
+    found: int  # probe: 1 when the decision past the script was met (2 while it is met)
+    default: int  # probe: the rollout policy's own option there
+    seat: int
+    decision: int
+    n_options: int
+    options: int
+    trace: int  # decisions asked so far; then (seat, decision, option, n) per decision
+
+
+class SearchSlots(NamedTuple):
+    """A game's offsets of its seats' policies, and the search's slots in its parameter vector
+    (`sim.core.policy.S_*`): with `SearchBlocks`, all the search needs to know of a game."""
+
+    opt: int  # the option row a decision's options are written to
+    policy_kind: int  # a seat's policy kind
+    policy_params: int  # the seats' parameter vectors
+    n_params: int  # a seat's vector length
+    n_players: int
+    turn: int
+    rng_keys: int
+    rec_on: int  # recording for the learned player
+    search_kind: int  # the search player's policy kind
+    rollout_kind: int  # the slots of the rollout policy's kind and its first parameter
+    rollout_params: int
+    n_slots: int  # a policy's parameter count
 
 
 @njit(cache=True)
@@ -81,25 +119,31 @@ def confirmation_pairs(budget, n, confidence, kinds):
     return min(pairs, kinds) if kinds > 0 else pairs
 
 
-def searched_for(determinize, layout):
+def hooks_for(determinize, policy_choose, record_features, blocks: SearchBlocks,
+              slots: SearchSlots):
+    """A game's search hooks, written once: `(searched, rollout_policy, ask)` (below), made
+    from its `determinize(s, seat)` (what the seat cannot see, sampled afresh), its policies'
+    `choose` and `record_features` and its offsets."""
+    searched, rollout_policy = searched_for(determinize, blocks, slots)
+    return searched, rollout_policy, asker_for(searched, policy_choose, record_features, blocks,
+                                               slots)  # fmt: skip
+
+
+def searched_for(determinize, blocks: SearchBlocks, slots: SearchSlots):
     """A game's search seat at a decision of a replayed turn, and the switch of every seat to
     its rollout policy: `(searched(s, seat, decision, n), rollout_policy(s, seat))`.
 
     `searched` returns the script's option, if the turn's script has one for this decision; in
-    a rollout it forks here: `determinize(s, seat)` (what the seat cannot see, sampled afresh),
-    every seat switched to the searching seat's rollout policy, and SEARCH_FORCE played; else
-    (probing: the first decision past the script is recorded, its options copied) every seat
-    plays the rollout policy to the end of the turn, and it returns POLICY_DECIDES.
-
-    `layout`: the game's workspace offsets (SEARCH_MODE, SEARCH_COUNT, SCRIPT, SEARCH_FORCE,
-    SEARCH_FOUND, SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, the option row OPT,
-    POLICY_KIND, POLICY_PARAMS, the player count N_PLAYERS), its seats' vector length
-    (N_PARAMS), the rollout policy's slots in it (kind, first parameter), the policies'
-    parameter count, the search's S_OPPONENTS slot and its kind. One implementation for every
-    game, compiled for each with its own determinization."""
-    mode_at, count_at, script_at, force_at, found_at, seat_at, decision_at = layout[:7]
-    n_at, options_at, opt_at, kind_at, params_at, players_at = layout[7:13]
-    n_params, rollout_kind, rollout_params, n_slots, opponents_slot, search_kind = layout[13:]
+    a rollout it forks here: `determinize(s, seat)`, every seat switched to the searching seat's
+    rollout policy, and SEARCH_FORCE played; else (probing: the first decision past the script
+    is recorded, its options copied) every seat plays the rollout policy to the end of the
+    turn, and it returns POLICY_DECIDES."""
+    B, Q = blocks, slots
+    mode_at, count_at, script_at, force_at, found_at = B.mode, B.count, B.script, B.force, B.found
+    seat_at, decision_at, n_at, options_at = B.seat, B.decision, B.n_options, B.options
+    opt_at, kind_at, params_at, players_at = Q.opt, Q.policy_kind, Q.policy_params, Q.n_players
+    n_params, rollout_kind, rollout_params = Q.n_params, Q.rollout_kind, Q.rollout_params
+    n_slots, opponents_slot, search_kind = Q.n_slots, S_OPPONENTS, Q.search_kind
 
     @njit_closure
     def rollout_policy(s, seat):
@@ -139,7 +183,37 @@ def searched_for(determinize, layout):
     return searched, rollout_policy
 
 
-def search_decision_for(rollout, layout):
+def asker_for(searched, policy_choose, record_features, blocks: SearchBlocks,
+              slots: SearchSlots):
+    """A game's question to a seat, `ask(s, seat, decision, n)`: the option its strategy picks
+    among the n options at the option row (a single option is not asked), traced. A search
+    seat's replayed turn may answer first (`searched`); at the probe's decision the rollout
+    policy's own option is kept as the default and, when recording for the learned player,
+    the options' features are written (`record_features`). Compiled once for a workspace and
+    int64 arguments, like `sim.core.jit.njit_ints`, so callers' integer types do not multiply
+    its compiles."""
+    opt_at, kind_at, rec_at, search_kind = slots.opt, slots.policy_kind, slots.rec_on, \
+        slots.search_kind  # fmt: skip
+    found_at, default_at, trace_at = blocks.found, blocks.default, blocks.trace
+
+    @njit_closure(ints=True)
+    def ask(s, seat, decision, n):
+        if n == 1:
+            return s[opt_at]
+        pick = searched(s, seat, decision, n) if s[kind_at + seat] == search_kind \
+            else POLICY_DECIDES  # fmt: skip
+        if pick == POLICY_DECIDES:
+            pick = policy_choose(s, seat, decision, n)
+            if s[found_at] == 2:  # the probe's decision: the rollout policy's own option
+                s[found_at], s[default_at] = 1, pick
+                if s[rec_at] == 1:
+                    record_features(s, seat, decision, n)
+        return traced(s, trace_at, seat, decision, pick, n)
+
+    return ask
+
+
+def search_decision_for(rollout, blocks: SearchBlocks, slots: SearchSlots):
     """A game's search decision (`search_decision(s, start, w, rows, active, visits, total)`):
     UCB1 over the options of the decision s recorded (the probe), each rollout
     `rollout(s, start, w, rows, active, seat, k, option, seed, j)` (the turn replayed from
@@ -152,14 +226,12 @@ def search_decision_for(rollout, layout):
     with `confidence` (`confident`): a budget too small to keep a pair plays the default (at a
     small budget the search is its rollout policy, whatever the number of options). Each
     option's rollouts (the confirmation's included) and summed reward are left in visits and
-    total.
-
-    `layout`: the game's workspace offsets (SEARCH_SEAT, SEARCH_N, SEARCH_OPTS, SCRIPT,
-    SEARCH_DEFAULT, TURN, RNG_KEYS, POLICY_PARAMS), its seats' vector length (N_PARAMS) and the
-    search's slots in it (rollouts, exploration, determinizations, confidence). One
-    implementation for every game, compiled for each with its own rollout."""
-    seat_at, n_at, options_at, script_at, default_at, turn_at, keys_at, params_at = layout[:8]
-    n_params, rollouts_slot, exploration_slot, kinds_slot, confidence_slot = layout[8:]
+    total. One implementation for every game, compiled for each with its own rollout."""
+    B, Q = blocks, slots
+    seat_at, n_at, options_at, script_at = B.seat, B.n_options, B.options, B.script
+    default_at, turn_at, keys_at, params_at = B.default, Q.turn, Q.rng_keys, Q.policy_params
+    n_params, rollouts_slot, exploration_slot = Q.n_params, S_ROLLOUTS, S_EXPLORATION
+    kinds_slot, confidence_slot = S_DETERMINIZATIONS, S_CONFIDENCE
 
     @njit_closure
     def search_decision(s, start, w, rows, active, visits, total):

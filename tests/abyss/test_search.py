@@ -27,6 +27,7 @@ from games.abyss.engine.policy_params import SEARCH as SEARCH_KIND
 from games.abyss.engine.rules.decode import decode
 from games.abyss.engine.rules.game import Game
 from sim import games
+from sim.core.search import PROBE
 from sim.core.workspace import trace_of
 
 SPEC = games.get("abyss")
@@ -56,7 +57,7 @@ def _reach(s, seed, game, n_players, wanted):
         s[W.SCRIPT] = 0
         while True:
             s[: W.SEARCH_BEGIN] = start
-            s[W.SEARCH_MODE], s[W.SEARCH_COUNT], s[W.SEARCH_FOUND] = B.PROBE, 0, 0
+            s[W.SEARCH_MODE], s[W.SEARCH_COUNT], s[W.SEARCH_FOUND] = PROBE, 0, 0
             KN.take_turn(s, seat)
             if s[W.SEARCH_FOUND] == 0:
                 break
@@ -83,7 +84,7 @@ def _probe(s, start, active):
     probe, as the driver's): its workspace at the turn's end, the decision recorded."""
     p = s.copy()
     p[: W.SEARCH_BEGIN] = start
-    p[W.SEARCH_MODE], p[W.SEARCH_COUNT], p[W.SEARCH_FOUND] = B.PROBE, 0, 0
+    p[W.SEARCH_MODE], p[W.SEARCH_COUNT], p[W.SEARCH_FOUND] = PROBE, 0, 0
     KN.take_turn(p, active)
     assert p[W.SEARCH_FOUND] == 1
     return p
@@ -215,7 +216,7 @@ def _features(s, start, active):
     p = s.copy()
     p[: W.SEARCH_BEGIN] = start
     p[W.REC_ON], p[W.REC_ROW] = 1, -2  # (-2: not written)
-    p[W.SEARCH_MODE], p[W.SEARCH_COUNT], p[W.SEARCH_FOUND] = B.PROBE, 0, 0
+    p[W.SEARCH_MODE], p[W.SEARCH_COUNT], p[W.SEARCH_FOUND] = PROBE, 0, 0
     KN.take_turn(p, active)
     if p[W.SEARCH_FOUND] != 1 or _asked(p)[:2] != _asked(s)[:2]:
         return None, None  # the change took the turn elsewhere (an opponent's choice changed)

@@ -27,6 +27,7 @@ from games.conspiracy.engine.kernel import search as KS
 from games.conspiracy.engine.policies import D_KEEP, D_LOCATION_SOURCE, D_PLACE, D_SOURCE
 from games.conspiracy.engine.rules.game import Game
 from sim import games
+from sim.core.search import PROBE
 
 SPEC = games.get("conspiracy")
 THIS = sys.modules[__name__]  # its _probe, _asked, _decide: for search_helpers
@@ -57,7 +58,7 @@ def _reach(s, seed, game, n_players, wanted):
         s[S.SCRIPT] = 0
         while True:
             s[: S.SEARCH_BEGIN] = start
-            s[S.SEARCH_MODE], s[S.SEARCH_COUNT], s[S.SEARCH_FOUND] = KN.PROBE, 0, 0
+            s[S.SEARCH_MODE], s[S.SEARCH_COUNT], s[S.SEARCH_FOUND] = PROBE, 0, 0
             KN.take_turn(s, seat)
             if s[S.SEARCH_FOUND] == 0:
                 break
@@ -85,7 +86,7 @@ def _probe(s, start, active):
     probe): its workspace at the turn's end, the decision recorded (if it was met)."""
     p = s.copy()
     p[: S.SEARCH_BEGIN] = start
-    p[S.SEARCH_MODE], p[S.SEARCH_COUNT], p[S.SEARCH_FOUND] = KN.PROBE, 0, 0
+    p[S.SEARCH_MODE], p[S.SEARCH_COUNT], p[S.SEARCH_FOUND] = PROBE, 0, 0
     KN.take_turn(p, active)
     return p
 
@@ -167,7 +168,7 @@ def _features(s, start, active):
     p = s.copy()
     p[: S.SEARCH_BEGIN] = start
     p[S.REC_ON], p[S.REC_ROW] = 1, -2  # (-2: not written)
-    p[S.SEARCH_MODE], p[S.SEARCH_COUNT], p[S.SEARCH_FOUND] = KN.PROBE, 0, 0
+    p[S.SEARCH_MODE], p[S.SEARCH_COUNT], p[S.SEARCH_FOUND] = PROBE, 0, 0
     KN.take_turn(p, active)
     assert _asked(p) == _asked(s)
     n = int(p[S.SEARCH_N])

@@ -19,6 +19,8 @@ import pytest
 
 from sim.core.jit import njit
 from sim.core.search import (
+    SearchBlocks,
+    SearchSlots,
     confident,
     confirmation_pairs,
     most_visited,
@@ -39,7 +41,13 @@ MAX_OPTIONS = 32
 SEAT, N, OPTS = 0, 1, 2
 SCRIPT, DEFAULT_AT, TURN, KEYS = OPTS + MAX_OPTIONS, OPTS + MAX_OPTIONS + 1, OPTS + 34, OPTS + 35
 PARAMS = KEYS + 2
-LAYOUT = (SEAT, N, OPTS, SCRIPT, DEFAULT_AT, TURN, KEYS, PARAMS, 4, 0, 1, 2, 3)
+# the fields the decision reads (the others unused: 0); the seat's vector holds the search's own
+# four slots (sim.core.policy.S_ROLLOUTS ... S_CONFIDENCE)
+BLOCKS = SearchBlocks(begin=0, mode=0, count=0, script=SCRIPT, force=0, found=0, default=DEFAULT_AT,
+                      seat=SEAT, decision=0, n_options=N, options=OPTS, trace=0)
+SLOTS = SearchSlots(opt=0, policy_kind=0, policy_params=PARAMS, n_params=4, n_players=0, turn=TURN,
+                    rng_keys=KEYS, rec_on=0, search_kind=0, rollout_kind=0, rollout_params=0,
+                    n_slots=0)
 
 
 @njit(cache=True)
@@ -48,7 +56,7 @@ def _table_rollout(s, start, w, rows, active, seat, k, option, seed, j):
     return rows[option, j]
 
 
-_decision = search_decision_for(_table_rollout, LAYOUT)
+_decision = search_decision_for(_table_rollout, BLOCKS, SLOTS)
 
 
 def _rewards(rng, worth, m, luck=1.0, noise=0.7, threshold=0.8):

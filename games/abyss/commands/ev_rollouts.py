@@ -5,8 +5,6 @@ standard library at the top."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
 from cli.commands import common as c
@@ -25,55 +23,27 @@ DEFAULT_ROLLOUT_STRATEGIES = "greedy,leviathan_hunter,cautious_explorer,lord_rus
 @ev_app.command()
 @c.user_errors
 def rollout(
-    players: Annotated[int, typer.Option("--players", help="Players per game: 2-5.")] = 4,
-    strategies: Annotated[
-        str,
-        typer.Option(
-            "--strategies",
-            metavar="A,B,...",
-            help="Strategies of the games the decision points come from; with more names than "
-            "players, game g seats names g, g+1, ... (every strategy in every seat).",
-        ),
-    ] = DEFAULT_ROLLOUT_STRATEGIES,
-    points: Annotated[
-        int, typer.Option("--points", help="Decision points to sample (one per game).")
-    ] = 10_000,
-    replicates: Annotated[
-        int, typer.Option("--replicates", help="Rollouts of each choice per decision point.")
-    ] = 32,
+    players: c.PlayersOption = 4,
+    strategies: c.option(str, "--strategies", "Strategies of the games the decision points "
+                         "come from; with more names than players, game g seats names g, g+1, "
+                         "... (every strategy in every seat).", "A,B,...") = (
+        DEFAULT_ROLLOUT_STRATEGIES),
+    points: c.option(int, "--points", "Decision points to sample (one per game).") = 10_000,
+    replicates: c.option(int, "--replicates", "Rollouts of each choice per decision point.") = 32,
     seed: c.SeedOption = 1,
-    rule_points: Annotated[
-        int,
-        typer.Option(
-            "--rule-points",
-            help="Decision points (the first of --points) that also get rule rollouts: the "
-            "deciding seat switches to each candidate fight rule to the end of the game; the "
-            "best rule is the learnt one. 0: skip.",
-        ),
-    ] = 8000,
-    rule_replicates: Annotated[
-        int, typer.Option("--rule-replicates", help="Rollouts per candidate rule and point.")
-    ] = 8,
-    verify_blocks: Annotated[
-        int,
-        typer.Option(
-            "--verify-blocks",
-            help="Check the learnt rule in a tournament of this many blocks: each strategy "
-            "with and without it, every combination and seating. 0: skip.",
-        ),
-    ] = 2000,
-    unpaired_check: Annotated[
-        bool,
-        typer.Option(
-            "--unpaired-check/--no-unpaired-check",
-            help="Also play the continue branch on independent random numbers, to show what "
-            "common random numbers gain (50% more games).",
-        ),
-    ] = True,
-    report: Annotated[
-        bool,
-        typer.Option("--report/--no-report", help="Write the 'Fight or explore?' page."),
-    ] = True,
+    rule_points: c.option(int, "--rule-points", "Decision points (the first of --points) that "
+                          "also get rule rollouts: the deciding seat switches to each candidate "
+                          "fight rule to the end of the game; the best rule is the learnt one. "
+                          "0: skip.") = 8000,
+    rule_replicates: c.option(int, "--rule-replicates",
+                              "Rollouts per candidate rule and point.") = 8,
+    verify_blocks: c.option(int, "--verify-blocks", "Check the learnt rule in a tournament of "
+                            "this many blocks: each strategy with and without it, every "
+                            "combination and seating. 0: skip.") = 2000,
+    unpaired_check: c.option(bool, "--unpaired-check/--no-unpaired-check", "Also play the "
+                             "continue branch on independent random numbers, to show what common "
+                             "random numbers gain (50% more games).") = True,
+    report: c.option(bool, "--report/--no-report", "Write the 'Fight or explore?' page.") = True,
     out: c.OutDirOption = None,
     cards: c.CardsOption = None,
     set_: c.SetOption = None,
@@ -125,35 +95,18 @@ DEFAULT_SEARCH_STRATEGIES = (
 @ev_app.command()
 @c.user_errors
 def search(
-    players: Annotated[int, typer.Option("--players", help="Players per game: 2-5.")] = 4,
-    strategies: Annotated[
-        str,
-        typer.Option(
-            "--strategies",
-            metavar="A,B,...",
-            help="The line-up, with at least one search seat (e.g. search:rollouts=128); game "
-            "g seats names g, g+1, ... (every strategy in every seat).",
-        ),
-    ] = DEFAULT_SEARCH_STRATEGIES,
-    rule: Annotated[
-        str,
-        typer.Option(
-            "--rule",
-            metavar="RULE",
-            help="The fight rule to check, as `ev rollout` names them: fight_risk=W/36 (fight "
-            "iff an Ally can damage and continuing risks an attack with at least W/36), "
-            "fight_p=C/36 (fight iff the chance of damage is at least C/36), or both.",
-        ),
-    ] = "fight_risk=6/36",
-    games: Annotated[int, typer.Option("--games", help="Games to play.")] = 200,
-    replicates: Annotated[
-        int,
-        typer.Option(
-            "--replicates",
-            help="Extra rollouts of each option per decision, paired across the options "
-            "(common random numbers): they measure which choice does better.",
-        ),
-    ] = 32,
+    players: c.PlayersOption = 4,
+    strategies: c.option(str, "--strategies", "The line-up, with at least one search seat (e.g. "
+                         "search:rollouts=128); game g seats names g, g+1, ... (every strategy in "
+                         "every seat).", "A,B,...") = DEFAULT_SEARCH_STRATEGIES,
+    rule: c.option(str, "--rule", "The fight rule to check, as `ev rollout` names them: "
+                   "fight_risk=W/36 (fight iff an Ally can damage and continuing risks an attack "
+                   "with at least W/36), fight_p=C/36 (fight iff the chance of damage is at least "
+                   "C/36), or both.", "RULE") = "fight_risk=6/36",
+    games: c.option(int, "--games", "Games to play.") = 200,
+    replicates: c.option(int, "--replicates", "Extra rollouts of each option per decision, "
+                         "paired across the options (common random numbers): they measure which "
+                         "choice does better.") = 32,
     seed: c.SeedOption = 1,
     out: c.OutDirOption = None,
     cards: c.CardsOption = None,

@@ -41,11 +41,15 @@ assert len(LEARNED_DECISIONS) == N_LEARNED and len(FEATURE_NAMES) == N_FEATURES
 ROLLOUT_KIND = N_SLOTS
 ROLLOUT_PARAMS = N_SLOTS + 1
 N_PARAMS = 2 * N_SLOTS + 1
-# the search player's own slots: rollouts per decision (the budget), the UCB exploration constant
-# (thousandths), determinizations cycled (0: a new one for every rollout), and the confidence with
-# which an option must beat the rollout policy's own to be played (millionths,
-# sim.core.search.confident), and its model of the opponents (sim.core.search.OPPONENTS_*)
-S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE, S_OPPONENTS = 0, 1, 2, 3, 4
+# the search player's own slots (`sim.core.policy.S_*`)
+from sim.core.policy import (  # noqa: E402, F401
+               S_CONFIDENCE,
+               S_DETERMINIZATIONS,
+               S_EXPLORATION,
+               S_OPPONENTS,
+               S_ROLLOUTS,
+)
+
 # greedy parameter vector
 G_BUY_MIN, G_TAKE_MIN, G_TAKE_SLOT, G_FIGHT_THREAT = 0, 1, 2, 3
 G_COUNCIL_MIN, G_PEARL_SHORTFALL, G_FIGHT_P = 4, 5, 6

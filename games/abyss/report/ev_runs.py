@@ -47,18 +47,10 @@ def rollout_run(spec, *, players: int, names: list[str], lineup: list[str], poin
 
         with first_compile("fight-or-explore rollouts", ROLLOUT_COMPILE_SECONDS):
             found = run_rollouts(
-                tables,
-                n_players=players,
-                strategies=lineup,
-                seed=seed,
-                n_points=points,
-                replicates=replicates,
-                unpaired_check=unpaired_check,
-                rule_points=rule_points,
-                rule_replicates=rule_replicates,
-                progress=sys.stderr.isatty(),
-            )
-        command = ["abyss-mc", *sys.argv[1:]]
+                tables, n_players=players, strategies=lineup, seed=seed, n_points=points,
+                replicates=replicates, unpaired_check=unpaired_check, rule_points=rule_points,
+                rule_replicates=rule_replicates, progress=sys.stderr.isatty())  # fmt: skip
+        command = _command()
         found.meta["command"] = " ".join(command)
         if found.rules is not None and verify_blocks:
             from games.abyss.report.rollout import learn_rule, verify_rule
@@ -126,16 +118,10 @@ def search_run(spec, *, players: int, lineup: list[str], rule: str, games: int,
     out_dir = run.out
     with run:
         tables = spec.load_cards(cards, set_, EXPANSIONS)
-        check = run_search_check(
-            tables,
-            n_players=players,
-            strategies=lineup,
-            seed=seed,
-            n_games=games,
-            replicates=replicates,
-            progress=sys.stderr.isatty(),
-        )
-        command = ["abyss-mc", *sys.argv[1:]]
+        check = run_search_check(tables, n_players=players, strategies=lineup, seed=seed,
+                                 n_games=games, replicates=replicates,
+                                 progress=sys.stderr.isatty())  # fmt: skip
+        command = _command()
         check.meta["command"] = " ".join(command)
         found = check_summary(check.points, rule)
         text = check_text(check, found)
@@ -159,3 +145,8 @@ def search_run(spec, *, players: int, lineup: list[str], rule: str, games: int,
         atomic_write_text(run.dir / "summary.txt", text)
         run.finish()
     return text, out_dir
+
+
+def _command() -> list[str]:
+    """The command line as the user typed it (for a run's record)."""
+    return ["abyss-mc", *sys.argv[1:]]

@@ -9,13 +9,13 @@ play works on it as on the heuristics: its forbid_* slots are its own.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from games.abyss.engine import policy_params as P
 from games.abyss.strategies.baseline import CompiledPolicy, GreedyPolicy
 from strategies.learned import LearnedPlayer
+from strategies.registry import copied_param
 
 #: the built-in weights, per player count
 BUILT_IN = Path(__file__).parent / "learned"
@@ -26,20 +26,14 @@ def builtin_weights(n_players: int = DEFAULT_PLAYERS) -> Path:
     return LearnedPolicy.builtin(n_players)
 
 
-def _greedy_field(name: str):
-    """Greedy's documented field `name`, for the learned player (restricted play)."""
-    f = next(f for f in dataclasses.fields(GreedyPolicy) if f.name == name)
-    return dataclasses.field(default=f.default, metadata=f.metadata)
-
-
 @dataclass
 class LearnedPolicy(LearnedPlayer, CompiledPolicy):
     """Scores each option by weights learned from the search's decisions (docs/learned.md)."""
 
     name: str = "learned"
-    forbid_lord: int = _greedy_field("forbid_lord")
-    forbid_location: int = _greedy_field("forbid_location")
-    forbid_fight: int = _greedy_field("forbid_fight")
+    forbid_lord: int = copied_param(GreedyPolicy, "forbid_lord")
+    forbid_location: int = copied_param(GreedyPolicy, "forbid_location")
+    forbid_fight: int = copied_param(GreedyPolicy, "forbid_fight")
     kind = P.LEARNED
     package = "abyss"
     slots = P

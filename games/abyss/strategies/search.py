@@ -19,8 +19,7 @@ from pathlib import Path
 
 from games.abyss.engine import policy_params as P
 from games.abyss.strategies.baseline import CompiledPolicy
-from strategies.registry import param
-from strategies.search import SearchPlayer, rollout_choices
+from strategies.search import SearchPlayer, rollout_choices, rollout_policy_param
 
 #: What the rollouts may play: the built-in policies and presets (hand-written and tuned).
 ROLLOUT_POLICIES = rollout_choices(Path(__file__).parent,
@@ -32,19 +31,9 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
     """Looks ahead: every option of every decision valued by rollouts to the end of the game."""
 
     name: str = "search"
-    rollout_policy: str = param(
-        "pearl_economist_open_4p",
-        "The strategy every seat plays in the rollouts (a built-in policy or preset): the "
-        "search's model of every player, itself included, after the decision; also its "
-        "default, played unless the rollouts show clearly better. The default is the strongest "
-        "preset at 4 players with Leviathan; at other tables that count's best preset is a "
-        "better model.",
-        "plays the rollouts with another model of every player (docs/search.md: a model close "
-        "to the real opponents makes the search much stronger).",
-        choices=ROLLOUT_POLICIES,
-        unit="built-in policies and presets",
-        tune=False,
-    )
+    rollout_policy: str = rollout_policy_param(
+        "pearl_economist_open_4p", ROLLOUT_POLICIES, " The default is the strongest preset at 4 "
+        "players with Leviathan; at other tables that count's best preset is a better model.")
     kind = P.SEARCH
     slots = P
     package = "abyss"

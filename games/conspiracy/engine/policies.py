@@ -18,6 +18,13 @@ from games.conspiracy.engine import state as S
 from games.conspiracy.engine.kernel.core import largest_group, pb, swap_spots
 from sim.core.jit import njit
 from sim.core.linear import scorer_for
+from sim.core.policy import (  # noqa: F401  (the search player's slots, for its callers)
+    S_CONFIDENCE,
+    S_DETERMINIZATIONS,
+    S_EXPLORATION,
+    S_OPPONENTS,
+    S_ROLLOUTS,
+)
 from sim.core.rng import rand_below_in
 from sim.core.workspace import best_or_draw
 
@@ -35,11 +42,8 @@ PILE, NO_SWAP, LOCATION_DRAW = 10, -1, 1000
 H_IP, H_COALITION, H_KEY, H_PEARL, H_PILE_MIN, H_DRAW, H_LOCATION_MIN, H_MASTER = range(8)
 # restricted play (`abyss-mc restrict`): the forbidden Lords (colour and IP) and Location, -1: none
 H_FORBID_COLOUR, H_FORBID_IP, H_FORBID_LOCATION = 8, 9, 10
-# the search player's slots: rollouts per decision (the budget), the UCB exploration constant
-# (thousandths), determinizations cycled (0: a new one for every rollout), the confidence with
-# which an option must beat the rollout policy's own to be played (millionths,
-# sim.core.search.confident); then its rollout policy's kind and parameters (state.N_PARAMS)
-S_ROLLOUTS, S_EXPLORATION, S_DETERMINIZATIONS, S_CONFIDENCE, S_OPPONENTS = 0, 1, 2, 3, 4
+# the search player's slots (`sim.core.policy.S_*`), then its rollout policy's kind and
+# parameters (state.N_PARAMS)
 ROLLOUT_KIND, ROLLOUT_PARAMS = S.N_SLOTS, S.N_SLOTS + 1
 
 

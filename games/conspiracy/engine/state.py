@@ -102,17 +102,17 @@ POLICY_PARAMS = _b.block(MAX_PLAYERS * N_PARAMS)
 RNG_KEYS = _b.block(2 * N_STREAMS)
 RNG_COUNTERS = _b.block(2 * N_STREAMS)
 # The search player (`games.conspiracy.engine.kernel.search`): a turn with a search seat is
-# replayed from
-# its start; SCRIPT holds the search decisions taken so far in the turn, and the first decision
-# past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the face-down decks
-# redealt, SEARCH_FORCE played, every seat on the searching seat's rollout policy).
+# replayed from its start; SCRIPT holds the search decisions taken so far in the turn, and the
+# first decision past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the
+# face-down decks redealt, SEARCH_FORCE played, every seat on the searching seat's rollout policy).
 FORK_KEYS = _b.block(2 * N_STREAMS)
 # The learned player's records (`sim.core.learn`): at the search's probe, with REC_ON, the
 # features of each of the decision's options (policies.option_features; REC_ROW its row, -1: none)
 REC_ON, REC_ROW = _b.scalars(2)
 REC_FEATURES = _b.block(MAX_REC_OPTIONS * N_FEATURES)
 (SEARCH_BEGIN, SEARCH_MODE, SEARCH_COUNT, SCRIPT, SEARCH_FORCE, SEARCH_FOUND, SEARCH_DEFAULT,
- SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, TRACE) = search_blocks(_b, ROW_WIDTH)
+ SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, TRACE) = SEARCH_BLOCKS = search_blocks(
+    _b, ROW_WIDTH)
 WORKSPACE_BASE = _b.size
 
 

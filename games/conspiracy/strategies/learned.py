@@ -7,7 +7,6 @@ its own.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,12 +14,7 @@ from games.conspiracy.engine import policies as P
 from games.conspiracy.engine import state as S
 from games.conspiracy.strategies.baseline import CompiledPolicy, HeuristicPolicy
 from strategies.learned import LearnedPlayer
-
-
-def _heuristic_field(name: str):
-    """The heuristic's documented field `name`, for the learned player (restricted play)."""
-    f = next(f for f in dataclasses.fields(HeuristicPolicy) if f.name == name)
-    return dataclasses.field(default=f.default, metadata=f.metadata)
+from strategies.registry import copied_param
 
 
 class _Slots:
@@ -33,9 +27,9 @@ class LearnedPolicy(LearnedPlayer, CompiledPolicy):
     """Scores each option by weights learned from the search's decisions (docs/learned.md)."""
 
     name: str = "learned"
-    forbid_colour: int = _heuristic_field("forbid_colour")
-    forbid_ip: int = _heuristic_field("forbid_ip")
-    forbid_location: int = _heuristic_field("forbid_location")
+    forbid_colour: int = copied_param(HeuristicPolicy, "forbid_colour")
+    forbid_ip: int = copied_param(HeuristicPolicy, "forbid_ip")
+    forbid_location: int = copied_param(HeuristicPolicy, "forbid_location")
     kind = P.LEARNED
     package = "conspiracy"
     slots = _Slots

@@ -22,8 +22,7 @@ from pathlib import Path
 
 from games.conspiracy.engine import policies as P
 from games.conspiracy.strategies.baseline import CompiledPolicy
-from strategies.registry import param
-from strategies.search import SearchPlayer, rollout_choices
+from strategies.search import SearchPlayer, rollout_choices, rollout_policy_param
 
 #: What the rollouts may play: the built-in policies and presets (hand-written and tuned).
 ROLLOUT_POLICIES = rollout_choices(Path(__file__).parent, ("random", "heuristic", "learned"))
@@ -34,15 +33,7 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
     """Looks ahead: every option of every decision valued by rollouts to the end of the game."""
 
     name: str = "search"
-    rollout_policy: str = param(
-        "key_hunter_open_2p",
-        "The strategy every seat plays in the rollouts (a built-in policy or preset): the "
-        "search's model of every player, itself included, after the decision.",
-        "plays the rollouts with another model of every player (docs/search.md).",
-        choices=ROLLOUT_POLICIES,
-        unit="built-in policies and presets",
-        tune=False,
-    )
+    rollout_policy: str = rollout_policy_param("key_hunter_open_2p", ROLLOUT_POLICIES)
     kind = P.SEARCH
     slots = P
     package = "conspiracy"

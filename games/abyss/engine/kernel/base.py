@@ -17,7 +17,7 @@ from games.abyss.engine.kernel import workspace as W
 from sim.core import search as C
 from sim.core.jit import njit, njit_ints
 from sim.core.rng import N_STREAMS, rand_below_in
-from sim.core.workspace import shuffle_in, traced
+from sim.core.workspace import shuffle_in
 
 
 @njit(cache=True, inline="always")
@@ -79,9 +79,7 @@ def gain_keys(s, seat, n):
 
 # ------------------------------------------------------------------ the search player
 # (`games.abyss.engine.kernel.game` drives it: these are its steps inside a turn). They are small
-# and
-# use no array slices: `choose`, which every decision calls, compiles them into every caller.
-PROBE, ROLLOUT, POLICY_DECIDES = C.PROBE, C.ROLLOUT, C.POLICY_DECIDES
+# and use no array slices: `choose`, which every decision calls, compiles them into every caller.
 
 
 @njit(cache=True)
@@ -134,30 +132,14 @@ def canonical_shuffle(s, off, stream):
     C.canonical_shuffle_in(s, off, W.RNG_KEYS, W.RNG_COUNTERS, stream)
 
 
-# the entry of every decision, compiled eagerly (njit_ints): after what it calls
-#: the search seat's decision in a replayed turn, and every seat switched to its rollout policy
-#: (`sim.core.search.searched_for`)
-searched, rollout_policy = C.searched_for(determinize, (
-    W.SEARCH_MODE, W.SEARCH_COUNT, W.SCRIPT, W.SEARCH_FORCE, W.SEARCH_FOUND, W.SEARCH_SEAT,
-    W.SEARCH_DECISION, W.SEARCH_N, W.SEARCH_OPTS, W.OPT, W.POLICY_KIND, W.POLICY_PARAMS,
-    S.N_PLAYERS, W.N_PARAMS, P.ROLLOUT_KIND, P.ROLLOUT_PARAMS, P.N_SLOTS, P.S_OPPONENTS, P.SEARCH))
-
-
-@njit_ints
-def choose(s, seat, decision, n):
-    """Ask the seat's policy among the n options at s[W.OPT:], and trace the decision; a single
-    option is not asked. A search seat's replayed turn may answer first (`searched`)."""
-    if n == 1:
-        return s[W.OPT]
-    pick = searched(s, seat, decision, n) if s[W.POLICY_KIND + seat] == P.SEARCH \
-        else POLICY_DECIDES  # fmt: skip
-    if pick == POLICY_DECIDES:
-        pick = P.choose(s, seat, decision, n)
-        if s[W.SEARCH_FOUND] == 2:  # the probe's decision: the rollout policy's own option
-            s[W.SEARCH_FOUND], s[W.SEARCH_DEFAULT] = 1, pick
-            if s[W.REC_ON] == 1:  # recording for the learned player: its options' features
-                P.record_features(s, seat, decision, n)
-    return traced(s, W.TRACE, seat, decision, pick, n)
+#: the search seat's decision in a replayed turn, every seat switched to its rollout policy, and
+#: `choose`, the entry of every decision (`sim.core.search.hooks_for`; compiled eagerly, after
+#: what it calls): the seat's policy asked among the n options at s[W.OPT:], traced
+SEARCH_SLOTS = C.SearchSlots(
+    W.OPT, W.POLICY_KIND, W.POLICY_PARAMS, W.N_PARAMS, S.N_PLAYERS, S.TURN, W.RNG_KEYS, W.REC_ON,
+    P.SEARCH, P.ROLLOUT_KIND, P.ROLLOUT_PARAMS, P.N_SLOTS)
+searched, rollout_policy, choose = C.hooks_for(determinize, P.choose, P.record_features,
+                                               W.SEARCH_BLOCKS, SEARCH_SLOTS)  # fmt: skip
 
 
 @njit_ints

@@ -268,14 +268,8 @@ def take_action(s, seat):
 #: the search player's driver (`sim.core.driver`): `play_game` plays `play`, or with a
 #: search seat (policies.SEARCH) `play_searched`; `rollout` is also the extra, independent
 #: rollouts of `games.abyss.engine.kernel.record`
-DRIVER_LAYOUT = DriverLayout(
-    W.SEARCH_BEGIN, W.TRACE, W.SCRIPT, W.SEARCH_MODE, W.SEARCH_COUNT, W.SEARCH_FOUND,
-    W.SEARCH_FORCE, W.SEARCH_N, W.SEARCH_OPTS, W.SEARCH_SEAT, W.SEARCH_DECISION, W.FORK_KEYS,
-    W.TRAJ_ON, S.NEXT_SEAT, S.N_PLAYERS, W.POLICY_KIND, P.SEARCH, S.MAX_PLAYERS,
-    N_SEAT_FIELDS, R_RANK, R_SCORE, (
-        W.SEARCH_SEAT, W.SEARCH_N, W.SEARCH_OPTS, W.SCRIPT, W.SEARCH_DEFAULT, S.TURN,
-        W.RNG_KEYS, W.POLICY_PARAMS, W.N_PARAMS, P.S_ROLLOUTS, P.S_EXPLORATION,
-        P.S_DETERMINIZATIONS, P.S_CONFIDENCE))  # fmt: skip
+DRIVER_LAYOUT = DriverLayout(W.SEARCH_BLOCKS, B.SEARCH_SLOTS, W.FORK_KEYS, W.TRAJ_ON, S.NEXT_SEAT,
+                             S.MAX_PLAYERS, N_SEAT_FIELDS, R_RANK, R_SCORE)
 #: the play loop (`sim.core.driver.play_for`): turns until the end (resumes from NEXT_SEAT /
 #: FINAL_TURNS), then the final tally
 play = play_for(take_turn, end_of_turn, turn_limit, finish, S.NEXT_SEAT)

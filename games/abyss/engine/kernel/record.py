@@ -28,13 +28,13 @@ import numpy as np
 
 from games.abyss.engine import policies as P
 from games.abyss.engine import state as S
-from games.abyss.engine.kernel import base as B
 from games.abyss.engine.kernel import game as KN
 from games.abyss.engine.kernel import workspace as W
 from games.abyss.engine.kernel.scoring import score
 from games.abyss.engine.state import N_SEAT_FIELDS, R_SCORE
 from sim.core.driver import tables_for
 from sim.core.jit import njit
+from sim.core.search import PROBE
 
 #: Options of a fight-or-explore decision at most: continue, fight, ignore (the Coward).
 MAX_OPTIONS = 3
@@ -82,7 +82,7 @@ def play_recorded(s, game, eval_seed, replicates, info, values):
             s[W.TRACE] = trace
             if searching:  # the turn's next point: the fork's record_fork reads it there
                 s[W.FORK_AT] = start[W.FORK_COUNT] + scripted + 1
-            s[W.SEARCH_MODE], s[W.SEARCH_COUNT], s[W.SEARCH_FOUND] = B.PROBE, 0, 0
+            s[W.SEARCH_MODE], s[W.SEARCH_COUNT], s[W.SEARCH_FOUND] = PROBE, 0, 0
             KN.take_turn(s, seat)
             s[W.FORK_AT] = 0
             if s[W.SEARCH_FOUND] == 0:

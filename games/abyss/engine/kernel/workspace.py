@@ -66,13 +66,13 @@ FORK_INFO = _w.block(N_FORK_INFO)  # games.abyss.engine.fork.INFO_COLUMNS
 MAX_REC_OPTIONS = 16  # = policies.MAX_LEARNED_OPTIONS
 REC_ON, REC_ROW = _w.scalars(2)
 REC_FEATURES = _w.block(MAX_REC_OPTIONS * N_FEATURES)
-# The search player's driver (`sim.core.driver`): a turn with a search seat is replayed
-# from its
+# The search player's driver (`sim.core.driver`): a turn with a search seat is replayed from its
 # start; SCRIPT holds the search decisions taken so far in the turn (in order, any seat), and the
 # first decision past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the
 # hidden cards redealt, SEARCH_FORCE played, every seat on the searching seat's rollout policy).
 (SEARCH_BEGIN, SEARCH_MODE, SEARCH_COUNT, SCRIPT, SEARCH_FORCE, SEARCH_FOUND, SEARCH_DEFAULT,
- SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, TRACE) = search_blocks(_w, ROW_WIDTH)
+ SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, TRACE) = SEARCH_BLOCKS = search_blocks(
+    _w, ROW_WIDTH)
 WORKSPACE_BASE = _w.size
 del _w
 

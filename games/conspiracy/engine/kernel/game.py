@@ -18,7 +18,7 @@ from sim.core.jit import njit, njit_closure
 from sim.core.rng import N_STREAMS
 from sim.core.search import canonical_shuffle_in
 from sim.core.stack import clear, index_of, pop, pop_at, push
-from sim.core.workspace import reset_game, seat_lineup, shuffle_in, traced
+from sim.core.workspace import reset_game, seat_lineup, shuffle_in
 
 ST_LORDS, ST_LOCATIONS = 0, 1  # games.conspiracy.engine.rules.game.Stream
 KEY_NONE, KEY_SILVER, KEY_GOLD = int(KeyKind.NONE), int(KeyKind.SILVER), int(KeyKind.GOLD)
@@ -48,22 +48,6 @@ N_GAME_FIELDS = 3
 
 
 # ----------------------------------------------------------------------------- helpers
-@njit(cache=True)
-def ask(s, seat, decision, n):
-    """The seat's policy decides among the n options at s[OPT:] (one option: no question)."""
-    if n == 1:
-        return s[S.OPT]
-    pick = searched(s, seat, decision, n) if s[S.POLICY_KIND + seat] == P.SEARCH \
-        else POLICY_DECIDES  # fmt: skip
-    if pick == POLICY_DECIDES:  # one policy call: the search hook adds little to the compile
-        pick = P.choose(s, seat, decision, n)
-        if s[S.SEARCH_FOUND] == 2:  # the probe's decision: the rollout policy's own option
-            s[S.SEARCH_FOUND], s[S.SEARCH_DEFAULT] = 1, pick
-            if s[S.REC_ON] == 1:  # recording for the learned player: its options' features
-                P.record_features(s, seat, decision, n)
-    return traced(s, S.TRACE, seat, decision, pick, n)
-
-
 @njit(cache=True)
 def sorted_options(s, off, n):
     """The n items at s[off:] sorted into the option row; returns n."""
@@ -442,7 +426,6 @@ def score(s, out_seats):
 # ----------------------------------------------------------------------------- the search player
 # (`games.conspiracy.engine.kernel.search` drives it: these are its steps inside a turn). Small and
 # without array slices: `ask`, which every decision calls, compiles them into plain play too.
-PROBE, ROLLOUT, POLICY_DECIDES = C.PROBE, C.ROLLOUT, C.POLICY_DECIDES
 
 
 @njit(cache=True)
@@ -471,12 +454,14 @@ def finish(s):
 play = play_for(take_turn, end_of_turn, turn_limit, finish, S.NEXT_SEAT)
 
 
-#: the search seat's decision in a replayed turn, and every seat switched to its rollout policy
-#: (`sim.core.search.searched_for`; a Conspiracy seat sees nothing the others do not)
-searched, rollout_policy = C.searched_for(determinize, (
-    S.SEARCH_MODE, S.SEARCH_COUNT, S.SCRIPT, S.SEARCH_FORCE, S.SEARCH_FOUND, S.SEARCH_SEAT,
-    S.SEARCH_DECISION, S.SEARCH_N, S.SEARCH_OPTS, S.OPT, S.POLICY_KIND, S.POLICY_PARAMS,
-    S.N_PLAYERS, S.N_PARAMS, P.ROLLOUT_KIND, P.ROLLOUT_PARAMS, S.N_SLOTS, P.S_OPPONENTS, P.SEARCH))
+#: the search seat's decision in a replayed turn, every seat switched to its rollout policy, and
+#: `ask`: the seat's policy asked among the n options at s[OPT:], traced
+#: (`sim.core.search.hooks_for`; a Conspiracy seat sees nothing the others do not)
+SEARCH_SLOTS = C.SearchSlots(
+    S.OPT, S.POLICY_KIND, S.POLICY_PARAMS, S.N_PARAMS, S.N_PLAYERS, S.TURN, S.RNG_KEYS, S.REC_ON,
+    P.SEARCH, P.ROLLOUT_KIND, P.ROLLOUT_PARAMS, S.N_SLOTS)
+searched, rollout_policy, ask = C.hooks_for(determinize, P.choose, P.record_features,
+                                            S.SEARCH_BLOCKS, SEARCH_SLOTS)  # fmt: skip
 
 
 @njit(cache=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.conspiracy.engine import policies as P
 from games.conspiracy.engine import state as S
 from games.conspiracy.engine.kernel import game as KN
 from sim.core.driver import DriverLayout, drivers_for, reference_choice_for, tables_for
@@ -25,14 +24,8 @@ from sim.core.jit import njit
 from sim.core.learn import RecordLayout, recorder_for
 from sim.core.rng import N_STREAMS
 
-DRIVER_LAYOUT = DriverLayout(
-    S.SEARCH_BEGIN, S.TRACE, S.SCRIPT, S.SEARCH_MODE, S.SEARCH_COUNT, S.SEARCH_FOUND,
-    S.SEARCH_FORCE, S.SEARCH_N, S.SEARCH_OPTS, S.SEARCH_SEAT, S.SEARCH_DECISION, S.FORK_KEYS,
-    -1, S.NEXT_SEAT, S.N_PLAYERS, S.POLICY_KIND, P.SEARCH, S.MAX_PLAYERS, KN.N_SEAT_FIELDS,
-    KN.R_RANK, KN.R_SCORE, (
-        S.SEARCH_SEAT, S.SEARCH_N, S.SEARCH_OPTS, S.SCRIPT, S.SEARCH_DEFAULT, S.TURN,
-        S.RNG_KEYS, S.POLICY_PARAMS, S.N_PARAMS, P.S_ROLLOUTS, P.S_EXPLORATION,
-        P.S_DETERMINIZATIONS, P.S_CONFIDENCE))  # fmt: skip
+DRIVER_LAYOUT = DriverLayout(S.SEARCH_BLOCKS, KN.SEARCH_SLOTS, S.FORK_KEYS, -1, S.NEXT_SEAT,
+                             S.MAX_PLAYERS, KN.N_SEAT_FIELDS, KN.R_RANK, KN.R_SCORE)
 #: the search player's driver (`sim.core.driver`): `play_game` plays `kernel.play`, or
 #: with a search seat (policies.SEARCH) `play_searched`
 play_game, play_searched, rollout, search_decision, search_choice, searched_loop = (
