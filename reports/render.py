@@ -84,6 +84,8 @@ class Report:
         self.subtitle = str(subtitle)
         self.sections: list[Section] = []
         self._figure_names: set[str] = set()
+        #: files written beside the report (name -> text), e.g. the verdict table as text
+        self.attachments: dict[str, str] = {}
 
     def section(self, title: str, text: str = "", *, lead: bool = False) -> Section:
         """Add a section; `text` (optional) becomes its first paragraphs. A `lead` section (the
@@ -117,6 +119,8 @@ class Report:
                 path = out / "figures" / f"{fig.name}.png"
                 atomic_write_bytes(path, fig.png)
                 figure_paths.append(path)
+        for name, text in self.attachments.items():
+            atomic_write_bytes(out / name, text.encode("utf-8"))
         generated = generated or _dt.datetime.now(_dt.UTC)
         md_path, html_path = out / "report.md", out / "report.html"
         atomic_write_bytes(md_path, self.to_markdown(generated=generated).encode("utf-8"))
@@ -208,12 +212,24 @@ class Section:
         return self
 
     def table(
-        self, df: pd.DataFrame, caption: str = "", float_format: FloatFormat = "{:.3f}"
+        self,
+        df: pd.DataFrame,
+        caption: str = "",
+        float_format: FloatFormat = "{:.3f}",
+        row_classes: list[str] | None = None,
     ) -> Section:
         """Add a table. Floats are formatted with `float_format` (a ``str.format`` pattern or a
         function); numbers are right-aligned. The index is shown unless it is a default
-        0..n-1 RangeIndex without a name."""
-        self.blocks.append(_table_from_frame(df, str(caption), float_format))
+        0..n-1 RangeIndex without a name. `row_classes`: a CSS class per row (the HTML page's
+        colours, e.g. the verdict table's `v-holds`)."""
+        table = _table_from_frame(df, str(caption), float_format)
+        table.row_classes = list(row_classes) if row_classes is not None else None
+        self.blocks.append(table)
+        return self
+
+    def attach(self, name: str, text: str) -> Section:
+        """Write `text` as the file `name` beside the report (`Report.write`)."""
+        self._report.attachments[name] = text
         return self
 
     def figure(self, fig: Figure, name: str, caption: str = "") -> Section:
@@ -304,6 +320,7 @@ class _Table(_Block):
     header: list[str]  # index names first, then column names
     n_index: int  # how many leading columns are the index (row headers)
     rows: list[list[_Cell]]
+    row_classes: list[str] | None = None  # a CSS class per row (HTML only)
 
     def _numeric_columns(self) -> list[bool]:
         cols = []
@@ -322,14 +339,15 @@ class _Table(_Block):
             for j, name in enumerate(self.header)
         )
         out += ["<thead>", f"<tr>{head}</tr>", "</thead>", "<tbody>"]
-        for row in self.rows:
+        for i, row in enumerate(self.rows):
             cells = []
             for j, cell in enumerate(row):
                 tag = "th" if j < self.n_index else "td"
                 scope = ' scope="row"' if j < self.n_index else ""
                 cls = _num_class(numeric[j])  # per column, as in report.md
                 cells.append(f"<{tag}{scope}{cls}>{_h(cell.text)}</{tag}>")
-            out.append(f"<tr>{''.join(cells)}</tr>")
+            cls = f' class="{_h(self.row_classes[i])}"' if self.row_classes else ""
+            out.append(f"<tr{cls}>{''.join(cells)}</tr>")
         if not self.rows:
             out.append(
                 f'<tr><td class="empty" colspan="{len(self.header) or 1}">(no rows)</td></tr>'
@@ -666,6 +684,11 @@ tbody th { font-weight: 600; }
 tbody tr:nth-child(even) { background: var(--zebra); }
 .num { text-align: right; }
 td.empty { color: var(--muted); font-style: italic; }
+tbody tr.v-holds { background: #e3f4e6; } tr.v-holds th { border-left: 5px solid #2e8540; }
+tbody tr.v-differs { background: #fde9d9; } tr.v-differs th { border-left: 5px solid #c0561e; }
+tbody tr.v-partial { background: #fff6d6; } tr.v-partial th { border-left: 5px solid #c9a227; }
+tbody tr.v-none { background: #f1f2f4; color: var(--muted); }
+tr.v-none th { border-left: 5px solid #b3b9c0; }
 figure { margin: 1.25rem 0; }
 figure img { display: block; max-width: 100%; height: auto; }
 figcaption { color: var(--muted); font-size: .92rem; margin-top: .4rem; }

@@ -176,3 +176,34 @@ def chart_seats_by_count(table: pd.DataFrame):
     ax.set_ylabel("win share")
     legend_outside(ax)
     return fig
+
+
+def chart_seat_verdicts(tables: dict[str, dict[int, pd.DataFrame]]):
+    """The first screen's picture: each seat's win share minus the fair 1/n with the seat
+    verdict's (simultaneous) interval, one panel per player count, one bar colour per play
+    strength. `tables`: strength -> player count -> the seat verdict's table (`win rate`, `lo`,
+    `hi`; index: seat from 1)."""
+    counts = sorted({n for by_count in tables.values() for n in by_count})
+    fig = figure(figsize=(2.2 + 1.9 * len(counts), 2.5))
+    axes = fig.subplots(1, len(counts), sharey=True, squeeze=False)[0]
+    width = 0.8 / max(1, len(tables))
+    for ax, n in zip(axes, counts, strict=True):
+        for i, (tier, by_count) in enumerate(tables.items()):
+            if n not in by_count:
+                continue
+            rows = by_count[n]
+            x = rows.index.to_numpy() + (i - (len(tables) - 1) / 2) * width
+            y = rows["win rate"].to_numpy() - 1 / n
+            ax.bar(x, 100 * y, width=width, label=tier, color=f"C{i}")
+            ax.errorbar(x, 100 * y, yerr=100 * error_bars(y, rows["lo"] - 1 / n,
+                        rows["hi"] - 1 / n), fmt="none", color="black", capsize=2,
+                        linewidth=0.8)  # fmt: skip
+        ax.axhline(0, color="grey", linewidth=0.8)
+        ax.set_xticks(range(1, n + 1))
+        ax.set_title(f"{n} players", fontsize=9)
+        ax.set_xlabel("seat", fontsize=8)
+        ax.tick_params(labelsize=7)
+    axes[0].set_ylabel("win share − fair (points)", fontsize=8)
+    if len(tables) > 1:
+        legend_outside(axes[-1])
+    return fig

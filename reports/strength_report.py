@@ -47,6 +47,15 @@ def add_verdicts(report, run, verdicts_of) -> None:
         V.add_strength_verdicts(report, tiers, notes)
 
 
+def add_tension(report, run, samples_of, proxy: str) -> None:
+    """The `Tension` section over the play strengths played (`reports.tension_report`):
+    `samples_of(directory, main)` gives a strength's sampled games by player count."""
+    from reports.tension_report import add_tension as add
+
+    samples = {St.title(t): samples_of(d, d == run.dir) for t, d in tier_dirs(run).items()}
+    add(report, {t: s for t, s in samples.items() if s}, proxy)
+
+
 SEARCH_NOTE = (
     "The search player's verdicts come from a tournament among search players ({rollouts} "
     "rollouts per decision, {blocks} blocks) whose rollouts model the {contenders} best tuned "

@@ -36,10 +36,19 @@ class Verdict:
     sentence: str
     key: str | None = None  # what a finding says (the best strategy's family, the seat...)
     accepts: frozenset = field(default_factory=frozenset)  # findings that agree with it
+    short: str = ""  # the finding in a few words, for the verdict table ("cannot tell" if none)
+    data: object = None  # what a picture of it draws (the seat verdict: its seat table)
 
     def __post_init__(self) -> None:
         if self.key is not None and not self.accepts:
             self.accepts = frozenset([self.key])
+
+    @property
+    def cell(self) -> str:
+        """What the verdict table shows: the short finding, or "cannot tell"."""
+        if not self.finding:
+            return "cannot tell"
+        return self.short or str(self.key)
 
 
 def _pct(x: float) -> str:
@@ -89,6 +98,9 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
 
     summary = stats.strategy_summary(df, conf=conf)
     best = summary.index[0]
+    cycle = _cycle_with(df, n_players, best, conf)
+    if cycle is not None:
+        return cycle
     pairs = stats.pairwise(df, metric="win", conf=conf, correction="holm")
     family = int(pairs["p"].notna().sum())
     against = [_against(pairs, best, other) for other in summary.index[1:]]
@@ -103,11 +115,33 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {_pct(b['win_rate'])} "
                        f"[{_pct(b['win_lo'])}, {_pct(b['win_hi'])}], {gap}, paired by deal: "
-                       f"significant after {holm}).", key=family_of(best))  # fmt: skip
+                       f"significant after {holm}).", key=family_of(best),
+                       short=f"{best} ({_pts(shown['diff'])} pts)")  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: `{best}` "
                    f"({_pct(b['win_rate'])}) is {gap}, paired by deal: not significant after "
                    f"{holm}, so it includes 0).")  # fmt: skip
+
+
+def _cycle_with(df: pd.DataFrame, n_players: int, best: str, conf: float) -> Verdict | None:
+    """No best strategy when the one with the highest win rate sits on a cycle of who is ahead
+    of whom head to head, in the games both play (`reports.cycles`; Holm over every pair)."""
+    from reports import cycles as Y
+
+    if not {"block", "table"} <= set(df.columns):
+        return None
+    ranking = Y.rank_strategies(Y.head_to_head(df, n_players), conf=conf)
+    ring = next((c for c in ranking.cycles if best in {e.winner for e in c}), None)
+    if ring is None:
+        return None
+    names = " > ".join(f"`{e.winner}`" for e in ring) + f" > `{ring[0].winner}`"
+    edges = "; ".join(f"`{e.winner}` ahead of `{e.loser}` by {_pts(e.d)} [{_pts(e.lo)}, "
+                      f"{_pts(e.hi)}]" for e in ring)  # fmt: skip
+    return Verdict("best strategy", n_players, True,
+                   f"At {n_players} players no strategy is best: the ranking rests on a cycle, "
+                   f"{names}, head to head in the games they share ({edges} points of win "
+                   "share, paired by deal; Holm's correction over every pair).", key="cycle",
+                   short="no best: " + names.replace("`", ""))  # fmt: skip
 
 
 def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
@@ -126,7 +160,8 @@ def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
     if b["lo"] > s["hi"]:
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {numbers} (the intervals "
-                       "do not overlap).", key=family_of(best))  # fmt: skip
+                       "do not overlap).", key=family_of(best),
+                       short=f"{best} ({_pct(b['win rate'])})")  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: {numbers} "
                    "(the intervals overlap).")  # fmt: skip
@@ -145,7 +180,7 @@ def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
         return Verdict("seat advantage", n_players, False,
                        f"At {n_players} players the data cannot tell a seat advantage: the seats "
                        f"win {spread} against a fair {_pct(fair)}, every interval including "
-                       "it.")  # fmt: skip
+                       "it.", data=seats)  # fmt: skip
     found, parts = [], []
     for seat, r in off.iterrows():
         word = "an advantage" if r["win rate"] > fair else "a disadvantage"
@@ -155,12 +190,98 @@ def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
     return Verdict("seat advantage", n_players, True,
                    f"At {n_players} players {'; '.join(parts)}; against a fair {_pct(fair)}, "
                    f"intervals simultaneous over the {n_players} seats (Bonferroni).",
-                   key=frozenset(found))  # fmt: skip
+                   key=frozenset(found), short=_seats_short(off, fair), data=seats)  # fmt: skip
+
+
+def _seats_short(off: pd.DataFrame, fair: float) -> str:
+    """`ahead 1, 2 · behind 4 (19.6%)`: the seats told from fair, the last with its rate."""
+    ahead = [str(s) for s, r in off.iterrows() if r["win rate"] > fair]
+    behind = off[off["win rate"] < fair]
+    parts = [f"ahead {', '.join(ahead)}"] if ahead else []
+    if len(behind):
+        worst = behind["win rate"].idxmin()
+        parts.append(f"behind {', '.join(map(str, behind.index))} ({worst}: "
+                     f"{_pct(behind.loc[worst, 'win rate'])})")  # fmt: skip
+    return " · ".join(parts)
+
+
+# --- the verdict table: the report's first screen -------------------------------------------------
+#: a row's status in the verdict table -> its words (the last column) and CSS class
+STATUS = {
+    "holds": ("holds", "v-holds"),
+    "differs": ("differs", "v-differs"),
+    "cannot tell": ("partly: some cannot tell", "v-partial"),
+    "none": ("cannot tell", "v-none"),
+    "finding": ("finding", "v-holds"),
+}
+
+
+def _question(v: Verdict) -> str:
+    where = f" ({v.players}p)" if v.players and v.topic in PER_COUNT else ""
+    return _cap(v.topic) + where
+
+
+def verdict_frame(tiers: dict[str, list[Verdict]]) -> pd.DataFrame:
+    """The verdict table: one row per question (a topic, at a player count where it is asked
+    per count), one column per play strength holding each strength's short finding or "cannot
+    tell", then `across strengths` (`holds`, or with one strength whether it found anything) and
+    `status` (the key of STATUS)."""
+    rows: dict[str, dict] = {}
+    for tier, found in tiers.items():
+        for v in found:
+            rows.setdefault(_question(v), {})[tier] = v
+    out = []
+    for question, by_tier in rows.items():
+        present = list(by_tier.values())
+        if len(tiers) > 1:
+            status = holds(present)
+        else:
+            status = "finding" if present[0].finding else "none"
+        cells = {title(t): (by_tier[t].cell if t in by_tier else "not played") for t in tiers}
+        out.append({"question": question, **cells,
+                    "across strengths": STATUS[status][0], "status": status})  # fmt: skip
+    return pd.DataFrame(out)
+
+
+def verdict_text(frame: pd.DataFrame) -> str:
+    """The verdict table as aligned plain text (the terminal's copy of the first screen)."""
+    shown = frame.drop(columns="status")
+    widths = [max(len(str(c)), *(len(str(x)) for x in shown[c])) for c in shown.columns]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(shown.columns, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    for row in shown.itertuples(index=False):
+        lines.append("  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=True)))
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def add_verdict_table(sec, tiers: dict[str, list[Verdict]]) -> pd.DataFrame:
+    """The table that opens the report (coloured by whether each finding holds across play
+    strengths) and its plain-text copy (`verdicts.txt`, printed by `tournament --report`)."""
+    frame = verdict_frame(tiers)
+    if frame.empty:
+        return frame
+    classes = [STATUS[s][1] for s in frame["status"]]
+    shown = frame.drop(columns="status") if len(tiers) > 1 else \
+        frame.drop(columns=["status", "across strengths"])  # fmt: skip
+    sec.table(shown.set_index("question"), row_classes=classes)
+    sec.attach("verdicts.txt", verdict_text(frame))
+    seats = {title(t): {v.players: v.data for v in vs if v.topic == "seat advantage"
+                        and v.data is not None} for t, vs in tiers.items()}  # fmt: skip
+    seats = {t: by_count for t, by_count in seats.items() if by_count}
+    if seats:
+        from reports.seat_tables import chart_seat_verdicts
+
+        sec.figure(chart_seat_verdicts(seats), "verdict_seats",
+                   "The seat question at a glance: each seat's win share minus the fair share, "
+                   "with the seat verdict's interval (simultaneous over the seats)")  # fmt: skip
+    return frame
 
 
 def add_verdicts(report, verdicts: list[Verdict], notes: list[str]) -> None:
-    """The `Verdicts` section, first in the report (before the contents)."""
+    """The `Verdicts` section, first in the report (before the contents): the verdict table,
+    then each verdict's sentence."""
     sec = report.section("Verdicts", lead=True)
+    add_verdict_table(sec, {"finding": verdicts})
     for v in verdicts:
         sec.paragraph(("" if v.finding else "**Cannot tell.** ") + v.sentence)
     for note in notes:
@@ -213,7 +334,8 @@ def card_verdicts(df: pd.DataFrame, meta: dict) -> list[Verdict]:
                        f"it{more}; {len(worth)} of the {len(df)} cards it takes "
                        f"{'is' if len(worth) == 1 else 'are'} worth something "
                        f"(restricted play; {family}; {levels}).", key=top["card"],
-                       accepts=frozenset(worth["card"]))  # fmt: skip
+                       accepts=frozenset(worth["card"]),
+                       short=f"{top['card']} ({_pts(top['value'])} pts)")  # fmt: skip
     else:
         top = df.sort_values("value", ascending=False).iloc[0]
         most = Verdict("most valuable card", meta["players"], False,
@@ -225,8 +347,8 @@ def card_verdicts(df: pd.DataFrame, meta: dict) -> list[Verdict]:
         least = Verdict("least valuable card", meta["players"], True,
                         f"{who[0].upper() + who[1:]} is better off without "
                         f"{_cards(len(worse))}, most of all {card(low)} ({family}; "
-                        f"{levels}).", key=low["card"],
-                        accepts=frozenset(worse["card"]))  # fmt: skip
+                        f"{levels}).", key=low["card"], accepts=frozenset(worse["card"]),
+                        short=f"{low['card']} ({_pts(low['value'])} pts)")  # fmt: skip
     else:
         low = df.sort_values("value").iloc[0]
         least = Verdict("least valuable card", meta["players"], False,
@@ -266,7 +388,8 @@ def rule_verdict(r, who: str, n_players: int, family: str) -> Verdict:
                        f"changes: {cost}.")  # fmt: skip
     word = "costs" if r["value"] > 0 else "gains"
     return Verdict(topic, n_players, True, f"\"{_cap(r['card'])}\" {word} a player: "
-                   f"{cost}.", key=word)  # fmt: skip
+                   f"{cost}.", key=word,
+                   short=f"{word} {100 * abs(r['value']):.1f} pts")  # fmt: skip
 
 
 # --- robustness across play strengths -------------------------------------------------------
@@ -295,6 +418,7 @@ def add_strength_verdicts(report, tiers: dict[str, list[Verdict]], notes: list[s
     """The `Verdicts` section when the run was played at several strengths: per verdict whether
     it holds, then each strength's sentence with its figures."""
     sec = report.section("Verdicts", lead=True)
+    add_verdict_table(sec, tiers)
     names = list(tiers)
     listed = [f"the {title(t)}" for t in names]
     sec.paragraph("Each verdict is computed with " + ", ".join(listed[:-1]) + " and " +

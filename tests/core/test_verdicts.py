@@ -154,6 +154,37 @@ def test_verdicts_across_strengths_say_whether_each_holds_with_both_figures() ->
     assert "**Seat advantage at 4 players: no play strength can tell.**" in md
 
 
+def test_the_verdict_table_opens_the_report_one_row_per_question_coloured_by_holds() -> None:
+    """Issue 31: "one row per question ..., one column per play strength, each cell a short
+    finding or 'cannot tell', coloured by whether it holds across strengths"."""
+    from reports.verdicts import verdict_frame, verdict_text
+
+    tiers = {"hand-written": [Verdict("best strategy", 4, True, "", key="a", short="a (+3 pts)"),
+                              Verdict("seat advantage", 4, True, "", key="s", short="behind 4"),
+                              Verdict("most valuable card", None, False, "")],
+             "tuned": [Verdict("best strategy", 4, True, "", key="b", short="b (+2 pts)"),
+                       Verdict("seat advantage", 4, True, "", key="s", short="behind 4"),
+                       Verdict("most valuable card", None, True, "", key="X")]}  # fmt: skip
+    frame = verdict_frame(tiers)
+    assert list(frame["question"]) == ["Best strategy (4p)", "Seat advantage (4p)",
+                                       "Most valuable card"]  # fmt: skip
+    assert list(frame["status"]) == ["differs", "holds", "cannot tell"]
+    assert list(frame["hand-written presets"]) == ["a (+3 pts)", "behind 4", "cannot tell"]
+    text = verdict_text(frame)
+    assert text.splitlines()[0].split() == ["question", "hand-written", "presets", "tuned",
+                                            "presets", "across", "strengths"]  # fmt: skip
+    assert "Most valuable card" in text.splitlines()[-1] and "X" in text.splitlines()[-1]
+    report = Report("A report")
+    report.section("About")
+    add_strength_verdicts(report, tiers, [])
+    html = report.to_html()
+    table = html[html.index("<table>"):html.index("</table>")]
+    assert html.index("<table>") < html.index("Contents")  # first, before the contents
+    assert [c for c in ("v-differs", "v-holds", "v-partial") if c in table] == \
+        ["v-differs", "v-holds", "v-partial"]  # fmt: skip
+    assert report.attachments["verdicts.txt"] == text
+
+
 def test_a_search_player_is_of_its_rollouts_models_family() -> None:
     """The search tier's best strategy agrees with the presets' when its rollouts model the
     same hand-written preset: `search` over `farmer_tuned_4p` is of the farmer family."""

@@ -237,6 +237,8 @@ def build_report(run: RunData):
     strength_report.add_strength_rankings(report, run)
     if len(run.parts) > 1:
         _seats_by_count(report, run)
+    strength_report.add_tension(report, run, lambda d, main: tension_samples(run if main else
+                                RunData(d)), TENSION_PROXY)  # fmt: skip
     for part in run.parts:
         _part_sections(report, part)
     strength_report.add_verdicts(report, run, lambda d, main: _verdicts(run if main else
@@ -247,9 +249,34 @@ def build_report(run: RunData):
 def _verdicts(run: RunData, rule: dict | None, main: bool) -> list:
     """The verdicts of one play strength's run; the fight rule is the report's own for the
     main run, else that strength's rollouts'."""
-    found = run_verdicts(run)
+    from reports.tension_report import tension_verdicts
+
+    found = run_verdicts(run) + tension_verdicts(tension_samples(run))
     rule = rule if main else fight_rule(run.dir)
     return found + ([fight_verdict(rule)] if rule is not None else [])
+
+
+#: what the tension metrics' running score is (`tension_samples`)
+TENSION_PROXY = (
+    "the IP a seat would score if the game ended after its turn, before the final affiliation "
+    "(its Monster tokens counted, although the other players cannot see their values)"
+)
+
+
+def tension_samples(run: RunData) -> dict:
+    """The run's sampled games by player count (`reports.tension_report.Sample`: every 16th
+    game's running IP round by round; win shares from the ranks). A run made before the
+    samples were kept has none."""
+    from reports.tension_report import Sample
+
+    out = {}
+    for part in run.parts:
+        agg = part.agg
+        if len(getattr(agg, "sample_game", ())):
+            first = (agg.sample_rank == 1).astype(float)
+            win = first / first.sum(axis=1, keepdims=True)
+            out[agg.n_players] = Sample(agg.sample_ip, win, agg.sample_final)
+    return out
 
 
 def run_verdicts(run) -> list:

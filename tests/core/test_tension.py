@@ -1,0 +1,172 @@
+"""reports.tension: known answers on hand-made games, games of different lengths, and `compare` on
+a planted effect and on a null, each over 20 seeds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reports.intervals import wilson_interval
+from reports.tension import (
+    NOT_PLAYED,
+    comeback,
+    compare,
+    decisive_point,
+    lead_changes,
+    margin,
+    relative_margin,
+    rounds_played,
+    tension,
+)
+
+M = NOT_PLAYED
+SEEDS = range(20)
+
+
+def one(scores) -> np.ndarray:
+    return np.array([scores])
+
+
+# --- known answers --------------------------------------------------------------------------------
+
+
+def test_a_lead_change_back_and_forth_counts_twice() -> None:
+    scores = one([[1, 0], [1, 2], [3, 2]])  # leaders 0, 1, 0
+    assert lead_changes(scores).tolist() == [2]
+    t = tension(scores, np.array([[1.0, 0.0]]), np.array([[3, 2]]))
+    assert t.per_game["lead_changes_per_round"].tolist() == [1.0]  # 2 changes / (3 - 1) rounds
+
+
+@pytest.mark.parametrize(
+    ("scores", "changes"),
+    [
+        ([[1, 0], [2, 2], [3, 2]], 0),  # 0, tie, 0: the tie neither ends nor starts a lead
+        ([[0, 1], [2, 2], [2, 3]], 0),  # 1, tie, 1: seat 0 does not lead in the tie
+        ([[1, 0], [2, 2], [2, 3]], 1),  # 0, tie, 1: compared with round 0, the latest sole leader
+        ([[0, 0], [1, 0], [1, 2]], 1),  # tie, 0, 1: round 1 only sets the first leader
+        ([[2, 2], [3, 3], [4, 4]], 0),  # never a sole leader
+    ],
+)
+def test_a_tie_at_the_top_is_skipped(scores, changes: int) -> None:
+    assert lead_changes(one(scores)).tolist() == [changes]
+
+
+def test_decisive_point_of_hand_made_games() -> None:
+    scores = np.array(
+        [
+            [[1, 0], [0, 1], [2, 1], [2, 3]],  # winner 1 leads for good from round 3: 3/4
+            [[1, 0], [1, 2], [1, 3], [1, 4]],  # winner 1 leads from round 1: 1/4
+            [[0, 1], [0, 2], [0, 3], [0, 4]],  # winner 1 leads from the start: 0
+            [[0, 1], [1, 1], [1, 2], [1, 3]],  # a tie in round 1 breaks the lead: 2/4
+            [[1, 0], [2, 0], [3, 0], [4, 0]],  # winner 1 passes only at the final scoring: 1
+            [[1, 0], [1, 1], [1, 2], [1, 3]],  # shared win: left out
+        ]
+    )
+    win = np.array([[0, 1], [0, 1], [0, 1], [0, 1], [0, 1], [0.5, 0.5]])
+    got = decisive_point(scores, win)
+    np.testing.assert_array_equal(got, [0.75, 0.25, 0.0, 0.5, 1.0, np.nan])
+    t = tension(scores, win, np.array([[1, 3]] * 6))
+    assert t.summary("decisive_point")[3] == 5
+    assert t.summary("tied")[0] == pytest.approx(1 / 6)
+
+
+def test_comeback_weighs_seats_tied_for_last() -> None:
+    scores = np.array([[[5, 2, 2], [6, 2, 2]], [[1, 3, 5], [1, 3, 5]]])
+    win = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+    # game 0: seats 1 and 2 tie for last, each weight 1/2, seat 1 wins: 1/2; game 1: last wins: 1
+    np.testing.assert_allclose(comeback(scores, win, 0), [0.5, 1.0])
+    t = tension(scores, win, scores[:, -1], ks=[0])
+    mean, lo, hi, n = t.summary("comeback_0")
+    assert (mean, n) == (0.75, 2)
+    assert (lo, hi) == pytest.approx(wilson_interval(1.5, 2))
+    assert "parity 0.333" in t.frame().set_index("metric").loc["comeback_0", "definition"]
+
+
+def test_margin_is_zero_for_a_tied_game() -> None:
+    final = np.array([[10, 10, 3], [10, 7, 8], [4, 9, 1]])
+    win = np.array([[0.5, 0.5, 0], [1, 0, 0], [0, 1, 0]])
+    np.testing.assert_array_equal(margin(final, win), [0, 2, 5])
+    np.testing.assert_allclose(relative_margin(final, win), [0, 0.2, 5 / 9])
+    t = tension(np.zeros((3, 1, 3), int), win, final)
+    assert t.margin_counts == {0: 1, 2: 1, 5: 1}
+    half = 4.302653 * np.std([0, 2, 5], ddof=1) / 3**0.5  # t quantile 0.975 at 2 dof
+    assert t.summary("margin") == pytest.approx((7 / 3, 7 / 3 - half, 7 / 3 + half, 3))
+    frame = t.frame()
+    assert list(frame.columns) == ["metric", "value", "lo", "hi", "n", "definition"]
+    assert frame.set_index("metric").loc["margin", "value"] == pytest.approx(7 / 3)
+
+
+def test_games_of_different_lengths() -> None:
+    scores = np.array(
+        [
+            [[1, 0], [1, 2], [3, 2]],  # 3 rounds: leaders 0, 1, 0
+            [[1, 4], [3, M], [M, M]],  # 2 rounds, seat 1 had no turn in the last: still 4, leads
+        ]
+    )
+    win = np.array([[1.0, 0.0], [0.0, 1.0]])
+    assert rounds_played(scores).tolist() == [3, 2]
+    assert lead_changes(scores).tolist() == [2, 0]
+    np.testing.assert_array_equal(decisive_point(scores, win), [2 / 3, 0.0])
+    # after round 1 seat 0 is last in both games (in game 1 seat 1 keeps its 4): it won game 0
+    np.testing.assert_array_equal(comeback(scores, win, 1), [1.0, 0.0])
+    np.testing.assert_array_equal(comeback(scores, win, 2), [0.0, np.nan])  # game 1 had ended
+    t = tension(scores, win, np.array([[3, 2], [3, 4]]))
+    assert list(t.per_game) == [
+        "lead_changes",
+        "lead_changes_per_round",
+        "decisive_point",
+        "comeback_0",
+        "comeback_1",
+        "margin",
+        "relative_margin",
+        "tied",
+    ]  # comebacks after rounds below the median length, 2.5
+    np.testing.assert_array_equal(t.per_game["lead_changes_per_round"], [1.0, 0.0])
+    # a custom sentinel
+    other = np.where(scores == M, -1, scores)
+    assert lead_changes(other, missing=-1).tolist() == [2, 0]
+
+
+# --- compare: a planted effect and a null ---------------------------------------------------------
+
+
+def games(rng: np.random.Generator, n: int = 300, early: bool = False, seats: int = 3):
+    """`n` games of 6 to 8 rounds: each seat gains 0-5 points a round (0-30 in the first round
+    when `early`), the seats after a random one have no turn in the last round, and end-of-game
+    scoring adds 0-3. Returns scores, win shares and final scores."""
+    rounds = 8
+    length = rng.integers(rounds - 2, rounds + 1, n)
+    gains = rng.integers(0, 6, (n, rounds, seats))
+    if early:
+        gains[:, 0] = rng.integers(0, 31, (n, seats))
+    running = gains.cumsum(axis=1)
+    r = np.arange(rounds)[None, :, None]
+    end = length[:, None, None]
+    turns = rng.integers(1, seats + 1, n)[:, None, None]  # seats with a turn in the last round
+    played = (r < end - 1) | ((r == end - 1) & (np.arange(seats) < turns))
+    scores = np.where(played, running, M)
+    game = np.arange(n)[:, None]
+    seat = np.arange(seats)[None, :]
+    last = np.where(seat < turns[:, :, 0], running[game, length[:, None] - 1, seat],
+                    running[game, length[:, None] - 2, seat])  # fmt: skip
+    final = last + rng.integers(0, 4, (n, seats))
+    top = final == final.max(axis=1, keepdims=True)
+    return scores, top / top.sum(axis=1, keepdims=True), final
+
+
+def verdicts(seed: int, early: bool):
+    rng = np.random.default_rng(seed)
+    a = tension(*games(rng), ks=[0, 1, 2, 3])
+    b = tension(*games(rng, early=early), ks=[0, 1, 2, 3])
+    return compare(a, b).set_index("metric")["verdict"]
+
+
+def test_early_points_decide_earlier_and_allow_fewer_comebacks() -> None:
+    found = [verdicts(seed, early=True) for seed in SEEDS]
+    for metric in ("decisive_point", "comeback_0", "comeback_1"):
+        assert sum(v[metric] == "lower" for v in found) >= 19, metric
+
+
+def test_the_same_game_twice_cannot_tell() -> None:
+    found = [verdicts(100 + seed, early=False) for seed in SEEDS]
+    assert sum((v == "cannot tell").all() for v in found) >= 18
