@@ -1,7 +1,7 @@
 """The ``abyss-mc`` command line: the typer application, each command from its own module in
 `cli.commands` (``cards``, ``strategies``, ``simulate``, ``tournament``, ``sweep``, ``plan``,
-``report``, ``replay``, ``bench``, ``tune``, ``restrict``, ``learn``), and each game's own commands
-(`GameSpec.commands_module`: Abyss's ``ev``).
+``report``, ``replay``, ``bench``, ``tune``, ``restrict``, ``learn``, ``skill``), and each game's
+own commands (`GameSpec.commands_module`: Abyss's ``ev``).
 
 Start-up must stay instant (``abyss-mc --help``): the command modules import only typer and the
 standard library at the top.
@@ -25,6 +25,7 @@ from cli.commands import (
     report,
     restrict,
     simulate,
+    skill,
     strategies,
     sweep,
     tournament,
@@ -109,6 +110,7 @@ app.command()(plan.plan)
 app.command("report")(report.report_)
 app.command()(replay.replay)
 app.command()(bench.bench)
+app.command()(skill.skill)
 for _name in games.names():  # a game's own commands (Abyss's `ev`)
     _module = games.get(_name).commands_module
     if _module is not None:

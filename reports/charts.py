@@ -29,6 +29,17 @@ def legend_outside(ax, **kw: Any) -> None:
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False, **kw)
 
 
+def legend_of_panels(axes) -> None:
+    """One legend, right of the last panel, of every label any panel draws (a series may be
+    missing from some panels)."""
+    handles: dict = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
+    axes[-1].legend(handles.values(), handles.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                    fontsize=7, frameon=False)  # fmt: skip
+
+
 def legend_below(ax, ncol: int, **kw: Any) -> None:
     """The legend in a row under the plot, never over its data."""
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=ncol, fontsize=7,

@@ -217,13 +217,15 @@ class Section:
         caption: str = "",
         float_format: FloatFormat = "{:.3f}",
         row_classes: list[str] | None = None,
+        css_class: str | None = None,
     ) -> Section:
         """Add a table. Floats are formatted with `float_format` (a ``str.format`` pattern or a
         function); numbers are right-aligned. The index is shown unless it is a default
         0..n-1 RangeIndex without a name. `row_classes`: a CSS class per row (the HTML page's
-        colours, e.g. the verdict table's `v-holds`)."""
+        colours, e.g. the verdict table's `v-holds`); `css_class`: the table's (HTML only)."""
         table = _table_from_frame(df, str(caption), float_format)
         table.row_classes = list(row_classes) if row_classes is not None else None
+        table.css_class = css_class
         self.blocks.append(table)
         return self
 
@@ -321,6 +323,7 @@ class _Table(_Block):
     n_index: int  # how many leading columns are the index (row headers)
     rows: list[list[_Cell]]
     row_classes: list[str] | None = None  # a CSS class per row (HTML only)
+    css_class: str | None = None  # the table's CSS class (HTML only)
 
     def _numeric_columns(self) -> list[bool]:
         cols = []
@@ -331,7 +334,9 @@ class _Table(_Block):
 
     def html(self) -> str:
         numeric = self._numeric_columns()
-        out = ['<div class="table-wrap">', "<table>"]
+        cls = f' class="{_h(self.css_class)}"' if self.css_class else ""
+        wrap = f"table-wrap {_h(self.css_class)}-wrap" if self.css_class else "table-wrap"
+        out = [f'<div class="{wrap}">', f"<table{cls}>"]
         if self.caption:
             out.append(f"<caption>{_h(self.caption)}</caption>")
         head = "".join(
@@ -684,6 +689,10 @@ tbody th { font-weight: 600; }
 tbody tr:nth-child(even) { background: var(--zebra); }
 .num { text-align: right; }
 td.empty { color: var(--muted); font-style: italic; }
+.verdicts-wrap { width: min(100vw - 2rem, 80rem); position: relative; left: 50%;
+  transform: translateX(-50%); }
+table.verdicts { font-size: .85rem; margin: 0 auto; }
+table.verdicts th, table.verdicts td { padding: .2rem .5rem; white-space: nowrap; }
 tbody tr.v-holds { background: #e3f4e6; } tr.v-holds th { border-left: 5px solid #2e8540; }
 tbody tr.v-differs { background: #fde9d9; } tr.v-differs th { border-left: 5px solid #c0561e; }
 tbody tr.v-partial { background: #fff6d6; } tr.v-partial th { border-left: 5px solid #c9a227; }

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.charts import error_bars, figure, legend_below, legend_outside
+from reports.charts import error_bars, figure, legend_below, legend_of_panels, legend_outside
 from reports.intervals import wilson_interval
 
 CONF = 0.95
@@ -205,5 +205,5 @@ def chart_seat_verdicts(tables: dict[str, dict[int, pd.DataFrame]]):
         ax.tick_params(labelsize=7)
     axes[0].set_ylabel("win share − fair (points)", fontsize=8)
     if len(tables) > 1:
-        legend_outside(axes[-1])
+        legend_of_panels(axes)
     return fig

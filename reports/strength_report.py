@@ -56,6 +56,24 @@ def add_tension(report, run, samples_of, proxy: str) -> None:
     add(report, {t: s for t, s in samples.items() if s}, proxy)
 
 
+def add_head_to_head(report, run) -> None:
+    """`Who beats whom, head to head` over the play strengths' tournaments
+    (`reports.cycles_report`)."""
+    import pandas as pd
+
+    from reports.cycles_report import add_section
+
+    wanted = ["block", "table", "n_players", "strategy", "win"]
+    tiers = {}
+    for tier, d in tier_dirs(run).items():
+        path = d / "seats.parquet"
+        if path.is_file():
+            seats = pd.read_parquet(path)
+            if set(wanted) <= set(seats.columns):
+                tiers[St.title(tier)] = seats[wanted].astype({"strategy": str})
+    add_section(report, tiers)
+
+
 SEARCH_NOTE = (
     "The search player's verdicts come from a tournament among search players ({rollouts} "
     "rollouts per decision, {blocks} blocks) whose rollouts model the {contenders} best tuned "

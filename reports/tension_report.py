@@ -55,7 +55,7 @@ def comeback_verdict(sample: Sample, n_players: int):
         return Verdict("comebacks", n_players, True,
                        f"At {n_players} players the last seat comes back {word} often than "
                        f"fair: {figures}.", key=word,
-                       short=f"last after round {k + 1} wins {_pct(rate)}")  # fmt: skip
+                       short=f"last after round {k + 1}: {_pct(rate)}")  # fmt: skip
     return Verdict("comebacks", n_players, False,
                    f"At {n_players} players the data cannot tell whether the last seat comes "
                    f"back less often than fair: {figures}.")  # fmt: skip
@@ -118,7 +118,7 @@ def add_tension(report, samples: dict[str, dict[int, Sample]], proxy: str) -> No
 
 def chart_comebacks(samples: dict[str, dict[int, Sample]]):
     """The last seat's win share after each round, one panel per player count."""
-    from reports.charts import error_bars, figure, legend_outside
+    from reports.charts import error_bars, figure, legend_of_panels
 
     counts = sorted({n for by_count in samples.values() for n in by_count})
     fig = figure(figsize=(2.2 + 2.0 * len(counts), 2.6))
@@ -140,5 +140,5 @@ def chart_comebacks(samples: dict[str, dict[int, Sample]]):
         ax.set_xlabel("after round", fontsize=8)
         ax.tick_params(labelsize=7)
     axes[0].set_ylabel("last seat's win share", fontsize=8)
-    legend_outside(axes[-1])
+    legend_of_panels(axes)
     return fig

@@ -266,7 +266,7 @@ def run_tournament(
             if state["stopped"]:
                 todo = []
 
-    policies = game_policies(game, plan.strategies)
+    policies = game_policies(game, plan.strategies, plan.n_players)
 
     def play(first: int, n: int) -> bool:
         return record(first, n, *play_blocks(first, n, tables, plan, policies, seed, crn, game))
@@ -324,12 +324,12 @@ def run_tournament(
     )
 
 
-def game_policies(game: str, specs: list[str]) -> list:
-    """The policies of the strategies `specs` of `game` (resolved here, with any user presets,
-    so that Dask workers need none)."""
+def game_policies(game: str, specs: list[str], n_players: int) -> list:
+    """The policies of the strategies `specs` of `game` at tables of `n_players` (resolved
+    here, with any user presets, so that Dask workers need none)."""
     import strategies
 
-    return strategies.for_game(game).make_policies(list(specs), len(specs))
+    return strategies.for_game(game).table_policies(list(specs), n_players)
 
 
 #: Blocks per Dask task.

@@ -116,7 +116,7 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
                        f"At {n_players} players, `{best}` wins most: {_pct(b['win_rate'])} "
                        f"[{_pct(b['win_lo'])}, {_pct(b['win_hi'])}], {gap}, paired by deal: "
                        f"significant after {holm}).", key=family_of(best),
-                       short=f"{best} ({_pts(shown['diff'])} pts)")  # fmt: skip
+                       short=f"{family_of(best)} ({_pts(shown['diff'])} pts)")  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: `{best}` "
                    f"({_pct(b['win_rate'])}) is {gap}, paired by deal: not significant after "
@@ -161,7 +161,7 @@ def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {numbers} (the intervals "
                        "do not overlap).", key=family_of(best),
-                       short=f"{best} ({_pct(b['win rate'])})")  # fmt: skip
+                       short=f"{family_of(best)} ({_pct(b['win rate'])})")  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: {numbers} "
                    "(the intervals overlap).")  # fmt: skip
@@ -194,14 +194,11 @@ def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
 
 
 def _seats_short(off: pd.DataFrame, fair: float) -> str:
-    """`ahead 1, 2 · behind 4 (19.6%)`: the seats told from fair, the last with its rate."""
+    """`ahead 1,2 · behind 4`: the seats told from fair."""
     ahead = [str(s) for s, r in off.iterrows() if r["win rate"] > fair]
-    behind = off[off["win rate"] < fair]
-    parts = [f"ahead {', '.join(ahead)}"] if ahead else []
-    if len(behind):
-        worst = behind["win rate"].idxmin()
-        parts.append(f"behind {', '.join(map(str, behind.index))} ({worst}: "
-                     f"{_pct(behind.loc[worst, 'win rate'])})")  # fmt: skip
+    behind = [str(s) for s, r in off.iterrows() if r["win rate"] < fair]
+    parts = [f"ahead {','.join(ahead)}"] if ahead else []
+    parts += [f"behind {','.join(behind)}"] if behind else []
     return " · ".join(parts)
 
 
@@ -210,7 +207,7 @@ def _seats_short(off: pd.DataFrame, fair: float) -> str:
 STATUS = {
     "holds": ("holds", "v-holds"),
     "differs": ("differs", "v-differs"),
-    "cannot tell": ("partly: some cannot tell", "v-partial"),
+    "cannot tell": ("partly", "v-partial"),
     "none": ("cannot tell", "v-none"),
     "finding": ("finding", "v-holds"),
 }
@@ -263,7 +260,7 @@ def add_verdict_table(sec, tiers: dict[str, list[Verdict]]) -> pd.DataFrame:
     classes = [STATUS[s][1] for s in frame["status"]]
     shown = frame.drop(columns="status") if len(tiers) > 1 else \
         frame.drop(columns=["status", "across strengths"])  # fmt: skip
-    sec.table(shown.set_index("question"), row_classes=classes)
+    sec.table(shown.set_index("question"), row_classes=classes, css_class="verdicts")
     sec.attach("verdicts.txt", verdict_text(frame))
     seats = {title(t): {v.players: v.data for v in vs if v.topic == "seat advantage"
                         and v.data is not None} for t, vs in tiers.items()}  # fmt: skip
@@ -445,4 +442,4 @@ def add_strength_verdicts(report, tiers: dict[str, list[Verdict]], notes: list[s
         sec.note(note)
 
 
-PER_COUNT = ("best strategy", "seat advantage")
+PER_COUNT = ("best strategy", "seat advantage", "comebacks", "ending the game")

@@ -444,7 +444,12 @@ class Registry:
             raise StrategyError("no strategy given")
         if len(specs) > n_players:
             raise StrategyError(f"{len(specs)} strategies given for {n_players} players")
-        policies = [self.make_policy(specs[i % len(specs)]) for i in range(n_players)]
+        return self.table_policies([specs[i % len(specs)] for i in range(n_players)], n_players)
+
+    def table_policies(self, specs: list[str], n_players: int) -> list:
+        """One policy per strategy (a tournament's line-ups draw from them), each made for a
+        table of `n_players`: the learned player takes that count's weights."""
+        policies = [self.make_policy(s) for s in specs]
         return [p.at_table(n_players) if hasattr(p, "at_table") else p for p in policies]
 
 

@@ -32,7 +32,10 @@ def load_cards(data_dir=None, overrides=None) -> TinyTables:
     size = (overrides or {}).get("deck.size", 12)
     if not isinstance(size, int) or not 1 <= size <= 20:
         raise CardDataError(f"--set deck.size: expected 1..20, got {size!r}")
-    return TinyTables(tuple(range(1, size + 1)))
+    hand = (overrides or {}).get("rules.hand", 2)  # 1: no decision, a game of pure chance
+    if not isinstance(hand, int) or not 1 <= hand <= 5:
+        raise CardDataError(f"--set rules.hand: expected 1..5, got {hand!r}")
+    return TinyTables(tuple(range(1, size + 1)), hand)
 
 
 def describe(t: TinyTables) -> str:

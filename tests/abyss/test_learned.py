@@ -148,3 +148,18 @@ def test_learned_plays_the_tables_own_weights():
     assert "\n" not in str(err.value)
     mine = REGISTRY.make_policies([f"learned:weights={builtin_weights()}", "greedy"], 5)[0]
     assert mine.loaded.digest == four.loaded.digest  # a file given plays at any count
+
+
+def test_a_tournament_of_more_strategies_than_seats_plays_the_weights_of_its_table():
+    """A tournament's line-ups draw from one policy per strategy: the learned player among four
+    strategies at a 2- or 3-player table plays that count's weights (it once took the number of
+    strategies for the table's, and played the 4-player weights at every count)."""
+    import hashlib
+
+    from games.abyss.strategies.learned import LearnedPolicy
+    from reports.tournament import game_policies
+
+    for n in (2, 3, 4):
+        learned = game_policies("abyss", ["learned", "farmer", "greedy", "random"], n)[0]
+        expected = hashlib.sha256(LearnedPolicy.builtin(n).read_bytes()).hexdigest()
+        assert learned.digest == expected, n

@@ -109,6 +109,7 @@ def fake_results(tables, *, n_players, n_games, seed, strategies, expansions, pr
                 n_continues=0,
                 n_leviathan_attacks=0,
                 n_kills=0,
+                trigger_seat=g % n_players,
             )
         )
     return seats_frame(seat_rows), games_frame(game_rows), {"play": 0.01}

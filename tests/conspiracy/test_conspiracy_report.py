@@ -32,6 +32,7 @@ SECTIONS = [
     "Location impact",
     "Discard pile versus drawing",
     "Game length and end reasons",
+    "How games end",  # issue 31: end triggers and whether the trigger's player wins
 ]
 
 
@@ -75,7 +76,7 @@ def tournament_run(tmp_path_factory, tables) -> Path:
     seat_parts, game_parts = [], []
     for n in (3, 4):
         plan = make_design(names, n)
-        policies = game_policies("conspiracy", plan.strategies)
+        policies = game_policies("conspiracy", plan.strategies, plan.n_players)
         s, g, _ = play_blocks(0, 60, tables, plan, policies, 5, "block", "conspiracy")
         seat_parts.append(s)
         game_parts.append(g)
@@ -265,7 +266,8 @@ def test_tournament_report(tournament_run):
     sums = seats.groupby(level="players")["win rate"].sum()
     assert sums.to_numpy() == pytest.approx([1.0, 1.0])
     report = CR.build_report(run)
-    assert [s.title for s in report.sections] == ["Verdicts", *SECTIONS]
+    assert [s.title for s in report.sections] == ["Verdicts", *SECTIONS,
+                                                  "Who beats whom, head to head"]  # fmt: skip
     verdicts = report.sections[0]._markdown()
     assert "At 3 players" in verdicts and "At 4 players" in verdicts
     paths = report.write(tournament_run / "report")

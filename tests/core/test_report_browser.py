@@ -203,3 +203,62 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
     assert "What each card is worth (restricted play)" in body
     errors = [e for e in browser.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
     assert errors == []
+    # issue 31: "In a browser at 1280x800 the whole verdict table is visible without scrolling"
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 1280, "height": 800, "deviceScaleFactor": 1,
+                             "mobile": False})  # fmt: skip
+    try:
+        browser.execute_script("window.scrollTo(0, 0)")
+        box = browser.execute_script(
+            "const t = document.querySelector('table.verdicts').getBoundingClientRect();"
+            "return [t.top, t.bottom, t.right, window.innerWidth, window.innerHeight]")
+        top, bottom, right, width, height = box
+        assert (width, height) == (1280, 800)
+        assert 0 < top and bottom <= height and right <= width, box
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_verdict_table_of_a_full_report_fits_the_first_screen(browser, tmp_path):
+    """The default report's verdict table (four player counts, three play strengths, every
+    question, the longest cells the verdicts write) is whole in a 1280x800 window at the top."""
+    from reports.render import Report
+    from reports.verdicts import Verdict, add_strength_verdicts
+
+    def tier(name):
+        rows = []
+        for n in (2, 3, 4, 5):
+            rows += [Verdict("best strategy", n, True, "x", key=name,
+                             short="pearl_economist (+12.3 pts)"),
+                     Verdict("seat advantage", n, True, "x", key="s",
+                             short="ahead 1,2 · behind 3,4,5"),
+                     Verdict("comebacks", n, True, "x", key="less",
+                             short="last after round 12: 13.3%"),
+                     Verdict("ending the game", n, True, "x", key="pays",
+                             short="pays (wins 66.1%)")]  # fmt: skip
+        return rows + [Verdict("fight or explore", None, False, "x"),
+                       Verdict("most valuable card", None, True, "x", key="c",
+                               short="The Taxidermist (+12.1 pts)"),
+                       Verdict("least valuable card", None, False, "x"),
+                       Verdict("rules question: no Leviathan fights", None, True, "x", key="costs",
+                               short="costs 23.3 pts")]  # fmt: skip
+
+    report = Report("Abyss balance report: 999,999 games",
+                    "tournament, 2, 3, 4, 5 players, expansions: leviathan, seed 1")
+    report.section("About this run").paragraph("text")
+    add_strength_verdicts(report, {"hand-written": tier("a"), "tuned": tier("b"),
+                                   "learned": tier("a")}, [])  # fmt: skip
+    out = report.write(tmp_path / "report")
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 1280, "height": 800, "deviceScaleFactor": 1,
+                             "mobile": False})  # fmt: skip
+    try:
+        open_page(browser, out["html"])
+        browser.execute_script("window.scrollTo(0, 0)")
+        box = browser.execute_script(
+            "const t = document.querySelector('table.verdicts').getBoundingClientRect();"
+            "return [t.top, t.bottom, t.right, window.innerWidth, window.innerHeight]")
+        assert box[3:] == [1280, 800]
+        assert 0 < box[0] and box[1] <= 800 and box[2] <= 1280, box
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

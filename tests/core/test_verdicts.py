@@ -178,8 +178,9 @@ def test_the_verdict_table_opens_the_report_one_row_per_question_coloured_by_hol
     report.section("About")
     add_strength_verdicts(report, tiers, [])
     html = report.to_html()
-    table = html[html.index("<table>"):html.index("</table>")]
-    assert html.index("<table>") < html.index("Contents")  # first, before the contents
+    start = html.index('<table class="verdicts">')
+    table = html[start:html.index("</table>", start)]
+    assert start < html.index("Contents")  # first, before the contents
     assert [c for c in ("v-differs", "v-holds", "v-partial") if c in table] == \
         ["v-differs", "v-holds", "v-partial"]  # fmt: skip
     assert report.attachments["verdicts.txt"] == text

@@ -63,6 +63,14 @@ class Aggregates:
     trajectory_sums: np.ndarray = field(default=None)  # [strategy, round, (IP, Pearls, Keys)]
     trajectory_counts: np.ndarray = field(default=None)  # [strategy, round] seat-games recorded
     clusters: np.ndarray = field(default=None)  # [strategy, CLUSTER_SUMS]
+    #: the sampled games themselves (every TRAJECTORY_EVERY-th, for the tension metrics of
+    #: `reports.tension`): game index, running IP [game, round, seat] (NOT_PLAYED after the
+    #: end), final IP and rank [game, seat], strategy index [game, seat]
+    sample_game: np.ndarray = field(default=None)
+    sample_ip: np.ndarray = field(default=None)
+    sample_final: np.ndarray = field(default=None)
+    sample_rank: np.ndarray = field(default=None)
+    sample_strategy: np.ndarray = field(default=None)
 
     def __post_init__(self) -> None:
         k, n, v = len(self.strategies), self.n_players, len(VALUES)
@@ -86,6 +94,9 @@ class Aggregates:
         for name, shape in zeros.items():
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(shape, dtype=np.int64))
+        for name, (shape, dtype) in _sample_shapes(n).items():
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros((0, *shape), dtype=dtype))
 
     # ---------------------------------------------------------------- accumulate
     def add(self, out_seats: np.ndarray, out_games: np.ndarray, strategy_of: np.ndarray) -> None:
@@ -129,6 +140,30 @@ class Aggregates:
             y = np.where(mine, score, 0).sum(axis=1)
             self.clusters[k] += [np.count_nonzero(m), m @ m, m @ w, w @ w, m @ y, y @ y]
 
+    def add_samples(self, games, traj: np.ndarray, final, rank, strategy_of) -> None:
+        """Keep the sampled games whole: their indices, running IP traj[game, round, seat, 0],
+        final IP and ranks [game, seat] and strategies [game, seat] (with their sums:
+        `add_trajectories`)."""
+        self.add_trajectories(traj, strategy_of)
+        if not len(traj):
+            return
+        n = self.n_players
+        new = {"sample_game": games, "sample_ip": traj[:, :, :n, 0], "sample_final": final,
+               "sample_rank": rank, "sample_strategy": strategy_of}  # fmt: skip
+        for name, (_, dtype) in _sample_shapes(n).items():
+            joined = np.concatenate([getattr(self, name), np.asarray(new[name], dtype=dtype)])
+            setattr(self, name, joined)
+        self._order_samples()
+
+    def _order_samples(self) -> None:
+        """The samples in a canonical order, by game and then line-up: the same whatever the
+        order in which tasks ran or chunks were merged (games of one index and line-up are the
+        same game)."""
+        keys = [*self.sample_strategy.T[::-1], self.sample_game]
+        order = np.lexsort(keys) if len(self.sample_game) else np.arange(0)
+        for name in SAMPLES:
+            setattr(self, name, getattr(self, name)[order])
+
     def add_trajectories(self, traj: np.ndarray, strategy_of: np.ndarray) -> None:
         """Fold recorded trajectories, traj[game, round, seat, (IP, Pearls, Keys)]. A seat that
         had no turn in a round (its game had ended) counts in it with its last values, so every
@@ -155,6 +190,9 @@ class Aggregates:
         out = Aggregates(self.strategies, self.n_players, self.n_games + other.n_games)
         for name in ARRAYS:
             setattr(out, name, getattr(self, name) + getattr(other, name))
+        for name in SAMPLES:
+            setattr(out, name, np.concatenate([getattr(self, name), getattr(other, name)]))
+        out._order_samples()
         return out
 
     def __eq__(self, other: object) -> bool:
@@ -163,7 +201,8 @@ class Aggregates:
             and self.strategies == other.strategies
             and self.n_players == other.n_players
             and self.n_games == other.n_games
-            and all(np.array_equal(getattr(self, a), getattr(other, a)) for a in ARRAYS)
+            and all(np.array_equal(getattr(self, a), getattr(other, a))
+                    for a in (*ARRAYS, *SAMPLES))  # fmt: skip
         )
 
     # -------------------------------------------------------------------- files
@@ -173,7 +212,7 @@ class Aggregates:
             strategies=np.array(self.strategies),
             n_players=self.n_players,
             n_games=self.n_games,
-            **{name: getattr(self, name) for name in ARRAYS},
+            **{name: getattr(self, name) for name in (*ARRAYS, *SAMPLES)},
         )
 
     @classmethod
@@ -183,7 +222,7 @@ class Aggregates:
                 [str(x) for x in f["strategies"]],
                 int(f["n_players"]),
                 int(f["n_games"]),
-                **{name: f[name] for name in ARRAYS if name in f},
+                **{name: f[name] for name in (*ARRAYS, *SAMPLES) if name in f},
             )
 
     # ------------------------------------------------------------ from tables
@@ -244,3 +283,13 @@ def _unpack(words: np.ndarray) -> np.ndarray:
     first."""
     as_bytes = np.ascontiguousarray(words.astype("<u4")).view(np.uint8).reshape(len(words), -1)
     return np.unpackbits(as_bytes, axis=1, bitorder="little")
+
+#: the sampled games' arrays (`Aggregates.add_samples`), merged by joining
+SAMPLES = ("sample_game", "sample_ip", "sample_final", "sample_rank", "sample_strategy")
+
+
+def _sample_shapes(n_players: int) -> dict:
+    """Each sample array's shape past the game axis, and its dtype."""
+    return {"sample_game": ((), np.int64), "sample_ip": ((N_ROUNDS, n_players), np.int32),
+            "sample_final": ((n_players,), np.int32), "sample_rank": ((n_players,), np.int8),
+            "sample_strategy": ((n_players,), np.int16)}  # fmt: skip

@@ -156,7 +156,9 @@ def play_into(agg, base, seed, games, seatings, kinds, params, strategy_of):
     play = KN.play_tables_searched if (kinds == SEARCH).any() else KN.play_tables
     play(base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games, slot, out_traj)
     agg.add(out_seats, out_games, strategy_of)
-    agg.add_trajectories(out_traj, strategy_of[slot >= 0])
+    kept = slot >= 0
+    agg.add_samples(games[kept], out_traj, out_seats[kept, :, S.R_SCORE],
+                    out_seats[kept, :, S.R_RANK], strategy_of[kept])  # fmt: skip
     return out_seats, out_games
 
 
@@ -175,6 +177,7 @@ def chunk_columns(out_seats, out_games, seatings, strategies, games, seed, n_pla
     for column, index in GAME_FIELDS.items():
         if column != "turns":
             game_cols[column] = out_games[:, index]
+    game_cols["trigger_seat"] = out_games[:, S.RG_TRIGGER]
     return seats, game_cols
 
 

@@ -53,8 +53,8 @@ def run_simulation(
     """Play games `first_game .. first_game + n_games - 1` with the reference engine.
 
     Returns (seat rows, game rows, timings): lists of dicts in the results schema. A
-    `trajectories` list receives (line-up, per-round record) of every game the fast path samples
-    (`trajectory_array`).
+    `trajectories` list receives (line-up, per-round record, game index, the finished game) of
+    every game the fast path samples (`trajectory_array`).
     """
     check_expansions(expansions)
     seats: list[dict] = []
@@ -68,7 +68,7 @@ def run_simulation(
         sampled = trajectories is not None and g_index % TRAJECTORY_EVERY == 0
         game = Game(tables, policies, seed, g_index, record=False, trajectory=sampled).play()
         if sampled:
-            trajectories.append((lineup, trajectory_array(game)))
+            trajectories.append((lineup, trajectory_array(game), g_index, game))
         seats.extend(seat_rows(game, lineup))
         games.append(game_row(game))
         now = time.perf_counter()
@@ -98,12 +98,18 @@ def trajectory_array(game: Game) -> np.ndarray:
 
 
 def add_trajectories(agg: Aggregates, trajectories: list) -> None:
-    """Fold the reference runner's (line-up, record) pairs into `agg`, as the fast path does."""
+    """Fold the reference runner's sampled games (line-up, record, index, the finished game)
+    into `agg`, as the fast path does."""
     if not trajectories:
         return
     index = {name: k for k, name in enumerate(agg.strategies)}
-    strategy_of = np.array([[index[name] for name in lineup] for lineup, _ in trajectories])
-    agg.add_trajectories(np.stack([record for _, record in trajectories]), strategy_of)
+    strategy_of = np.array([[index[name] for name in lineup] for lineup, *_ in trajectories])
+    rows = [seat_rows(game, lineup) for lineup, _, _, game in trajectories]
+    final = np.array([[r["score"] for r in seats] for seats in rows])
+    rank = np.array([[r["rank"] for r in seats] for seats in rows])
+    games = np.array([g for _, _, g, _ in trajectories], dtype=np.int64)
+    agg.add_samples(games, np.stack([record for _, record, *_ in trajectories]), final, rank,
+                    strategy_of)
 
 
 def run_games(

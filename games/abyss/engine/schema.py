@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 #: Bumped whenever a column is renamed, removed or changes meaning (adding columns is fine).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Why a game ended. Rulebook (base): a player recruits a 7th Lord, or a Lord is recruited and the
 #: Court cannot be refilled to 6. Leviathan adds: at the end of a turn the Leviathan deck or a
@@ -80,6 +80,8 @@ GAME_COLUMNS: dict[str, tuple[Any, str]] = {
     "n_continues": ("int16", "Leviathan: Monsters answered by continuing (adding a Leviathan)."),
     "n_leviathan_attacks": ("int16", "Leviathan: attacks suffered from a resident Leviathan."),
     "n_kills": ("int16", "Leviathan: Leviathans killed in the game."),
+    "trigger_seat": ("int8", "Seat (0 = first player) whose turn triggered the end; every other "
+                     "seat then took one last turn. -1: stopped by the turn limit."),
 }
 
 
@@ -144,8 +146,9 @@ def schema_markdown() -> str:
         "| `games.parquet` | one row per game, columns below (not with `--no-per-game`) |",
         "| `aggregates.npz` | always: counts and integer sums by strategy and seat, sums by "
         "game for intervals clustered by game, turn histogram, end reasons, Lords and Locations "
-        "held, per-round trajectories of a sample of games "
-        "(`games.abyss.engine.aggregate.Aggregates.load`) |",
+        "held, per-round trajectories of a sample of games (every 16th) and those games "
+        "themselves, round by round (the tension metrics, docs/metrics.md; "
+        "`games.abyss.engine.aggregate.Aggregates.load`) |",
         "| `manifest.json` | command, config, seed, card-data digest, timings, versions, platform, "
         "`schema_version` |",
         "| `summary.txt` | the summary printed at the end of the run |",

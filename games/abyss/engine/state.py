@@ -57,8 +57,8 @@ N_SEAT_FIELDS = 19
 #: In a per-round trajectory: a round in which the seat had no turn (its game had ended).
 NOT_PLAYED = -(1 << 30)
 #: ... and out_game[RG_*]
-RG_TURNS, RG_END, RG_FIGHTS, RG_CONTINUES, RG_LEV_ATTACKS, RG_KILLS = range(6)
-N_GAME_FIELDS = 6
+RG_TURNS, RG_END, RG_FIGHTS, RG_CONTINUES, RG_LEV_ATTACKS, RG_KILLS, RG_TRIGGER = range(7)
+N_GAME_FIELDS = 7
 #: The results' per-seat columns (docs/results-schema.md) read from out_seats[seat, R_*] ...
 SEAT_FIELDS = {
     "score": R_SCORE,

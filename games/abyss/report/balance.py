@@ -239,6 +239,10 @@ def build_report(run: RunData):
         _seats_by_count(report, run)
     strength_report.add_tension(report, run, lambda d, main: tension_samples(run if main else
                                 RunData(d)), TENSION_PROXY)  # fmt: skip
+    from reports.end_conditions import add_end_section
+
+    add_end_section(report, run.seats, run.games)
+    strength_report.add_head_to_head(report, run)
     for part in run.parts:
         _part_sections(report, part)
     strength_report.add_verdicts(report, run, lambda d, main: _verdicts(run if main else
@@ -249,9 +253,11 @@ def build_report(run: RunData):
 def _verdicts(run: RunData, rule: dict | None, main: bool) -> list:
     """The verdicts of one play strength's run; the fight rule is the report's own for the
     main run, else that strength's rollouts'."""
+    from reports.end_conditions import end_verdicts
     from reports.tension_report import tension_verdicts
 
-    found = run_verdicts(run) + tension_verdicts(tension_samples(run))
+    found = [*run_verdicts(run), *tension_verdicts(tension_samples(run)),
+             *end_verdicts(run.seats, run.games)]  # fmt: skip
     rule = rule if main else fight_rule(run.dir)
     return found + ([fight_verdict(rule)] if rule is not None else [])
 
@@ -272,7 +278,7 @@ def tension_samples(run: RunData) -> dict:
     out = {}
     for part in run.parts:
         agg = part.agg
-        if len(getattr(agg, "sample_game", ())):
+        if len(agg.sample_game):
             first = (agg.sample_rank == 1).astype(float)
             win = first / first.sum(axis=1, keepdims=True)
             out[agg.n_players] = Sample(agg.sample_ip, win, agg.sample_final)

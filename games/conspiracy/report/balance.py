@@ -182,6 +182,10 @@ def build_report(run_dir: Path | str | ConspiracyRun):
     _location_section(report, run)
     _pile_section(report, run)
     _length_section(report, run)
+    from reports.end_conditions import add_end_section
+
+    add_end_section(report, run.seats, run.games)
+    strength_report.add_head_to_head(report, run)
     strength_report.add_verdicts(report, run, lambda d, main: run_verdicts(
         run if main else load_run(d)))  # fmt: skip
     return report
@@ -190,6 +194,7 @@ def build_report(run_dir: Path | str | ConspiracyRun):
 def run_verdicts(run: ConspiracyRun) -> list:
     """Per player count the best strategy and the seat advantage (`reports.verdicts`)."""
     from reports import verdicts as V
+    from reports.end_conditions import end_verdicts
 
     out = []
     for n in run.counts:
@@ -200,7 +205,7 @@ def run_verdicts(run: ConspiracyRun) -> list:
             else:
                 out.append(V.best_strategy_rates(strategy_rates(run, n), n))
         out.append(V.seat_verdict(_seat_table(part, n, run.is_tournament), n))
-    return out
+    return out + end_verdicts(run.seats, run.games)
 
 
 def _seat_table(part: pd.DataFrame, n: int, blocks: bool) -> pd.DataFrame:

@@ -162,6 +162,18 @@ def record_results(s, out_seats, out_game):
     score(s, out_seats)
     for col in range(len(GAME_FIELDS)):
         out_game[col] = s[GAME_FIELDS[col]]
+    out_game[S.RG_TRIGGER] = trigger_seat(s[S.END_REASON], s[S.ACTIVE], s[S.N_PLAYERS])
+
+
+@njit(cache=True)
+def trigger_seat(reason, last_active, n_players):
+    """The seat whose turn triggered the end: every other seat then took one last turn in turn
+    order, so the last turn was the trigger's right-hand neighbour's ("The active player
+    finishes their turn, and every other player takes one last turn"); -1 for a game stopped
+    by the turn limit."""
+    if reason == S.END_NONE or reason == S.END_TURN_LIMIT:
+        return -1
+    return (last_active + 1) % n_players
 
 
 #: where each column of a game's row (RG_TURNS, RG_END, RG_FIGHTS, RG_CONTINUES,

@@ -132,4 +132,14 @@ def game_row(g: Game) -> dict:
         "n_continues": g.n_continues,
         "n_leviathan_attacks": g.n_leviathan_attacks,
         "n_kills": g.n_kills,
+        "trigger_seat": trigger_seat(g),
     }
+
+
+def trigger_seat(g: Game) -> int:
+    """The seat whose turn triggered the end: "The active player finishes their turn, and every
+    other player takes one last turn", so the last turn is the trigger's right-hand neighbour's;
+    -1 for a game stopped by the turn limit."""
+    if g.end_reason in (None, "turn_limit"):
+        return -1
+    return (g.active + 1) % g.n_players

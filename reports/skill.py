@@ -1,0 +1,118 @@
+"""Skill against luck: a ladder of players of increasing strength played against each other, and
+how many *skill steps* separate its bottom from its top (docs/metrics.md).
+
+A skill step is the gap at which the stronger player wins 75% of its games against the weaker
+one, head to head (the "skill differentials" of the chess and backgammon literature: counted
+from a beginner to the world's best, Go has about 40, chess 14, poker 10, backgammon 8,
+blackjack 2, roulette 0). Between two rungs, the stronger's win share p in the games both play
+gives logit(p) / ln 3 steps (ln 3 is the logit of 75%); the ladder's span is the sum over its
+adjacent rungs, the chain of the literature's definition. A game of pure chance has no steps:
+every rung wins its fair share. With more than two players, p is the stronger's share of the
+two players' wins in the games both play (the head-to-head of `reports.cycles`), so the same
+scale holds for every player count.
+
+The ladder's bottom is the random policy and its top the strongest player we have, so the span
+is a lower bound on the game's depth (better players would add steps).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from reports import cycles as Y
+
+#: the logit of a 75% win: one skill step
+STEP = math.log(3.0)
+CONF = 0.95
+
+
+def _steps(p: float) -> float:
+    return math.log(p / (1 - p)) / STEP
+
+
+@dataclass
+class Ladder:
+    rungs: list[str]
+    matrix: pd.DataFrame  # head to head: row's share of the two players' wins against column
+    steps: pd.DataFrame  # per adjacent pair: share, interval, steps and their interval, games
+    span: tuple[float, float, float]  # the ladder's skill steps and their interval
+    n_players: int
+
+    def verdict(self) -> str:
+        steps, lo, hi = self.span
+        if lo > 0:
+            return f"{steps:.1f} skill steps [{lo:.1f}, {hi:.1f}] from `{self.rungs[0]}` to " \
+                f"`{self.rungs[-1]}`"  # fmt: skip
+        return f"cannot tell any skill: {steps:.1f} steps [{lo:.1f}, {hi:.1f}]"
+
+
+def ladder(seats: pd.DataFrame, rungs: list[str], n_players: int, conf: float = CONF) -> Ladder:
+    """The ladder of `rungs` (weakest first) from a tournament's long-form seats (`block`,
+    `table`, `strategy`, `win`) in which every pair of rungs shares games."""
+    from scipy.special import ndtri
+
+    table = Y.head_to_head(seats[seats["strategy"].isin(rungs)], n_players)
+    index = [table.names.index(r) for r in rungs]
+    d = table.share - table.share.T  # i's win share minus j's in their shared games
+    se_d = np.hypot(table.se, table.se.T)
+    # the stronger's share of the two players' wins: (1 + d / (w_i + w_j)) / 2 at 2 players;
+    # with more players, the pair's shares are normalised to the two of them
+    pair_total = _pair_totals(seats, rungs)
+    z = float(ndtri(0.5 + conf / 2))
+    rows, total, var = [], 0.0, 0.0
+    for a, b in zip(rungs, rungs[1:], strict=False):
+        i, j = table.names.index(b), table.names.index(a)
+        w = pair_total.get((a, b), 1.0)
+        p = 0.5 + d[i, j] / (2 * w)
+        se_p = se_d[i, j] / (2 * w)
+        n = int(table.n[i, j])
+        p_c = min(max(p, 0.5 / (n + 1)), 1 - 0.5 / (n + 1))  # a sweep counts as almost one
+        s = _steps(p_c)
+        se_s = se_p / (p_c * (1 - p_c) * STEP) if np.isfinite(se_p) else math.nan
+        rows.append({"weaker": a, "stronger": b, "stronger's share": p, "lo": p - z * se_p,
+                     "hi": p + z * se_p, "steps": s, "steps lo": s - z * se_s,
+                     "steps hi": s + z * se_s, "games": n})  # fmt: skip
+        total, var = total + s, var + se_s**2
+    half = z * math.sqrt(var)
+    share = pd.DataFrame(table.share, index=table.names, columns=table.names)
+    matrix = (0.5 + (share - share.T) / 2).iloc[index, index]
+    return Ladder(list(rungs), matrix, pd.DataFrame(rows), (total, total - half, total + half),
+                  n_players)  # fmt: skip
+
+
+def _pair_totals(seats: pd.DataFrame, rungs: list[str]) -> dict:
+    """For each adjacent pair, the mean of the two players' summed win shares in the games both
+    play (1 at two players; less with more seats, where a third player may win)."""
+    wide = seats.pivot_table(index=["block", "table"], columns="strategy", values="win",
+                             aggfunc="sum", observed=True)  # fmt: skip
+    out = {}
+    for a, b in zip(rungs, rungs[1:], strict=False):
+        both = wide[[a, b]].dropna()
+        total = float((both[a] + both[b]).mean()) if len(both) else math.nan
+        out[(a, b)] = total if total > 0 else 1.0
+    return out
+
+
+def chart(lad: Ladder):
+    """Each rung's share against the one below it, with the steps it adds."""
+    from reports.charts import error_bars, figure
+
+    fig = figure(figsize=(6.5, 2.8))
+    ax = fig.add_subplot()
+    s = lad.steps
+    x = np.arange(len(s))
+    ax.bar(x, s["stronger's share"], color="#4C72B0")
+    ax.errorbar(x, s["stronger's share"], yerr=error_bars(s["stronger's share"], s["lo"],
+                s["hi"]), fmt="none", color="black", capsize=3)  # fmt: skip
+    ax.axhline(0.5, color="grey", linestyle="--", linewidth=0.8, label="no skill (50%)")
+    ax.axhline(0.75, color="grey", linestyle=":", linewidth=0.8, label="one step (75%)")
+    ax.set_xticks(x, [f"{b}\nvs {a}" for a, b in zip(s["weaker"], s["stronger"], strict=True)],
+                  fontsize=7)  # fmt: skip
+    ax.set_ylabel("stronger's share", fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.legend(fontsize=7, frameon=False, loc="lower right")
+    return fig

@@ -1,0 +1,75 @@
+"""Skill against luck (issue 31): "The skill ladder of a game of pure chance ... shows no skill";
+a planted chain of players is measured in skill steps (a step: the stronger wins 75%)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports.skill import ladder
+
+
+def _two_player_ladder(shares: list[float], blocks: int, seed: int) -> pd.DataFrame:
+    """Every pair of rungs r0 < r1 < ... at its own 2-player table each block (both seatings);
+    the stronger of adjacent rungs wins with `shares[k]`, pairs further apart by the product of
+    the odds (a Bradley-Terry chain)."""
+    rng = np.random.default_rng(seed)
+    logit = np.concatenate([[0.0], np.cumsum([np.log(p / (1 - p)) for p in shares])])
+    k = len(logit)
+    rows, table = [], 0
+    for b in range(blocks):
+        table = 0
+        for i in range(k):
+            for j in range(i + 1, k):
+                p_j = 1 / (1 + np.exp(logit[i] - logit[j]))
+                for seats in ((i, j), (j, i)):
+                    j_wins = rng.random() < p_j
+                    for s, r in enumerate(seats):
+                        won = j_wins if r == j else not j_wins
+                        rows.append({"block": b, "table": table, "seat": s,
+                                     "strategy": f"r{r}", "win": float(won)})  # fmt: skip
+                    table += 1
+    return pd.DataFrame(rows)
+
+
+def test_a_planted_chain_of_one_step_per_rung_is_measured_over_many_seeds():
+    covered = 0
+    for seed in range(20):
+        lad = ladder(_two_player_ladder([0.75, 0.75, 0.75], 300, seed), ["r0", "r1", "r2", "r3"],
+                     2)  # fmt: skip
+        steps, lo, hi = lad.span
+        covered += lo <= 3.0 <= hi
+        assert abs(lad.steps["steps"] - 1.0).max() < 0.5
+    assert covered >= 17  # a 95% interval, 20 seeds
+
+
+def test_pure_chance_shows_no_skill_over_many_seeds():
+    found = [ladder(_two_player_ladder([0.5, 0.5], 300, seed), ["r0", "r1", "r2"], 2)
+             for seed in range(20)]  # fmt: skip
+    assert sum(lad.span[1] > 0 for lad in found) <= 2
+    assert all(lad.verdict().startswith("cannot tell") or lad.span[1] > 0 for lad in found)
+
+
+@pytest.mark.parametrize("hand, skill", [(1, False), (2, True)])
+def test_the_tiny_game_without_a_decision_shows_no_skill(tmp_path, hand, skill):
+    """The tiny game dealt one card each (`--set rules.hand=1`: nothing to decide) against the
+    same game dealt two (keep the best): random and best are one player in the first."""
+    from tiny_game import SPEC
+    from typer.testing import CliRunner
+
+    from cli.app import app
+    from sim import games
+
+    games.register(SPEC)
+    try:
+        out = tmp_path / "run"
+        args = ["tournament", "--game", "tiny", "--players", "2", "--strategies", "random,best",
+                "--blocks", "1500", "--set", f"rules.hand={hand}", "--out", str(out)]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+    finally:
+        games._EXTRA.pop("tiny", None)
+    lad = ladder(pd.read_parquet(out / "seats.parquet").astype({"strategy": str}),
+                 ["random", "best"], 2)  # fmt: skip
+    assert (lad.span[1] > 0) == skill, lad.verdict()
