@@ -101,18 +101,25 @@ def chart(lad: Ladder):
     """Each rung's share against the one below it, with the steps it adds."""
     from reports.charts import error_bars, figure
 
-    fig = figure(figsize=(6.5, 2.8))
-    ax = fig.add_subplot()
     s = lad.steps
+    fig = figure(figsize=(max(6.5, 1.5 + 1.5 * len(s)), 2.8))
+    ax = fig.add_subplot()
     x = np.arange(len(s))
     ax.bar(x, s["stronger's share"], color="#4C72B0")
     ax.errorbar(x, s["stronger's share"], yerr=error_bars(s["stronger's share"], s["lo"],
                 s["hi"]), fmt="none", color="black", capsize=3)  # fmt: skip
     ax.axhline(0.5, color="grey", linestyle="--", linewidth=0.8, label="no skill (50%)")
     ax.axhline(0.75, color="grey", linestyle=":", linewidth=0.8, label="one step (75%)")
-    ax.set_xticks(x, [f"{b}\nvs {a}" for a, b in zip(s["weaker"], s["stronger"], strict=True)],
-                  fontsize=7)  # fmt: skip
+    ax.set_xticks(x, [f"{_short(b)}\nvs {_short(a)}" for a, b in
+                      zip(s["weaker"], s["stronger"], strict=True)], fontsize=7)  # fmt: skip
     ax.set_ylabel("stronger's share", fontsize=8)
     ax.set_ylim(0, 1.05)
-    ax.legend(fontsize=7, frameon=False, loc="lower right")
+    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
+
+
+def _short(name: str) -> str:
+    """A strategy's name for an axis: its policy and its first parameter's value
+    (`search:rollouts=16:rollout_policy=x` -> `search 16`), cut to 20 characters."""
+    head, *params = name.split(":")
+    return (head + (f" {params[0].partition('=')[2]}" if params else ""))[:20]
