@@ -42,6 +42,11 @@ def skill(
     out.mkdir(exist_ok=True)
     for n, part in seats.groupby("n_players", sort=True):
         lad = ladder(part, names, int(n))
+        apart = lad.steps[lad.steps["games"] == 0]
+        if len(apart):
+            a, b = apart.iloc[0]["weaker"], apart.iloc[0]["stronger"]
+            raise UserError(f"`{a}` and `{b}` never met at {n} players: play the ladder with "
+                            "`tournament --design all`")  # fmt: skip
         atomic_write_text(out / f"skill-{n}p.csv", lad.steps.to_csv(index=False))
         atomic_write_bytes(out / f"skill-{n}p.png", render_png(chart(lad)))
         typer.echo(f"{n} players: {lad.verdict()}")

@@ -73,3 +73,8 @@ def test_the_tiny_game_without_a_decision_shows_no_skill(tmp_path, hand, skill):
     lad = ladder(pd.read_parquet(out / "seats.parquet").astype({"strategy": str}),
                  ["random", "best"], 2)  # fmt: skip
     assert (lad.span[1] > 0) == skill, lad.verdict()
+    shown = CliRunner().invoke(app, ["skill", str(out), "--rungs", "random,best"])
+    assert shown.exit_code == 0, shown.output
+    assert lad.verdict() in shown.output and (out / "skill" / "skill-2p.csv").is_file()
+    wrong = CliRunner().invoke(app, ["skill", str(out), "--rungs", "random,nobody"])
+    assert wrong.exit_code == 2 and "not in it: nobody" in wrong.output
