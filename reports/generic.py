@@ -75,6 +75,7 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
             f"Seats, {n_players} players",
             f"Win rate of each seat (seat 1 plays first); equal seats win {1 / n_players:.1%}.",
         ).table(by_seat.rename_axis("seat"))
+    strength_report.add_head_to_head(report, SimpleNamespace(dir=run_dir, config=config))
     return report.write(Path(out) if out is not None else run_dir / "report")
 
 

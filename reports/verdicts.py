@@ -261,7 +261,8 @@ def add_verdict_table(sec, tiers: dict[str, list[Verdict]]) -> pd.DataFrame:
     shown = frame.drop(columns="status") if len(tiers) > 1 else \
         frame.drop(columns=["status", "across strengths"])  # fmt: skip
     sec.table(shown.set_index("question"), row_classes=classes, css_class="verdicts")
-    sec.attach("verdicts.txt", verdict_text(frame))
+    sec.attach("verdicts.txt", verdict_text(frame if len(tiers) > 1 else
+                                            frame.drop(columns="across strengths")))  # fmt: skip
     seats = {title(t): {v.players: v.data for v in vs if v.topic == "seat advantage"
                         and v.data is not None} for t, vs in tiers.items()}  # fmt: skip
     seats = {t: by_count for t, by_count in seats.items() if by_count}

@@ -5,6 +5,11 @@ High card: each player is dealt `hand` cards from a shuffled deck of numbered ca
 one; the highest kept card wins (ties share the win). `best` keeps its highest card, `random`
 a random one, and `aim` its highest with a chance that peaks at known parameter values (the
 planted optimum of the tuner's tests). Card data, rules, play API and strategies, all here.
+
+`--set rules.rps=1` plays hand signs instead (issue 31's planted cycle): a card's sign is its
+number modulo 3 (rock, paper, scissors); paper beats rock, scissors paper, rock scissors, and
+the same sign is decided by the higher card; a player scores the opponents it beats. `sign`
+keeps a card of its preferred sign when it holds one.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from strategies.registry import Registry, check_parameters, param
 class TinyTables:
     deck: tuple[int, ...]
     hand: int = 2
+    rps: bool = False  # hand signs: see the module's docstring
 
 
 def load_cards(data_dir=None, overrides=None) -> TinyTables:
@@ -35,7 +41,10 @@ def load_cards(data_dir=None, overrides=None) -> TinyTables:
     hand = (overrides or {}).get("rules.hand", 2)  # 1: no decision, a game of pure chance
     if not isinstance(hand, int) or not 1 <= hand <= 5:
         raise CardDataError(f"--set rules.hand: expected 1..5, got {hand!r}")
-    return TinyTables(tuple(range(1, size + 1)), hand)
+    rps = (overrides or {}).get("rules.rps", 0)
+    if rps not in (0, 1):
+        raise CardDataError(f"--set rules.rps: expected 0 or 1, got {rps!r}")
+    return TinyTables(tuple(range(1, size + 1)), hand, bool(rps))
 
 
 def describe(t: TinyTables) -> str:
@@ -86,9 +95,24 @@ class Aim:
         return (1 - abs(self.knob - 13) / 20) * (1 - abs(self.lean - 0.7)) * sharp
 
 
+SIGNS = ("rock", "paper", "scissors")
+
+
+@dataclass(frozen=True)
+class Sign:
+    """Keeps its highest card of its preferred sign (number modulo 3), else its highest."""
+
+    name: str = "sign"
+    prefer: str = param("rock", "The sign it plays when it can.", "plays another sign.",
+                        choices=SIGNS, tune=False)  # fmt: skip
+    forbid: int = _forbid()
+    #: a planted player of the hand-signs rule: never in `tune`'s screened field
+    SCREENED = False
+
+
 #: Its hand-written presets (two archetypes of `aim`) and their tuned versions at 2 players.
 PRESETS = tuple(Path(__file__).with_name(f"tiny_{k}.toml") for k in ("presets", "tuned"))
-REGISTRY = Registry({"best": Best, "random": Random, "aim": Aim}, PRESETS)
+REGISTRY = Registry({"best": Best, "random": Random, "aim": Aim, "sign": Sign}, PRESETS)
 
 
 def rotation(games, n_players: int):
@@ -114,17 +138,32 @@ def run_tables(tables, *, seed, games, seatings, strategies):
                 best = rng.random() < policy.keep_chance()
             allowed = hands[s][hands[s] != policy.forbid]
             allowed = allowed if len(allowed) else hands[s]  # the only option is kept
-            kept[i, s] = allowed.max() if best else rng.choice(allowed)
-    ranks = 1 + (kept[:, None, :] > kept[:, :, None]).sum(axis=2)
+            if isinstance(policy, Sign):
+                mine = allowed[allowed % 3 == SIGNS.index(policy.prefer)]
+                kept[i, s] = (mine if len(mine) else allowed).max()
+            else:
+                kept[i, s] = allowed.max() if best else rng.choice(allowed)
+    score = _beaten(kept) if tables.rps else kept
+    ranks = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
     seats = {
         "game": np.repeat(games, n),
         "seat": np.tile(np.arange(n), len(games)),
         "strategy": np.array([strategies[j].name for j in seatings.ravel()]),
-        "score": kept.ravel(),
+        "score": score.ravel(),
         "rank": ranks.ravel(),
         "win": win_shares(ranks).ravel(),
     }
     return seats, {"game": np.asarray(games), "turns": np.ones(len(games), dtype=np.int64)}, None
+
+
+def _beaten(kept: np.ndarray) -> np.ndarray:
+    """Hand signs: the opponents each player's card beats (paper > rock > scissors > paper by
+    sign, the higher card within a sign)."""
+    sign = kept % 3
+    # sign a beats sign b when a == (b + 1) % 3 (paper 1 > rock 0, scissors 2 > paper 1, ...)
+    beats = (sign[:, :, None] == (sign[:, None, :] + 1) % 3) | (
+        (sign[:, :, None] == sign[:, None, :]) & (kept[:, :, None] > kept[:, None, :]))
+    return beats.sum(axis=2)
 
 
 def run_games(tables, *, n_players, n_games, seed, policies, **_) -> Played:

@@ -163,6 +163,26 @@ def test_the_tiny_game_reports_across_play_strengths(tiny, tmp_path) -> None:
     assert "not in the tuned presets' tournament: `best`" in verdicts
 
 
+def test_a_rock_paper_scissors_cycle_in_the_tiny_game_names_no_best_strategy(tiny, tmp_path):
+    """Issue 31: "A rock-paper-scissors cycle of three strategies in the tiny test game is found
+    as a cycle, and the report names no best strategy; a transitive set is ranked." Hand signs
+    (`--set rules.rps=1`): each `sign` keeps its sign when it can, and every sign beats one."""
+    signs = "sign:prefer=rock,sign:prefer=paper,sign:prefer=scissors"
+    for strategies, rps, cyclic in ((signs, 1, True), ("best,aim,random", 0, False)):
+        out = tmp_path / f"rps{rps}"
+        result = runner.invoke(app, ["tournament", "--game", "tiny", "--players", "2",
+                                     "--strategies", strategies, "--blocks", "400", "--set",
+                                     f"rules.rps={rps}", "--set", "rules.hand=3", "--report",
+                                     "--card-blocks", "0", "--out", str(out)])  # fmt: skip
+        assert result.exit_code == 0, result.output
+        text = (out / "report" / "report.md").read_text()
+        verdicts = text[text.index("## Verdicts"):text.index("## Contents")]
+        assert ("no strategy is best" in verdicts) == cyclic, verdicts
+        assert ("`best` wins most" in verdicts) == (not cyclic), verdicts
+        head_to_head = text[text.index("## Who beats whom"):]
+        assert ("no best strategy: cycle" in head_to_head) == cyclic
+
+
 def test_a_game_without_a_play_module_says_so(tiny) -> None:
     """Wilds' runs are an analysis, not games of strategies: a tournament says so in one line."""
     result = runner.invoke(app, ["tournament", "--game", "wilds"])
