@@ -36,8 +36,7 @@ def legend_of_panels(axes) -> None:
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(label, handle)
-    axes[-1].legend(handles.values(), handles.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                    fontsize=7, frameon=False)  # fmt: skip
+    legend_outside(axes[-1], handles=list(handles.values()), labels=list(handles))
 
 
 def legend_below(ax, ncol: int, **kw: Any) -> None:

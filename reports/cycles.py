@@ -260,9 +260,8 @@ class Ranking:
             return "cannot tell which leads: " + ", ".join(tops)
         top = self.sink[0]
         if len(top) > 1:
-            ring = next(c for c in self.cycles if c[0].winner in top)
-            names = [e.winner for e in ring] + [ring[0].winner]
-            return "no best strategy: cycle " + " > ".join(names)
+            cycle = next(c for c in self.cycles if c[0].winner in top)
+            return "no best strategy: cycle " + " > ".join(ring(cycle))
         best = top[0]
         untold = set(self.names) - {best} - {e.loser for e in self.beats if e.winner == best}
         if untold:
@@ -306,8 +305,7 @@ def head_to_head(seats, n_players: int) -> PayoffTable:
     :func:`dominance` tests exactly `d` with its paired standard error. Unlike a table of one
     seat against a field of copies, this is zero-sum head to head: it can be cyclic (A ahead of
     B where both sit, B of C, C of A) where the strategies' overall win rates cannot."""
-    wide = seats.pivot_table(index=["block", "table"], columns="strategy", values="win",
-                             aggfunc="sum", observed=True)  # fmt: skip
+    wide = wins_by_game(seats)
     names = [str(x) for x in wide.columns]
     w, blocks = wide.to_numpy(float), wide.index.get_level_values("block").to_numpy()
     k, parity = len(names), 1.0 / n_players
@@ -325,6 +323,18 @@ def head_to_head(seats, n_players: int) -> PayoffTable:
         se[i, j] = se[j, i] = s / np.sqrt(2)
         n[i, j] = n[j, i] = int(both.sum())
     return PayoffTable(names, share, se, n, n_players)
+
+
+def wins_by_game(seats):
+    """Each strategy's win share in each game (`block`, `table`) of a tournament; NaN where it
+    did not play."""
+    return seats.pivot_table(index=["block", "table"], columns="strategy", values="win",
+                             aggfunc="sum", observed=True)  # fmt: skip
+
+
+def ring(cycle: list[Edge]) -> list[str]:
+    """A cycle's strategies in order, the first repeated at the end (A, B, C, A)."""
+    return [e.winner for e in cycle] + [cycle[0].winner]
 
 
 def _block_means(blocks: np.ndarray, values: np.ndarray) -> np.ndarray:

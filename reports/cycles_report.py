@@ -14,9 +14,8 @@ from reports import cycles as Y
 def rankings(seats: pd.DataFrame) -> dict[int, tuple[Y.PayoffTable, Y.Ranking]]:
     """Per player count of a tournament's long-form seats, its head-to-head table and ranking
     (counts with fewer than three strategies left out: no cycle is possible)."""
-    count = "n_players" if "n_players" in seats.columns else "players"
     out = {}
-    for n, part in seats.groupby(count, sort=True):
+    for n, part in seats.groupby("n_players", sort=True):
         if part["strategy"].nunique() >= 3:
             table = Y.head_to_head(part, int(n))
             out[int(n)] = (table, Y.rank_strategies(table))
@@ -45,7 +44,8 @@ def chart(table: Y.PayoffTable, ranking: Y.Ranking, title: str):
 
 
 def add_section(report, tiers: dict[str, pd.DataFrame]) -> None:
-    """`tiers`: play strength -> its tournament's seats (with block, table, win)."""
+    """`tiers`: play strength -> its tournament's seats (block, table, n_players, strategy,
+    win)."""
     found = {t: rankings(s) for t, s in tiers.items() if {"block", "table"} <= set(s.columns)}
     found = {t: r for t, r in found.items() if r}
     if not found:
@@ -61,10 +61,9 @@ def add_section(report, tiers: dict[str, pd.DataFrame]) -> None:
     rows = []
     for tier, by_count in found.items():
         for n, (_, ranking) in by_count.items():
-            ring = "; ".join(" > ".join(e.winner for e in c) + f" > {c[0].winner}"
-                             for c in ranking.cycles) or "none"  # fmt: skip
+            cycles = "; ".join(" > ".join(Y.ring(c)) for c in ranking.cycles) or "none"
             rows.append({"strength": tier, "players": n, "verdict": ranking.verdict(),
-                         "cycles": ring, "alpha-rank order": ", ".join(ranking.order[:5])})
+                         "cycles": cycles, "alpha-rank order": ", ".join(ranking.order[:5])})
     sec.table(pd.DataFrame(rows).set_index(["strength", "players"]))
     tier, by_count = next(iter(found.items()))  # the charts of the report's own strength
     for n, (table, ranking) in by_count.items():

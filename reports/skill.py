@@ -87,8 +87,7 @@ def ladder(seats: pd.DataFrame, rungs: list[str], n_players: int, conf: float = 
 def _pair_totals(seats: pd.DataFrame, rungs: list[str]) -> dict:
     """For each adjacent pair, the mean of the two players' summed win shares in the games both
     play (1 at two players; less with more seats, where a third player may win)."""
-    wide = seats.pivot_table(index=["block", "table"], columns="strategy", values="win",
-                             aggfunc="sum", observed=True)  # fmt: skip
+    wide = Y.wins_by_game(seats)
     out = {}
     for a, b in zip(rungs, rungs[1:], strict=False):
         both = wide[[a, b]].dropna()

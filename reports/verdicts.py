@@ -131,12 +131,12 @@ def _cycle_with(df: pd.DataFrame, n_players: int, best: str, conf: float) -> Ver
     if not {"block", "table"} <= set(df.columns):
         return None
     ranking = Y.rank_strategies(Y.head_to_head(df, n_players), conf=conf)
-    ring = next((c for c in ranking.cycles if best in {e.winner for e in c}), None)
-    if ring is None:
+    cycle = next((c for c in ranking.cycles if best in {e.winner for e in c}), None)
+    if cycle is None:
         return None
-    names = " > ".join(f"`{e.winner}`" for e in ring) + f" > `{ring[0].winner}`"
+    names = " > ".join(f"`{x}`" for x in Y.ring(cycle))
     edges = "; ".join(f"`{e.winner}` ahead of `{e.loser}` by {_pts(e.d)} [{_pts(e.lo)}, "
-                      f"{_pts(e.hi)}]" for e in ring)  # fmt: skip
+                      f"{_pts(e.hi)}]" for e in cycle)  # fmt: skip
     return Verdict("best strategy", n_players, True,
                    f"At {n_players} players no strategy is best: the ranking rests on a cycle, "
                    f"{names}, head to head in the games they share ({edges} points of win "
@@ -242,7 +242,7 @@ def verdict_frame(tiers: dict[str, list[Verdict]]) -> pd.DataFrame:
 
 def verdict_text(frame: pd.DataFrame) -> str:
     """The verdict table as aligned plain text (the terminal's copy of the first screen)."""
-    shown = frame.drop(columns="status")
+    shown = frame.drop(columns="status", errors="ignore")
     widths = [max(len(str(c)), *(len(str(x)) for x in shown[c])) for c in shown.columns]
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(shown.columns, widths, strict=True))]
     lines.append("  ".join("-" * w for w in widths))
@@ -258,11 +258,10 @@ def add_verdict_table(sec, tiers: dict[str, list[Verdict]]) -> pd.DataFrame:
     if frame.empty:
         return frame
     classes = [STATUS[s][1] for s in frame["status"]]
-    shown = frame.drop(columns="status") if len(tiers) > 1 else \
-        frame.drop(columns=["status", "across strengths"])  # fmt: skip
+    # one strength: its column says what it found; nothing to compare across
+    shown = frame.drop(columns=["status"] if len(tiers) > 1 else ["status", "across strengths"])
     sec.table(shown.set_index("question"), row_classes=classes, css_class="verdicts")
-    sec.attach("verdicts.txt", verdict_text(frame if len(tiers) > 1 else
-                                            frame.drop(columns="across strengths")))  # fmt: skip
+    sec.attach("verdicts.txt", verdict_text(shown))
     seats = {title(t): {v.players: v.data for v in vs if v.topic == "seat advantage"
                         and v.data is not None} for t, vs in tiers.items()}  # fmt: skip
     seats = {t: by_count for t, by_count in seats.items() if by_count}

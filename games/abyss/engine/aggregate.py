@@ -284,6 +284,7 @@ def _unpack(words: np.ndarray) -> np.ndarray:
     as_bytes = np.ascontiguousarray(words.astype("<u4")).view(np.uint8).reshape(len(words), -1)
     return np.unpackbits(as_bytes, axis=1, bitorder="little")
 
+
 #: the sampled games' arrays (`Aggregates.add_samples`), merged by joining
 SAMPLES = ("sample_game", "sample_ip", "sample_final", "sample_rank", "sample_strategy")
 

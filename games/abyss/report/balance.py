@@ -274,13 +274,13 @@ def tension_samples(run: RunData) -> dict:
     game's running IP round by round; win shares from the ranks). A run made before the
     samples were kept has none."""
     from reports.tension_report import Sample
+    from sim.core.results import win_shares
 
     out = {}
     for part in run.parts:
         agg = part.agg
         if len(agg.sample_game):
-            first = (agg.sample_rank == 1).astype(float)
-            win = first / first.sum(axis=1, keepdims=True)
+            win = win_shares(agg.sample_rank)
             out[agg.n_players] = Sample(agg.sample_ip, win, agg.sample_final)
     return out
 
