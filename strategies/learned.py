@@ -76,9 +76,10 @@ def load_weights(path: Path, game: str, decisions, features) -> Weights:
 
 @dataclass
 class LearnedPlayer:
-    """What every game's learned player shares (a game's `LearnedPolicy` adds its restricted
-    play fields and names its package and slots): its weights file, loaded and checked when the
-    player is made, the table's built-in weights, the digest, and the vector the kernel reads."""
+    """What every game's learned player shares (a game's `LearnedPolicy`, made by
+    `learned_policy`, adds its restricted play fields): its weights file, loaded and checked when
+    the player is made, the table's built-in weights, the digest, and the vector the kernel
+    reads."""
 
     weights: str = param(
         "",
@@ -93,12 +94,9 @@ class LearnedPlayer:
     package: ClassVar[str]
     #: the game's policy slots: L_WEIGHTS, N_SLOTS, LEARNED_DECISIONS, FEATURE_NAMES
     slots: ClassVar[Any]
-    #: where the built-in weights are (`learned_<n>p.npz`), and the count `learned` plays
-    #: when made without a table (`make_policy`)
-    builtin_dir: ClassVar[Path]
+    #: the player count whose built-in weights `learned` plays when made without a table
+    #: (`make_policy`)
     default_players: ClassVar[int]
-    #: restricted play: (field, slot) pairs the player sets over its base's
-    FORBID: ClassVar[tuple[tuple[str, int], ...]] = ()
     #: not screened into `tune`'s default field: its weights are for one player count and field
     SCREENED = False
 
@@ -110,7 +108,10 @@ class LearnedPlayer:
 
     @classmethod
     def builtin(cls, n_players: int) -> Path:
-        return cls.builtin_dir / f"learned_{n_players}p.npz"
+        """The built-in weights of `n_players` players: `learned_<n>p.npz` in the folder
+        `learned` beside the game's strategies."""
+        folder = Path(import_module(f"games.{cls.package}.strategies").__file__).parent
+        return folder / "learned" / f"learned_{n_players}p.npz"
 
     def at_table(self, n_players: int):
         """With the built-in weights: those of `n_players` players, or a StrategyError in one
@@ -131,11 +132,35 @@ class LearnedPlayer:
         return self.loaded.digest
 
     def params(self) -> np.ndarray:
-        """The base strategy's vector (its slots below L_WEIGHTS), this player's restricted
-        play, then the weights."""
+        """The base strategy's vector (its slots below L_WEIGHTS) with this player's restricted
+        play (its forbid_* fields are the base's), then the weights."""
         registry = import_module(f"games.{self.package}.strategies").REGISTRY
-        vec = registry.make_policy(self.loaded.meta["base"]).params().copy()
-        for name, slot in self.FORBID:
-            vec[slot] = getattr(self, name)
+        forbid = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                  if f.name.startswith("forbid_")}  # fmt: skip
+        base = dataclasses.replace(registry.make_policy(self.loaded.meta["base"]), **forbid)
+        vec = base.params().copy()
         vec[self.slots.L_WEIGHTS : self.slots.N_SLOTS] = self.loaded.weights.reshape(-1)
         return vec
+
+
+def learned_policy(module: str, compiled: type, base: type, forbid: tuple[str, ...], *,
+                   kind: int, slots: Any, default_players: int) -> type:
+    """A game's learned player, declared in `module` (`games.<package>.strategies.learned`): a
+    `LearnedPlayer` on the game's `compiled` policy base, with the restricted play fields `forbid`
+    of its `base` heuristic (their defaults and documentation), the kernel's policy `kind`, its
+    policy `slots` and the player count of the `learned` made without a table."""
+    from strategies.registry import copied_param
+
+    fields = [("name", str, dataclasses.field(default="learned"))]
+    fields += [(name, int, copied_param(base, name)) for name in forbid]
+    namespace = {
+        "__module__": module,
+        "__doc__": "Scores each option by weights learned from the search's decisions "
+        "(docs/learned.md).",
+        "package": module.split(".")[1],
+        "kind": kind,
+        "slots": slots,
+        "default_players": default_players,
+    }
+    return dataclasses.make_dataclass("LearnedPolicy", fields, bases=(LearnedPlayer, compiled),
+                                      namespace=namespace)  # fmt: skip

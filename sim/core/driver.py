@@ -38,6 +38,19 @@ class DriverLayout(NamedTuple):
 MAX_SCRIPT = 256
 
 
+#: options of a decision the learned player scores and the search records at most
+MAX_REC_OPTIONS = 16
+
+
+def record_blocks(layout, n_features: int) -> tuple[int, int, int]:
+    """The learned player's record fields of a workspace (`sim.core.learn`), from `layout` on:
+    REC_ON (the switch), REC_ROW (the probe's weight row, -1: none) and REC_FEATURES (the features
+    of each of the decision's options, MAX_REC_OPTIONS at most). They lie below SEARCH_BEGIN, so a
+    turn's replay keeps them."""
+    on, row = layout.scalars(2)
+    return on, row, layout.block(MAX_REC_OPTIONS * n_features)
+
+
 def search_blocks(layout, row_width: int) -> C.SearchBlocks:
     """The search's fields of a workspace, from `layout` (a `sim.core.stack.Layout`) on:
     SEARCH_BEGIN (a turn's replay restores the workspace below it), then SEARCH_MODE (0 off,

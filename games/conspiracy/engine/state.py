@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.driver import search_blocks
+from sim.core.driver import MAX_REC_OPTIONS, record_blocks, search_blocks  # noqa: F401
 from sim.core.errors import UserError
 from sim.core.rng import N_STREAMS
 from sim.core.stack import Layout
@@ -88,8 +88,6 @@ N_LEARNED, N_OWN, N_STATE, N_CATEGORIES = 6, 10, 8, 2
 N_FEATURES = N_OWN + N_CATEGORIES * N_STATE
 LEARNED_SCALE = 1 << 12
 N_SLOTS = L_WEIGHTS + N_LEARNED * N_FEATURES
-#: options of a decision the learned player scores at most (the heuristic decides a longer list)
-MAX_REC_OPTIONS = 16
 # A seat's vector: its strategy's N_SLOTS, then, for the search player, its rollout policy's kind
 # and N_SLOTS (every seat plays that policy in the search's rollouts).
 N_PARAMS = 2 * N_SLOTS + 1
@@ -106,10 +104,8 @@ RNG_COUNTERS = _b.block(2 * N_STREAMS)
 # first decision past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the
 # face-down decks redealt, SEARCH_FORCE played, every seat on the searching seat's rollout policy).
 FORK_KEYS = _b.block(2 * N_STREAMS)
-# The learned player's records (`sim.core.learn`): at the search's probe, with REC_ON, the
-# features of each of the decision's options (policies.option_features; REC_ROW its row, -1: none)
-REC_ON, REC_ROW = _b.scalars(2)
-REC_FEATURES = _b.block(MAX_REC_OPTIONS * N_FEATURES)
+# The learned player's records (`sim.core.learn`; written by policies.option_features at the probe)
+REC_ON, REC_ROW, REC_FEATURES = record_blocks(_b, N_FEATURES)
 (SEARCH_BEGIN, SEARCH_MODE, SEARCH_COUNT, SCRIPT, SEARCH_FORCE, SEARCH_FOUND, SEARCH_DEFAULT,
  SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, TRACE) = SEARCH_BLOCKS = search_blocks(
     _b, ROW_WIDTH)

@@ -7,14 +7,10 @@ its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
 from games.conspiracy.engine import policies as P
 from games.conspiracy.engine import state as S
 from games.conspiracy.strategies.baseline import CompiledPolicy, HeuristicPolicy
-from strategies.learned import LearnedPlayer
-from strategies.registry import copied_param
+from strategies.learned import learned_policy
 
 
 class _Slots:
@@ -22,18 +18,6 @@ class _Slots:
     LEARNED_DECISIONS, FEATURE_NAMES = P.LEARNED_DECISIONS, P.FEATURE_NAMES
 
 
-@dataclass
-class LearnedPolicy(LearnedPlayer, CompiledPolicy):
-    """Scores each option by weights learned from the search's decisions (docs/learned.md)."""
-
-    name: str = "learned"
-    forbid_colour: int = copied_param(HeuristicPolicy, "forbid_colour")
-    forbid_ip: int = copied_param(HeuristicPolicy, "forbid_ip")
-    forbid_location: int = copied_param(HeuristicPolicy, "forbid_location")
-    kind = P.LEARNED
-    package = "conspiracy"
-    slots = _Slots
-    builtin_dir = Path(__file__).parent / "learned"
-    default_players = 2
-    FORBID = (("forbid_colour", P.H_FORBID_COLOUR), ("forbid_ip", P.H_FORBID_IP),
-              ("forbid_location", P.H_FORBID_LOCATION))  # fmt: skip
+LearnedPolicy = learned_policy(
+    __name__, CompiledPolicy, HeuristicPolicy, ("forbid_colour", "forbid_ip", "forbid_location"),
+    kind=P.LEARNED, slots=_Slots, default_players=2)

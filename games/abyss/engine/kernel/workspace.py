@@ -17,7 +17,7 @@ import numpy as np
 from games.abyss.engine.kernel.tables import TABLE_END, pack
 from games.abyss.engine.policy_params import N_FEATURES, N_PARAMS
 from games.abyss.engine.state import MAX_PLAYERS, N_SEAT_FIELDS, NOT_PLAYED  # noqa: F401
-from sim.core.driver import search_blocks
+from sim.core.driver import MAX_REC_OPTIONS, record_blocks, search_blocks  # noqa: F401
 from sim.core.rng import N_STREAMS
 from sim.core.stack import Layout
 from sim.core.workspace import PerTables
@@ -61,11 +61,8 @@ FORK_SET = _w.block(2 * MAX_FORK_SET)
 FORK_KEYS = _w.block(2 * N_STREAMS)
 N_FORK_INFO = 16
 FORK_INFO = _w.block(N_FORK_INFO)  # games.abyss.engine.fork.INFO_COLUMNS
-# The learned player's records (kernel.learn): at the search's probe, with REC_ON, the features of
-# each of the decision's options (policies.option_features; REC_ROW its weight row, -1: none).
-MAX_REC_OPTIONS = 16  # = policies.MAX_LEARNED_OPTIONS
-REC_ON, REC_ROW = _w.scalars(2)
-REC_FEATURES = _w.block(MAX_REC_OPTIONS * N_FEATURES)
+# The learned player's records (kernel.learn; written by policies.option_features at the probe)
+REC_ON, REC_ROW, REC_FEATURES = record_blocks(_w, N_FEATURES)
 # The search player's driver (`sim.core.driver`): a turn with a search seat is replayed from its
 # start; SCRIPT holds the search decisions taken so far in the turn (in order, any seat), and the
 # first decision past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the
