@@ -109,6 +109,7 @@ def verdicts(seats) -> list:
     simultaneous over the seats (Bonferroni)."""
     from reports import verdicts as V
     from reports.seat_tables import seat_advantage_blocks, seat_rates
+    from reports.skill import skill_verdict
 
     out = []
     blocks = "block" in seats
@@ -128,7 +129,8 @@ def verdicts(seats) -> list:
             by_seat = part.groupby("seat", sort=True)["win"]
             table = seat_rates(by_seat.size(), by_seat.sum(), level)
         out.append(V.seat_verdict(table, n))
-    return out
+    skill = skill_verdict({int(n): part for n, part in seats.groupby("n_players", sort=True)})
+    return out + ([skill] if skill else [])
 
 
 #: A game without report code of its own adds nothing to a tournament and has no restricted play

@@ -692,7 +692,7 @@ td.empty { color: var(--muted); font-style: italic; }
 .verdicts-wrap { width: min(100vw - 2rem, 80rem); position: relative; left: 50%;
   transform: translateX(-50%); }
 table.verdicts { font-size: .85rem; margin: 0 auto; }
-table.verdicts th, table.verdicts td { padding: .2rem .5rem; white-space: nowrap; }
+table.verdicts th, table.verdicts td { padding: .12rem .5rem; white-space: nowrap; }
 tbody tr.v-holds { background: #e3f4e6; } tr.v-holds th { border-left: 5px solid #2e8540; }
 tbody tr.v-differs { background: #fde9d9; } tr.v-differs th { border-left: 5px solid #c0561e; }
 tbody tr.v-partial { background: #fff6d6; } tr.v-partial th { border-left: 5px solid #c9a227; }

@@ -122,3 +122,54 @@ def _short(name: str) -> str:
     (`search:rollouts=16:rollout_policy=x` -> `search 16`), cut to 20 characters."""
     head, *params = name.split(":")
     return (head + (f" {params[0].partition('=')[2]}" if params else ""))[:20]
+
+
+# --- the verdict table's skill row ---------------------------------------------------------------
+def skill_verdict(by_count: dict, conf: float = CONF):
+    """Does skill separate one play strength's players? At the report's card player count
+    (`reports.strengths.card_players`), the strategy that wins most against the one that wins
+    least, head to head in the games both play, in skill steps. The pair is picked after looking,
+    so its interval is Bonferroni-widened over every pair of strategies: with players of equal
+    skill it includes 0 with at least `conf` probability. `by_count`: a tournament's long-form
+    seats (`block`, `table`, `strategy`, `win`) per player count. None when fewer than two
+    strategies played or the run has no blocks."""
+    from reports.strengths import card_players
+    from reports.verdicts import Verdict
+
+    usable = {n: df for n, df in by_count.items() if df is not None and len(df)
+              and {"block", "table"} <= set(df.columns) and df["strategy"].nunique() > 1}
+    if not usable:
+        return None
+    n = card_players(list(usable))
+    seats = usable[n].astype({"strategy": str})
+    rates = seats.groupby("strategy")["win"].mean().sort_values(kind="stable")
+    weakest, best = str(rates.index[0]), str(rates.index[-1])
+    pairs = len(rates) * (len(rates) - 1) // 2
+    level = 1 - (1 - conf) / pairs
+    step = ladder(seats, [weakest, best], n, conf=level).steps.iloc[0]
+    # the share's interval carried to steps through the logit (monotone), each end clipped as a
+    # near-sweep is (`ladder`); at a near-sweep the share's lower end is no higher than the
+    # Clopper-Pearson bound of its games, and the steps are "at least" that end
+    games, share = int(step["games"]), float(step["stronger's share"])
+    edge = 0.5 / (games + 1)
+    sweep = step["hi"] >= 1 - edge
+    share_lo = float(step["lo"])
+    if sweep:
+        from scipy.stats import beta
+
+        won = round(share * games)
+        share_lo = min(share_lo, float(beta.ppf((1 - level) / 2, won, games - won + 1)))
+    steps, lo, hi = (_steps(min(max(x, edge), 1 - edge)) for x in
+                     (share, share_lo, step["hi"]))  # fmt: skip
+    size = (f"at least {lo:.1f} skill steps" if sweep else
+            f"{steps:.1f} skill steps [{lo:.1f}, {hi:.1f}]")  # fmt: skip
+    figures = (f"`{best}` is {size} above `{weakest}` at "
+               f"{n} players, head to head in the games both play (a step: the stronger wins "
+               f"75%; the interval at the {level:.1%} level, Bonferroni over the {pairs} pairs "
+               "of strategies, as the pair is picked after looking)")
+    if lo > 0:
+        shown = f"≥{lo:.1f}" if sweep else f"{steps:.1f}"
+        return Verdict("skill", n, True, f"Skill separates these players: {figures}.",
+                       key="skill", short=f"{shown} steps best over weakest ({n}p)")
+    return Verdict("skill", n, False, f"The data cannot tell whether skill separates these "
+                   f"players: {figures}.")  # fmt: skip

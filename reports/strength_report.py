@@ -54,6 +54,9 @@ def add_tension(report, run, samples_of, proxy: str) -> None:
 
     samples = {St.title(t): samples_of(d, d == run.dir) for t, d in tier_dirs(run).items()}
     add(report, {t: s for t, s in samples.items() if s}, proxy)
+    from reports.drama import add_section
+
+    add_section(report, {St.title(t): d for t, d in tier_dirs(run).items()})
 
 
 def add_head_to_head(report, run) -> None:

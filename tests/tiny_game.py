@@ -191,6 +191,7 @@ def replay(tables, *, seed, game, n_players, policies, expansions=()):
 COMPILE_SECONDS = 0
 REFERENCE_SECONDS = None
 load_aggregates = None
+oracle_values = None  # no state-value oracle (`abyss-mc drama`)
 
 
 # --- what the reports add (`sim.core.contract.ReportModule`): the generic summary and report

@@ -42,6 +42,10 @@ class PlayModule(Protocol):
     #: load_aggregates(path) -> the aggregates `run_tables` returned, saved; None for a game
     #: that keeps none (optional)
     load_aggregates: Callable[..., Any] | None
+    #: oracle_values(tables, *, seed, games, seatings, strategies, n_rollouts) -> each seat's
+    #: chance to win before every round [game, row, seat] (`sim.core.oracle`; `abyss-mc drama`),
+    #: or None for a line-up it cannot play; None for a game without an oracle (optional)
+    oracle_values: Callable[..., Any] | None
 
 
 @runtime_checkable

@@ -27,7 +27,7 @@ def test_a_missing_hook_is_named(tmp_path, monkeypatch) -> None:
     """The check can fail: a play module without `tournament_frames` nor `load_aggregates`."""
     module = types.ModuleType("half_a_game")
     for hook in ("COMPILE_SECONDS", "REFERENCE_SECONDS", "player_counts", "run_games",
-                 "run_tables", "replay"):  # fmt: skip
+                 "run_tables", "replay", "oracle_values"):  # fmt: skip
         setattr(module, hook, None)
     monkeypatch.setitem(__import__("sys").modules, "half_a_game", module)
     spec = GameSpec(name="half", title="Half", cards_module="tiny_game",
@@ -37,7 +37,8 @@ def test_a_missing_hook_is_named(tmp_path, monkeypatch) -> None:
 
 
 def test_the_protocols_list_the_optional_hooks() -> None:
-    assert {"REFERENCE_SECONDS", "load_aggregates"} <= set(PlayModule.__annotations__)
+    assert {"REFERENCE_SECONDS", "load_aggregates", "oracle_values"} <= set(
+        PlayModule.__annotations__)
     assert {"tournament_extras", "restrictions"} <= set(ReportModule.__annotations__)
 
 

@@ -78,3 +78,42 @@ def test_the_tiny_game_without_a_decision_shows_no_skill(tmp_path, hand, skill):
     assert lad.verdict() in shown.output and (out / "skill" / "skill-2p.csv").is_file()
     wrong = CliRunner().invoke(app, ["skill", str(out), "--rungs", "random,nobody"])
     assert wrong.exit_code == 2 and "not in it: nobody" in wrong.output
+
+
+def test_the_skill_row_finds_a_planted_gap_and_keeps_its_error_rate_when_players_are_equal():
+    """The verdict table's skill row picks the best and the weakest strategy after looking: its
+    interval is widened over every pair, so players of equal skill give "cannot tell" in at least
+    95% of runs, and a planted one-step gap is found."""
+    from reports.skill import skill_verdict
+
+    null = [skill_verdict({2: _two_player_ladder([0.5, 0.5, 0.5], 150, seed)})
+            for seed in range(40)]  # fmt: skip
+    assert sum(v.finding for v in null) <= 3
+    assert all(v.cell == "cannot tell" for v in null if not v.finding)
+    planted = [skill_verdict({2: _two_player_ladder([0.5, 0.5, 0.75], 300, seed)})
+               for seed in range(20)]  # fmt: skip
+    assert sum(v.finding for v in planted) >= 16
+    hit = next(v for v in planted if v.finding)
+    assert hit.topic == "skill" and hit.short.endswith("(2p)") and "`r3`" in hit.sentence
+
+
+def test_the_skill_row_is_asked_at_the_card_player_count_and_needs_two_strategies():
+    from reports.skill import skill_verdict
+
+    two = _two_player_ladder([0.75], 100, 0)
+    four = two.copy()  # the same games, labelled as a 4-player part
+    assert skill_verdict({2: two, 4: four}).players == 4
+    assert skill_verdict({2: two[two["strategy"] == "r0"]}) is None
+    assert skill_verdict({2: two.drop(columns="block")}) is None
+
+
+def test_the_skill_row_of_a_sweep_says_at_least_with_a_finite_bound():
+    """A strategy that wins every game against the random policy: the interval of its share is
+    one-sided (Clopper-Pearson at the widened level), so the row says "at least" a number of
+    steps instead of an interval of zero width or of hundreds of steps."""
+    from reports.skill import skill_verdict
+
+    v = skill_verdict({2: _two_player_ladder([1 - 1e-12], 100, 0)})
+    assert v.finding and "at least" in v.sentence and v.short.startswith("≥")
+    bound = float(v.short[1:].split()[0])
+    assert 1.5 < bound < 6  # 200 of 200 games at 97.5%: a share of at least 0.98

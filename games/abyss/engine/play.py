@@ -77,3 +77,10 @@ def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
 
     return narrate_game(tables, seed=seed, game=game, n_players=n_players, strategies=policies,
                         expansions=expansions)  # fmt: skip
+
+
+def oracle_values(tables, **kw):
+    """Each seat's chance to win before every round of the given games (`sim.core.oracle`)."""
+    from games.abyss.engine.oracle import oracle_values as values
+
+    return values(tables, **kw)

@@ -254,10 +254,12 @@ def _verdicts(run: RunData, rule: dict | None, main: bool) -> list:
     """The verdicts of one play strength's run; the fight rule is the report's own for the
     main run, else that strength's rollouts'."""
     from reports.end_conditions import end_verdicts
+    from reports.skill import skill_verdict
     from reports.tension_report import tension_verdicts
 
+    skill = skill_verdict({part.agg.n_players: part.seats for part in run.parts})
     found = [*run_verdicts(run), *tension_verdicts(tension_samples(run)),
-             *end_verdicts(run.seats, run.games)]  # fmt: skip
+             *end_verdicts(run.seats, run.games), *([skill] if skill else [])]  # fmt: skip
     rule = rule if main else fight_rule(run.dir)
     return found + ([fight_verdict(rule)] if rule is not None else [])
 

@@ -72,17 +72,26 @@ def _fast_games(tables, n_players, n_games, seed, policies, threads, progress, s
     return (*in_game_order(parts), timings(sum(n for _, n in todo), elapsed, threads=threads))
 
 
-#: Conspiracy keeps no aggregates (`sim.core.contract.PlayModule`).
-load_aggregates = None
+def load_aggregates(path):
+    """A tournament's aggregates: its sampled games (`sim.core.samples.GameSamples`)."""
+    from sim.core.samples import GameSamples
+
+    return GameSamples.load(path)
 
 
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):
-    from games.conspiracy.engine.fast import run_tables as run
+    """The tables' results columns, and as aggregates every 16th game replayed with its running
+    scores for the tension metrics (`games.conspiracy.engine.trajectory`)."""
+    import numpy as np
 
+    from games.conspiracy.engine import fast, trajectory
+
+    games, seatings = np.asarray(games, dtype=np.int64), np.asarray(seatings, dtype=np.int64)
     with first_compile("conspiracy", COMPILE_SECONDS):
-        seats, games_cols = run(tables, seed=seed, games=games, seatings=seatings,
-                                strategies=strategies)  # fmt: skip
-    return seats, games_cols, None
+        out_seats, out_games = fast.play_raw(tables, seed, games, seatings, strategies)
+        kept = trajectory.samples(tables, seed, games, seatings, strategies, out_seats)
+    seats, games_cols = fast.columns(out_seats, out_games, seatings, strategies, games, seed)
+    return seats, games_cols, kept
 
 
 def tournament_frames(seats, games):
@@ -110,3 +119,10 @@ def replay(tables, *, seed: int, game: int, n_players: int, policies: list,
         details = ", ".join(f"{k}={v}" for k, v in shown.items())
         lines.append(f"turn {e['turn']:>3}  {e['event']:<16} {details}")
     return "\n".join(lines), g.events
+
+
+def oracle_values(tables, **kw):
+    """Each seat's chance to win before every round of the given games (`sim.core.oracle`)."""
+    from games.conspiracy.engine.oracle import oracle_values as values
+
+    return values(tables, **kw)

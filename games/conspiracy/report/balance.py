@@ -185,6 +185,8 @@ def build_report(run_dir: Path | str | ConspiracyRun):
     from reports.end_conditions import add_end_section
 
     add_end_section(report, run.seats, run.games)
+    strength_report.add_tension(report, run, lambda d, main: tension_samples(
+        run if main else load_run(d)), TENSION_PROXY)  # fmt: skip
     strength_report.add_head_to_head(report, run)
     strength_report.add_verdicts(report, run, lambda d, main: run_verdicts(
         run if main else load_run(d)))  # fmt: skip
@@ -195,6 +197,8 @@ def run_verdicts(run: ConspiracyRun) -> list:
     """Per player count the best strategy and the seat advantage (`reports.verdicts`)."""
     from reports import verdicts as V
     from reports.end_conditions import end_verdicts
+    from reports.skill import skill_verdict
+    from reports.tension_report import tension_verdicts
 
     out = []
     for n in run.counts:
@@ -205,7 +209,37 @@ def run_verdicts(run: ConspiracyRun) -> list:
             else:
                 out.append(V.best_strategy_rates(strategy_rates(run, n), n))
         out.append(V.seat_verdict(_seat_table(part, n, run.is_tournament), n))
-    return out + end_verdicts(run.seats, run.games)
+    skill = skill_verdict({n: run.seats[run.seats["players"] == n] for n in run.counts})
+    return (out + tension_verdicts(tension_samples(run)) + end_verdicts(run.seats, run.games)
+            + ([skill] if skill else []))  # fmt: skip
+
+
+#: what the tension metrics' running score is (`tension_samples`): every point is face up
+TENSION_PROXY = (
+    "the IP a seat would score if the game ended after the round (its Lords, Locations, "
+    "Coalition and the Pearl Master; all of it is face up, so this is the score every player "
+    "sees)"
+)
+
+
+def tension_samples(run: ConspiracyRun) -> dict:
+    """The run's sampled games by player count (`reports.tension_report.Sample`: every 16th
+    game replayed with its running IP round by round, `games.conspiracy.engine.trajectory`). A
+    simulation, a run with a search seat, or a run made before the samples were kept has none."""
+    from reports.tension_report import Sample
+    from sim.core.results import win_shares
+    from sim.core.samples import GameSamples
+
+    out = {}
+    for n in run.counts:
+        for name in (f"aggregates-{n}p.npz", "aggregates.npz"):
+            path = run.dir / name
+            if path.is_file() and (name != "aggregates.npz" or len(run.counts) == 1):
+                kept = GameSamples.load(path)
+                if len(kept):
+                    out[n] = Sample(kept.scores, win_shares(kept.rank), kept.final)
+                break
+    return out
 
 
 def _seat_table(part: pd.DataFrame, n: int, blocks: bool) -> pd.DataFrame:
