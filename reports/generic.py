@@ -139,3 +139,7 @@ tournament_extras = None
 SIGNATURE = None
 LEARN = None
 restrictions = None
+
+
+#: nothing compiles apart from the tournament (`sim.core.contract.ReportModule`)
+compile_ahead = None

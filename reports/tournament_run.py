@@ -54,6 +54,8 @@ def play(setup: TournamentSetup, run, backend, scheduler, progress) -> tuple[str
     (spec, tables, exp, names, counts, plans, blocks, seed, design, crn, sequential, _, _, _,
      fight_points, report, cards, set_, presets, threads, t_start, _) = setup  # fmt: skip
     out_dir = run.out
+    if report:
+        _compile_ahead(spec, exp, fight_points)
     with run:
         run.seal(tables, presets)
         cluster = run.cluster(backend, scheduler, threads)
@@ -124,6 +126,19 @@ def play(setup: TournamentSetup, run, backend, scheduler, progress) -> tuple[str
             spec.report().write_report(run.dir, run.dir / "report")
         run.finish()
     return text, out_dir
+
+
+def _compile_ahead(spec, exp, fight_points: int) -> None:
+    """A cold run compiles the report's other parts (Abyss's fight rollouts) in the background,
+    on the core its tournament's compile leaves free (issue 33)."""
+    from sim.core.firstrun import cold_start_allowed, compile_part_in_background, is_compiled
+
+    ahead = spec.report().compile_ahead
+    if ahead is None or not cold_start_allowed():
+        return
+    for label, target in ahead(exp, fight_points).items():
+        if not is_compiled(label):
+            compile_part_in_background(label, target)
 
 
 def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> dict:

@@ -1,4 +1,6 @@
-"""`python -m reports.warmup GAME`: compile GAME's fast path into numba's cache, then exit.
+"""`python -m reports.warmup GAME`: compile GAME's fast path into numba's cache, then exit;
+`python -m reports.warmup --part LABEL MODULE:FUNCTION`: compile one part of a command
+(`sim.core.firstrun.compile_part_in_background`).
 
 Started detached by a first run that plays on the reference engine while the fast path is not
 compiled yet (`cli.commands.common.cold_start_engine`), so that later runs start at once. Only
@@ -31,5 +33,25 @@ def warm_up(game: str) -> bool:
         return True
 
 
+def warm_part(label: str, target: str) -> bool:
+    """Compile one part of a command (`target`: "module:function", which plays a little of it
+    under `first_compile(label)`) unless another process compiles it or it is compiled; the
+    lock is held while it compiles, so that the command waits for it
+    (`sim.core.firstrun.wait_for_background`)."""
+    from importlib import import_module
+
+    from sim.core.firstrun import compile_lock, is_compiled
+
+    with compile_lock(label) as mine:
+        if not mine or is_compiled(label):
+            return False
+        module, function = target.split(":")
+        getattr(import_module(module), function)()
+        return True
+
+
 if __name__ == "__main__":
-    warm_up(sys.argv[1])
+    if sys.argv[1] == "--part":
+        warm_part(sys.argv[2], sys.argv[3])
+    else:
+        warm_up(sys.argv[1])

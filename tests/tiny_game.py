@@ -198,6 +198,9 @@ oracle_values = None  # no state-value oracle (`abyss-mc drama`)
 # # (`summary`, `write_report`, imported above), and restricted play of every card
 
 
+compile_ahead = None  # nothing compiles apart from the tournament
+
+
 def restrictions(tables) -> list[tuple[str, str, str]]:
     """Every card, forbidden in turn: (kind, label, the strategy parameter that forbids it)."""
     return [("card", f"card {c}", f"forbid={c}") for c in tables.deck]

@@ -57,6 +57,10 @@ class ReportModule(Protocol):
     #: tournament_extras(tables, *, names, counts, seed, expansions, fight_points, run_dir) ->
     #: config entries: analyses a tournament adds beside its games (optional)
     tournament_extras: Callable[..., dict] | None
+    #: compile_ahead(expansions, fight_points) -> {label: "module:function"}: parts of
+    #: `tournament --report` compiled apart from its tournament, which a cold run compiles in the
+    #: background meanwhile (`sim.core.firstrun.compile_part_in_background`; optional)
+    compile_ahead: Callable[..., dict] | None
     #: restrictions(tables) -> [(kind, label, forbid spec)]: what restricted play forbids, one
     #: card or rule at a time (`abyss-mc restrict`; optional)
     restrictions: Callable[..., list] | None

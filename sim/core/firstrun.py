@@ -38,6 +38,9 @@ def first_compile(label: str, seconds: int, stream=None):
         yield
         return
     stream = stream or sys.stderr
+    if wait_for_background(label, stream) and is_compiled(label):
+        yield
+        return
     tty = stream.isatty()
     print(f"compiling the {label} fast path once, about {seconds} s on 2 cores; later runs "
           "start at once", file=stream, flush=True)  # fmt: skip
@@ -99,12 +102,57 @@ def compile_lock(label: str):
         except OSError:
             yield False
             return
-        yield True
+        _HELD.add(label)
+        try:
+            yield True
+        finally:
+            _HELD.discard(label)
+
+
+#: the labels this process compiles under `compile_lock` (it never waits for itself)
+_HELD: set[str] = set()
+
+
+def wait_for_background(label: str, stream) -> bool:
+    """If another process compiles `label` (`compile_part_in_background`), say so and wait for
+    it to end; True when there was one to wait for."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    path = _marker(label).with_suffix(".compiling")
+    if label in _HELD or not path.exists():
+        return False
+    with open(path, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return False  # nobody compiles it now
+        except OSError:
+            pass
+        t0 = time.perf_counter()
+        print(f"waiting for the {label}, compiling in the background ...", file=stream,
+              flush=True)  # fmt: skip
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        print(f"  ready after {time.perf_counter() - t0:.0f} s", file=stream, flush=True)
+    return True
+
+
+def compile_part_in_background(label: str, target: str) -> None:
+    """Compile one of a command's parts (`target`: "module:function", which plays a little of
+    it under `first_compile(label)`) in a detached process, on the core the command's own
+    compile leaves free; `first_compile(label)` later waits for it (issue 33: kernels that do
+    not call each other compile side by side instead of one after the other)."""
+    _detached([sys.executable, "-m", "reports.warmup", "--part", label, target])
 
 
 def compile_in_background(game: str) -> None:
     """Start `python -m reports.warmup GAME` detached from this process (its own session, no
     output), so it goes on compiling after the command that started it has ended."""
+    _detached([sys.executable, "-m", "reports.warmup", game])
+
+
+def _detached(args: list[str]) -> None:
+    """Start `args` in its own session with no input or output, on this process's cache."""
     import os
     import subprocess
 
@@ -117,8 +165,5 @@ def compile_in_background(game: str) -> None:
         if os.name == "posix"
         else {"creationflags": subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP}
     )
-    subprocess.Popen(
-        [sys.executable, "-m", "reports.warmup", game],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env=env, close_fds=True, **detach,
-    )  # fmt: skip
+    subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, env=env, close_fds=True, **detach)  # fmt: skip

@@ -48,7 +48,7 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
         if not lineup:
             return {"fight_points": 0}
         lineup = [lineup[i % len(lineup)] for i in range(max(n, len(lineup)))]
-        with first_compile("fight-or-explore rollouts", ROLLOUT_COMPILE_SECONDS):
+        with first_compile(FIGHT_COMPILE, ROLLOUT_COMPILE_SECONDS):
             found = run_rollouts(
                 tables, n_players=n, strategies=lineup, seed=seed, n_points=fight_points,
                 replicates=16, rule_points=fight_points, rule_replicates=4,
@@ -57,6 +57,34 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
         (run_dir / FIGHT_DIR).mkdir()
         save_rollouts(found, run_dir / FIGHT_DIR)
     return {"fight_points": fight_points}
+
+
+#: what the fight rollouts' compile is called (`first_compile`)
+FIGHT_COMPILE = "fight-or-explore rollouts"
+
+
+def compile_ahead(expansions: tuple[str, ...], fight_points: int) -> dict[str, str]:
+    """The fight rollouts (their own kernels, about 30 s): compiled in the background while a
+    cold `tournament --report` compiles its tournament."""
+    if "leviathan" in expansions and fight_points:
+        return {FIGHT_COMPILE: "games.abyss.report:warm_fight"}
+    return {}
+
+
+def warm_fight() -> None:
+    """Compile the fight rollouts as the report calls them: a few decision points of the
+    default game (Leviathan, 4 players)."""
+    from games.abyss.report.rollout import run_rollouts
+    from sim import games
+    from sim.core.firstrun import first_compile
+
+    spec = games.get("abyss")
+    tables = spec.load_cards(None, [], ("leviathan",))
+    lineup = rollout_lineup(spec.default_tournament.split(","))
+    with first_compile(FIGHT_COMPILE, ROLLOUT_COMPILE_SECONDS):
+        run_rollouts(tables, n_players=4, strategies=[lineup[i % len(lineup)] for i in
+                     range(max(4, len(lineup)))], seed=0, n_points=2, replicates=2,
+                     rule_points=2, rule_replicates=1, progress=False)  # fmt: skip
 
 
 def rollout_lineup(names: list[str]) -> list[str]:

@@ -41,11 +41,11 @@ def rollout_run(spec, *, players: int, names: list[str], lineup: list[str], poin
     out_dir = run.out
     with run:
         tables = spec.load_cards(cards, set_, EXPANSIONS)
-        from games.abyss.report import ROLLOUT_COMPILE_SECONDS
+        from games.abyss.report import FIGHT_COMPILE, ROLLOUT_COMPILE_SECONDS
         from games.abyss.report.rollout import rollout_text, run_rollouts, save_rollouts
         from sim.core.firstrun import first_compile
 
-        with first_compile("fight-or-explore rollouts", ROLLOUT_COMPILE_SECONDS):
+        with first_compile(FIGHT_COMPILE, ROLLOUT_COMPILE_SECONDS):
             found = run_rollouts(
                 tables, n_players=players, strategies=lineup, seed=seed, n_points=points,
                 replicates=replicates, unpaired_check=unpaired_check, rule_points=rule_points,

@@ -56,3 +56,7 @@ def restrictions(tables) -> list[tuple[str, str, str]]:
     places = [("location", name, f"forbid_location={i}")
               for i, name in enumerate(tables.location_names)]  # fmt: skip
     return lords + places
+
+
+#: nothing compiles apart from the tournament (`sim.core.contract.ReportModule`)
+compile_ahead = None
