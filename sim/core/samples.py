@@ -37,20 +37,6 @@ class GameSamples:
     final: np.ndarray
     rank: np.ndarray
 
-    @classmethod
-    def from_rows(cls, games, strategy, trajectories: list[np.ndarray], final, rank,
-                  n_players: int) -> GameSamples:  # fmt: skip
-        """From one trajectory [round, seat] per game (any number of rounds)."""
-        width = max((len(t) for t in trajectories), default=0)
-        scores = np.full((len(trajectories), width, n_players), NOT_PLAYED, dtype=np.int32)
-        for i, t in enumerate(trajectories):
-            scores[i, : len(t)] = t
-        def per_seat(x, dtype):
-            return np.asarray(x, dtype).reshape(-1, n_players)
-
-        return cls(np.asarray(games, np.int64), per_seat(strategy, np.int16), scores,
-                   per_seat(final, np.int32), per_seat(rank, np.int8))._ordered()  # fmt: skip
-
     def __len__(self) -> int:
         return len(self.game)
 
