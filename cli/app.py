@@ -1,8 +1,7 @@
 """The ``abyss-mc`` command line: the typer application, each command from its own module in
 `cli.commands` (``cards``, ``strategies``, ``simulate``, ``tournament``, ``sweep``, ``plan``,
-``report``, ``replay``, ``bench``, ``tune``, ``restrict``, ``learn``, ``skill``, ``drama``), and
-each game's
-own commands (`GameSpec.commands_module`: Abyss's ``ev``).
+``report``, ``replay``, ``bench``, ``tune``, ``restrict``, ``learn``, ``skill``, ``drama``,
+``design``), and each game's own commands (`GameSpec.commands_module`: Abyss's ``ev``).
 
 Start-up must stay instant (``abyss-mc --help``): the command modules import only typer and the
 standard library at the top.
@@ -20,6 +19,7 @@ import typer
 from cli.commands import (
     bench,
     cards,
+    design,
     drama,
     learn,
     plan,
@@ -114,6 +114,7 @@ app.command()(replay.replay)
 app.command()(bench.bench)
 app.command()(skill.skill)
 app.command()(drama.drama)
+app.command()(design.design)
 for _name in games.names():  # a game's own commands (Abyss's `ev`)
     _module = games.get(_name).commands_module
     if _module is not None:

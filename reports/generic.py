@@ -143,3 +143,5 @@ restrictions = None
 
 #: nothing compiles apart from the tournament (`sim.core.contract.ReportModule`)
 compile_ahead = None
+#: no per-round scores (`sim.core.contract.ReportModule`)
+tension_sample = None

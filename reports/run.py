@@ -247,6 +247,14 @@ def data_paths(cards, set_, presets) -> dict:
     }
 
 
+def data_args(cards, set_, presets) -> list[str]:
+    """The options that give a recorded command its card data and presets."""
+    args = ["--cards", str(cards)] if cards is not None else []
+    for item in set_ or []:
+        args += ["--set", item]
+    return args + (["--presets", str(presets)] if presets is not None else [])
+
+
 def data_options(cards, set_, presets, out_dir) -> dict:
     """The card data, presets and output of a run, as its manifest records them."""
     return {**data_paths(cards, set_, presets), "out": str(out_dir)}

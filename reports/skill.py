@@ -72,7 +72,11 @@ def ladder(seats: pd.DataFrame, rungs: list[str], n_players: int, conf: float = 
         n = int(table.n[i, j])
         p_c = min(max(p, 0.5 / (n + 1)), 1 - 0.5 / (n + 1))  # a sweep counts as almost one
         s = _steps(p_c)
-        se_s = se_p / (p_c * (1 - p_c) * STEP) if np.isfinite(se_p) else math.nan
+        # a sweep's steps are a bound, not an estimate with an error: the delta method at the
+        # edge (where a third player's wins still vary the pair's shares) would give +-30 steps
+        sweep = p_c != p
+        se_s = 0.0 if sweep else se_p / (p_c * (1 - p_c) * STEP) if np.isfinite(se_p) \
+            else math.nan  # fmt: skip
         rows.append({"weaker": a, "stronger": b, "stronger's share": p, "lo": p - z * se_p,
                      "hi": p + z * se_p, "steps": s, "steps lo": s - z * se_s,
                      "steps hi": s + z * se_s, "games": n})  # fmt: skip

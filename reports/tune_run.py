@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from reports.run import card_digest, data_options, load_array, save_array
+from reports.run import card_digest, data_args, data_options, load_array, save_array
 from sim.core.errors import UserError
 
 
@@ -138,13 +138,7 @@ def recorded_command(o: dict, spec, exp, opponents, cards, set_, presets) -> str
     for key in ("games", "candidates", "sampler", "finalists", "reeval_games", "heldout_games",
                 "seed"):  # fmt: skip
         args += ["--" + key.replace("_", "-"), str(o[key])]
-    if cards is not None:
-        args += ["--cards", str(cards)]
-    for item in set_ or []:
-        args += ["--set", item]
-    if presets is not None:
-        args += ["--presets", str(presets)]
-    return shlex.join(args)
+    return shlex.join(args + data_args(cards, set_, presets))
 
 
 def code_version() -> dict:

@@ -47,6 +47,17 @@ def load_cards(data_dir=None, overrides=None) -> TinyTables:
     return TinyTables(tuple(range(1, size + 1)), hand, bool(rps))
 
 
+#: the values of the keys `--set` takes, as printed
+SET_DEFAULTS = {"deck.size": 12, "rules.hand": 2, "rules.rps": 0}
+
+
+def set_value(data_dir, overrides, key):
+    """The value of a `--set` key after `overrides` (`abyss-mc design`)."""
+    if key not in SET_DEFAULTS:
+        raise CardDataError(f"--vary: {key!r}: unknown key; known: {', '.join(SET_DEFAULTS)}")
+    return (overrides or {}).get(key, SET_DEFAULTS[key])
+
+
 def describe(t: TinyTables) -> str:
     return f"Tiny: {len(t.deck)} cards, {', '.join(map(str, t.deck))}"
 
@@ -199,6 +210,7 @@ oracle_values = None  # no state-value oracle (`abyss-mc drama`)
 
 
 compile_ahead = None  # nothing compiles apart from the tournament
+tension_sample = None  # no rounds
 
 
 def restrictions(tables) -> list[tuple[str, str, str]]:

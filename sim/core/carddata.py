@@ -247,6 +247,27 @@ def apply_overrides(
     return applied
 
 
+def value_of(
+    raw: dict[str, Any],
+    key: str,
+    targets_of: Callable[[dict[str, Any]], dict[str, tuple[dict | None, str]]],
+    hint: str,
+    defaults: dict[str, object],
+) -> object:
+    """The value of the `--set` key `key` in the raw files (overrides applied): what a design
+    search (`abyss-mc design --vary`) measures its distance from. A key that its file leaves out
+    has its default (`defaults`: `--set` key -> the rules as printed)."""
+    targets = targets_of(raw)
+    if key not in targets:
+        raise CardDataError(f"--vary: {key!r}: unknown key; {suggest(key, list(targets), hint)}")
+    tbl, field = targets[key]
+    if tbl is not None and field in tbl:
+        return tbl[field]
+    if key in defaults:
+        return defaults[key]
+    raise CardDataError(f"--vary: {key!r}: the card data has no value for it")
+
+
 def digest(canonical: dict[str, Any]) -> str:
     """SHA-256 (hex) of the canonical data: what a run's results are comparable by."""
     blob = json.dumps(canonical, sort_keys=True, ensure_ascii=True, separators=(",", ":"))

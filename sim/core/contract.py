@@ -21,6 +21,9 @@ class CardsModule(Protocol):
     load_cards: Callable[..., Any]
     #: describe(tables) -> str (what `abyss-mc cards` prints)
     describe: Callable[[Any], str]
+    #: set_value(data_dir, overrides, key) -> the value of a `--set` key after `overrides`
+    #: (`abyss-mc design`: where a search starts), or None for a game without design (optional)
+    set_value: Callable[..., Any] | None
 
 
 @runtime_checkable
@@ -64,6 +67,10 @@ class ReportModule(Protocol):
     #: restrictions(tables) -> [(kind, label, forbid spec)]: what restricted play forbids, one
     #: card or rule at a time (`abyss-mc restrict`; optional)
     restrictions: Callable[..., list] | None
+    #: tension_sample(aggregates) -> the sampled games' running scores of a tournament's
+    #: aggregates (`reports.tension_report.Sample`; `abyss-mc design`'s tension targets), or None
+    #: for a game that keeps none (optional)
+    tension_sample: Callable[..., Any] | None
     #: the module that says what a strategy's behavioural signature counts (`reports.signature`:
     #: COLUMNS, RATIOS, HEADERS, GAME, seat_counts, TUNED_EXPANSIONS; optional)
     SIGNATURE: str | None

@@ -61,7 +61,7 @@ def test_a_hook_shadowed_by_a_submodule_is_named(tmp_path, monkeypatch) -> None:
     (package / "__init__.py").write_text(
         "def summary(played, n):\n    return ''\n\ndef write_report(run_dir, out=None):\n"
         "    return {}\n\ntournament_extras = restrictions = SIGNATURE = LEARN = None\n"
-        "compile_ahead = None\n")
+        "compile_ahead = tension_sample = None\n")
     (package / "summary.py").write_text("")
     monkeypatch.syspath_prepend(str(tmp_path))
     spec = GameSpec(name="shadowed", title="Shadowed", cards_module="tiny_game",

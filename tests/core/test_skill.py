@@ -44,6 +44,27 @@ def test_a_planted_chain_of_one_step_per_rung_is_measured_over_many_seeds():
     assert covered >= 17  # a 95% interval, 20 seeds
 
 
+def test_a_sweep_at_three_players_is_a_bound_not_a_thirty_step_interval():
+    """At 3 players a rung that never loses to the one below still shares some games with a
+    third player, so the pair's shares vary: the sweep counts as a bound (at least so many
+    steps), not as an estimate whose interval the logit's edge blows up (5.7 steps [-27.7,
+    39.1] on the 3-player Abyss ladder before)."""
+    rows = []
+    rng = np.random.default_rng(3)
+    for b in range(60):
+        for t, seats in enumerate([("weak", "strong", "third"), ("strong", "third", "weak"),
+                                   ("third", "weak", "strong")]):  # fmt: skip
+            winner = "strong" if rng.random() < 0.6 else "third"  # weak never wins
+            for s, name in enumerate(seats):
+                rows.append({"block": b, "table": t, "seat": s, "strategy": name,
+                             "win": float(name == winner)})  # fmt: skip
+    lad = ladder(pd.DataFrame(rows), ["weak", "strong"], 3)
+    row = lad.steps.iloc[0]
+    assert row["stronger's share"] == pytest.approx(1.0)
+    assert row["steps lo"] == row["steps"] == row["steps hi"] > 2
+    assert lad.span[1] == lad.span[0] == lad.span[2]
+
+
 def test_pure_chance_shows_no_skill_over_many_seeds():
     found = [ladder(_two_player_ladder([0.5, 0.5], 300, seed), ["r0", "r1", "r2"], 2)
              for seed in range(20)]  # fmt: skip

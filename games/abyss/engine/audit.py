@@ -63,7 +63,7 @@ def audit(g: Game) -> list[str]:
     problems += _places(tokens, len(t.monster_token_ip), "Monster token")
     if g.key_pile + sum(p.keys for p in g.players) != t.n_keys:
         problems.append("Key tokens are not conserved")
-    expected = g.n_players * t.starting_pearls + t.rules.first_player_pearls
+    expected = g.n_players * t.starting_pearls + sum(t.rules.extra_pearls()[:g.n_players])
     expected += g.pearls_from_treasury - g.pearls_to_treasury
     if sum(p.pearls for p in g.players) != expected:
         problems.append("Pearls are not accounted for by the Treasury ledger")

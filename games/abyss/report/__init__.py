@@ -63,6 +63,13 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
 FIGHT_COMPILE = "fight-or-explore rollouts"
 
 
+def tension_sample(aggregates):
+    """A tournament's sampled games with their running IP (`sim.core.contract.ReportModule`)."""
+    from games.abyss.report.balance import tension_sample as sample
+
+    return sample(aggregates)
+
+
 def compile_ahead(expansions: tuple[str, ...], fight_points: int) -> dict[str, str]:
     """The fight rollouts (their own kernels, about 30 s): compiled in the background while a
     cold `tournament --report` compiles its tournament."""

@@ -275,16 +275,23 @@ def tension_samples(run: RunData) -> dict:
     """The run's sampled games by player count (`reports.tension_report.Sample`: every 16th
     game's running IP round by round; win shares from the ranks). A run made before the
     samples were kept has none."""
+    out = {}
+    for part in run.parts:
+        sample = tension_sample(part.agg)
+        if sample is not None:
+            out[part.agg.n_players] = sample
+    return out
+
+
+def tension_sample(agg):
+    """The sampled games of a tournament's aggregates (`reports.tension_report.Sample`), or
+    None when it kept none."""
     from reports.tension_report import Sample
     from sim.core.results import win_shares
 
-    out = {}
-    for part in run.parts:
-        agg = part.agg
-        if len(agg.sample_game):
-            win = win_shares(agg.sample_rank)
-            out[agg.n_players] = Sample(agg.sample_ip, win, agg.sample_final)
-    return out
+    if not len(agg.sample_game):
+        return None
+    return Sample(agg.sample_ip, win_shares(agg.sample_rank), agg.sample_final)
 
 
 def run_verdicts(run) -> list:

@@ -60,3 +60,10 @@ def restrictions(tables) -> list[tuple[str, str, str]]:
 
 #: nothing compiles apart from the tournament (`sim.core.contract.ReportModule`)
 compile_ahead = None
+
+
+def tension_sample(aggregates):
+    """A tournament's kept games with their running IP (`sim.core.contract.ReportModule`)."""
+    from games.conspiracy.report.balance import tension_sample as sample
+
+    return sample(aggregates)

@@ -226,8 +226,6 @@ def tension_samples(run: ConspiracyRun) -> dict:
     """The run's sampled games by player count (`reports.tension_report.Sample`: every 16th
     game replayed with its running IP round by round, `games.conspiracy.engine.trajectory`). A
     simulation, a run with a search seat, or a run made before the samples were kept has none."""
-    from reports.tension_report import Sample
-    from sim.core.results import win_shares
     from sim.core.samples import GameSamples
 
     out = {}
@@ -235,11 +233,22 @@ def tension_samples(run: ConspiracyRun) -> dict:
         for name in (f"aggregates-{n}p.npz", "aggregates.npz"):
             path = run.dir / name
             if path.is_file() and (name != "aggregates.npz" or len(run.counts) == 1):
-                kept = GameSamples.load(path)
-                if len(kept):
-                    out[n] = Sample(kept.scores, win_shares(kept.rank), kept.final)
+                sample = tension_sample(GameSamples.load(path))
+                if sample is not None:
+                    out[n] = sample
                 break
     return out
+
+
+def tension_sample(kept):
+    """The games a tournament kept with their running scores (`sim.core.samples.GameSamples`)
+    as a `reports.tension_report.Sample`, or None when it kept none."""
+    from reports.tension_report import Sample
+    from sim.core.results import win_shares
+
+    if not len(kept):
+        return None
+    return Sample(kept.scores, win_shares(kept.rank), kept.final)
 
 
 def _seat_table(part: pd.DataFrame, n: int, blocks: bool) -> pd.DataFrame:

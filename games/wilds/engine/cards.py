@@ -209,6 +209,10 @@ def _warp_cards(c: Checker, warp: dict) -> tuple[np.ndarray, np.ndarray, np.ndar
     return moves, regains, targets
 
 
+#: no design search: a Wilds run is not games of a line-up (`sim.core.contract.CardsModule`)
+set_value = None
+
+
 def describe(t: WildsTables) -> str:
     rows, cols = t.shape
     chars = {v: k for k, v in TERRAIN.items()}

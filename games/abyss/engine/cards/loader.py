@@ -28,6 +28,7 @@ from sim.core.carddata import (
     read_toml,
     slugify,
     subtable,
+    value_of,
 )
 
 from .describe import describe  # `abyss-mc cards` (games.abyss.SPEC)
@@ -44,6 +45,8 @@ from .validate import (
     LEVIATHAN_RULES_KEYS,
     LOCATION_FIELDS,
     LORD_FIELDS,
+    OPTIONAL_RULES_DEFAULTS,
+    SEAT_PEARLS_KEYS,
     validate_exploration,
     validate_game,
     validate_locations,
@@ -72,6 +75,18 @@ def default_data_dir() -> Path:
 # --------------------------------------------------------------------------------------------
 # Loading
 # --------------------------------------------------------------------------------------------
+
+
+def set_value(data_dir: str | Path | None, overrides: dict[str, object] | None, key: str):
+    """The value of the `--set` key `key` in the card data of `data_dir` after `overrides`
+    (`abyss-mc design`: the value a search starts from)."""
+    directory = Path(data_dir) if data_dir is not None else default_data_dir()
+    _, raw = read_data_files(directory, DATA_FILES)
+    if (directory / LEVIATHAN_FILE).exists():
+        raw[LEVIATHAN_FILE] = read_toml(directory / LEVIATHAN_FILE)
+    apply_overrides(raw, overrides or {}, _override_targets, _KEYS_HINT)
+    defaults = {f"rules.{k}": v for k, v in OPTIONAL_RULES_DEFAULTS.items()}
+    return value_of(raw, key, _override_targets, _KEYS_HINT, defaults)
 
 
 def load_cards(
@@ -104,8 +119,9 @@ def load_cards(
     locations = validate_locations(Checker(paths[LOCATIONS_FILE], overridden), raw[LOCATIONS_FILE])
     rules_all = validate_rules(Checker(paths[RULES_FILE], overridden), raw[RULES_FILE])
     rules = {key: rules_all[key] for key in BASE_RULES_KEYS}
-    if not rules["first_player_pearls"]:  # the rules as printed keep their digest
-        del rules["first_player_pearls"]
+    for key in SEAT_PEARLS_KEYS:  # the rules as printed keep their digest
+        if not rules[key]:
+            del rules[key]
 
     leviathan = None
     if LEVIATHAN_FILE in raw:

@@ -56,11 +56,21 @@ class RulesOptions:
     court_end: str
     turn_limit: int
     last_round_extra_turn: bool = False  # the Invoker's extra turn also after the end's trigger
-    first_player_pearls: int = 0  # a balance experiment: extra Pearls for the first player
+    # a balance experiment (never a default): extra starting Pearls for seat 1, 2, ... 5
+    first_player_pearls: int = 0
+    seat_2_pearls: int = 0
+    seat_3_pearls: int = 0
+    seat_4_pearls: int = 0
+    seat_5_pearls: int = 0
     # Leviathan expansion (optional in rules.toml; read whether or not the expansion is loaded)
     leviathan_20th_token: bool = True  # add the PLACEHOLDER 20th Leviathan Monster token
     leviathan_end_trigger: bool = True  # seed text's end trigger (false: BGA, no trigger)
     powers_after_kill: bool = False  # once-per-turn powers still offered after a kill
+
+    def extra_pearls(self) -> tuple[int, int, int, int, int]:
+        """The extra starting Pearls of seats 1 to 5 (all 0 in the rules as printed)."""
+        return (self.first_player_pearls, self.seat_2_pearls, self.seat_3_pearls,
+                self.seat_4_pearls, self.seat_5_pearls)  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)

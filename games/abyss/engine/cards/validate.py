@@ -24,7 +24,10 @@ LOCATION_FIELDS = ("number", "name", "rule", "base", "mult", "arg", "text")
 RULES_KEYS = ("landlord_immediate_pearl", "ambassador_mode", "court_end", "turn_limit")
 # Optional base-game rules.toml keys (added later; a copy of older card data may lack them) and
 # their defaults (the seed text).
-BASE_OPTIONAL_RULES_DEFAULTS = {"last_round_extra_turn": False, "first_player_pearls": 0}
+#: a balance experiment, never a default: extra starting Pearls by seat (seat 1, then 2 to 5)
+SEAT_PEARLS_KEYS = ("first_player_pearls", *(f"seat_{n}_pearls" for n in range(2, 6)))
+BASE_OPTIONAL_RULES_DEFAULTS = {"last_round_extra_turn": False,
+                                **dict.fromkeys(SEAT_PEARLS_KEYS, 0)}
 # Optional rules.toml keys of the Leviathan expansion and their defaults (the seed text).
 LEVIATHAN_RULES_DEFAULTS = {
     "leviathan_20th_token": True,
@@ -213,6 +216,6 @@ def validate_rules(c: Checker, doc: dict[str, Any]) -> dict[str, Any]:
             out[key] = default
         elif isinstance(default, bool):
             out[key] = c.boolean(tbl, key, "[rules]")
-        else:  # first_player_pearls, a balance experiment
+        else:  # extra starting Pearls by seat, a balance experiment
             out[key] = c.integer(tbl, key, "[rules]", 0, 20)
     return out

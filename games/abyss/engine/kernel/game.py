@@ -85,8 +85,8 @@ def setup(s):
     for z in range(S.MAX_ZONES):
         s[S.BORDER + z] = -1
     for seat in range(n_players):
-        s[K.pbase(seat) + S.P_PEARLS] = s[T.STARTING_PEARLS]
-    s[K.pbase(0) + S.P_PEARLS] += s[T.FIRST_PLAYER_PEARLS]  # a balance experiment (rules.toml)
+        # extra Pearls by seat: a balance experiment (rules.toml), 0 in the rules as printed
+        s[K.pbase(seat) + S.P_PEARLS] = s[T.STARTING_PEARLS] + s[T.EXTRA_PEARLS + seat]
     if lev:
         for seat in range(n_players):
             K.push(s, K.pbase(seat) + S.P_HAND, crabs[seat])

@@ -32,7 +32,8 @@ MAX_SPACES = 4  # Life spaces of one Leviathan
 _b = Layout(start=STATE_SIZE)
 N_ALLIES, N_LORDS, N_LOCATIONS, N_MONSTER_TOKENS, N_LEVIATHANS, N_LEV_TOKENS = _b.scalars(6)
 N_ZONES, N_KEYS, COURT_SIZE, TRACK_LENGTH, STARTING_PEARLS, HAND_LIMIT = _b.scalars(6)
-N_THREAT_SPACES, TURN_LIMIT, FIRST_PLAYER_PEARLS = _b.scalars(3)
+N_THREAT_SPACES, TURN_LIMIT = _b.scalars(2)
+EXTRA_PEARLS = _b.block(5)  # a balance experiment: extra starting Pearls by seat (rules.toml)
 # rules options and switches (0/1): landlord_immediate_pearl, ambassador_mode == "draw",
 # court_end == "bga", leviathan_end_trigger, last_round_extra_turn, powers_after_kill, expansion
 LANDLORD_PEARL, AMBASSADOR_DRAW, COURT_END_BGA, LEV_END_TRIGGER = _b.scalars(4)
@@ -90,7 +91,7 @@ def pack(t) -> np.ndarray:
     v[N_KEYS], v[COURT_SIZE], v[TRACK_LENGTH] = t.n_keys, t.court_size, t.track_length
     v[STARTING_PEARLS], v[HAND_LIMIT] = t.starting_pearls, t.hand_limit
     v[N_THREAT_SPACES], v[TURN_LIMIT] = spaces, t.rules.turn_limit
-    v[FIRST_PLAYER_PEARLS] = t.rules.first_player_pearls
+    v[EXTRA_PEARLS:EXTRA_PEARLS + 5] = t.rules.extra_pearls()
     v[LANDLORD_PEARL] = int(t.rules.landlord_immediate_pearl)
     v[AMBASSADOR_DRAW] = int(t.rules.ambassador_mode == "draw")
     v[COURT_END_BGA] = int(t.rules.court_end == "bga")

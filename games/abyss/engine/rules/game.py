@@ -120,8 +120,10 @@ class Game(
         rng.shuffle(self.monster_tokens, Stream.MONSTER_TOKENS)
         self.key_pile = t.n_keys
         self.threat = 0
-        self.players = [Player(seat=s, pearls=t.starting_pearls) for s in range(self.n_players)]
-        self.players[0].pearls += t.rules.first_player_pearls  # a balance experiment (rules.toml)
+        # extra Pearls by seat: a balance experiment (rules.toml), 0 in the rules as printed
+        extra = t.rules.extra_pearls()
+        self.players = [Player(seat=s, pearls=t.starting_pearls + extra[s])
+                        for s in range(self.n_players)]  # fmt: skip
         self.log("setup", court=list(self.court), location=self.locations_available[0])
         if self.leviathan:
             for p, crab in zip(self.players, crabs, strict=True):

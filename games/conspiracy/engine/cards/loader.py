@@ -39,6 +39,7 @@ from sim.core.carddata import (
     read_data_files,
     slugify,
     subtable,
+    value_of,
 )
 from sim.core.carddata import int_array as _arr
 
@@ -257,6 +258,15 @@ def chamber_adjacency(rows: list[int] | tuple[int, ...]) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Loading
 # --------------------------------------------------------------------------------------------
+
+
+def set_value(data_dir: str | Path | None, overrides: dict[str, object] | None, key: str):
+    """The value of the `--set` key `key` in the card data of `data_dir` after `overrides`
+    (`abyss-mc design`: the value a search starts from)."""
+    directory = Path(data_dir) if data_dir is not None else default_data_dir()
+    _, raw = read_data_files(directory, DATA_FILES)
+    apply_overrides(raw, overrides or {}, _override_targets, _KEYS_HINT, _convert)
+    return value_of(raw, key, _override_targets, _KEYS_HINT, {})
 
 
 def load_cards(
