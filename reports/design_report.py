@@ -20,6 +20,8 @@ def _cell(c: Candidate | None, target) -> str:
     ok = {True: "meets", False: "misses", None: "cannot tell"}[_check(_only(c, target), [target])]
     if math.isnan(e.lo):
         return f"{e.value:.3f} {ok}"
+    if target.metric == "card_value" and e.value == e.lo == e.hi == 0:
+        return f"0 {ok} (never taken: forbidding it changed no game)"
     return f"{e.value:.3f} [{e.lo:.3f}, {e.hi:.3f}] {ok}"
 
 
@@ -49,6 +51,11 @@ def headline(outcome: Outcome) -> str:
                  True: " It still meets them with the players re-tuned to the new values.",
                  None: " With the players re-tuned to the new values the data cannot tell "
                        "whether it still meets them."}[outcome.adapts]  # fmt: skip
+    if outcome.learned is not None:
+        text += {False: " With the learned player in every seat it misses them.",
+                 True: " With the learned player in every seat it meets them too.",
+                 None: " With the learned player in every seat the data cannot tell."}[
+            outcome.learned_holds]  # fmt: skip
     return text
 
 

@@ -41,23 +41,29 @@ def run_design(problem: Problem, budget: Budget, run, progress, *, config: dict,
         n_batches = searched[-1].batch + 1
         _save_json(searched_store, 0, "searched.json", n_batches)
         unit = D.scales(searched[0], problem.targets)
-        fresh = _stage(run.store("reeval"), lambda: D.reevaluate(
-            problem, D.finalists(searched, problem.targets, budget.finalists), budget, unit,
-            client))  # fmt: skip
-        progress.advance(len(fresh) * per_candidate_games(problem, budget.reeval_blocks))
+        fresh: list[Candidate] = []
+        for r, group in enumerate(D.finalists(searched, problem.targets, budget.finalists)):
+            fresh += _stage(run.store(f"reeval{r}"),
+                            lambda g=group: D.reevaluate(problem, g, budget, unit, client))
+            progress.advance(len(group) * per_candidate_games(problem, budget.reeval_blocks))
+            if D.recommend(fresh, problem.targets) is not None:
+                break  # the next round would only play candidates further away
         best = D.recommend(fresh, problem.targets)
         outcome = Outcome(problem, searched, fresh, best, budget=budget)
         if best is not None and best.number != 0:
             players = _load_json(run.store("players"), "players.json")
             if players is None:
                 retuned = D.retuned_lineup(problem, best.values, budget, client, progress)
-                adapted = D.adapted_check(problem, best, retuned, budget, client)
+                changed = any(k != v for k, v in retuned.items())  # else: the same games again
+                adapted = D.adapted_check(problem, best, retuned, budget, client) \
+                    if changed else None  # fmt: skip
                 learned, note = D.learned_check(problem, best, budget, client)
-                players = {"retuned": retuned, "adapted": _dump(adapted), "learned_note": note,
+                players = {"retuned": retuned, "learned_note": note,
+                           "adapted": _dump(adapted) if adapted is not None else None,
                            "learned": _dump(learned) if learned is not None else None}
                 _save_json(run.store("players"), 0, "players.json", players)
             outcome.retuned = players["retuned"]
-            outcome.adapted = _load(players["adapted"])
+            outcome.adapted = _load(players["adapted"]) if players["adapted"] else None
             outcome.learned = _load(players["learned"]) if players["learned"] else None
             outcome.learned_note = players["learned_note"]
         df = D.candidates_frame(outcome)
@@ -82,13 +88,11 @@ def run_design(problem: Problem, budget: Budget, run, progress, *, config: dict,
 
 def per_candidate_games(problem: Problem, blocks: int) -> int:
     """Games one candidate plays on `blocks` deals (the progress bar's unit)."""
-    from reports.tournament import make_design
-
     fld = problem.field
     names = {t.metric for t in problem.targets}
     games = 0
     if names - {"card_value", "max_card_value"}:
-        games += blocks * make_design(fld.lineup, fld.n_players, "balanced", 0).n_tables
+        games += blocks * fld.n_players  # every rotation of the line-up
     if "card_value" in names:
         games += 2 * blocks * fld.n_players * sum(t.metric == "card_value"
                                                   for t in problem.targets)  # fmt: skip

@@ -193,8 +193,8 @@ def parse_targets(items: list[str], n_players: int) -> list[Target]:
         if metric == "seat_share" and not (arg.isdigit() and 1 <= int(arg) <= n_players):
             raise UserError(f"--target {item!r}: seats are 1..{n_players}")
         target = Target(metric, arg, op, bound)
-        if target.name in {t.name for t in out}:
-            raise UserError(f"--target {target.name} is given twice")
+        if (target.name, target.op) in {(t.name, t.op) for t in out}:
+            raise UserError(f"--target {target.name}{target.op} is given twice")
         out.append(target)
     if not out:
         raise UserError("give at least one --target, e.g. --target seat_spread<=0.02")
@@ -315,6 +315,8 @@ def _tournament_metrics(fld, tables, targets, seed, blocks, client, lineup):
     per_seat = win.mean(axis=1)  # [block, seat]
     out = {}
     for t in targets:
+        if t.name in out:  # a band: two targets on one metric
+            continue
         if t.metric == "seat_spread":
             out[t.name] = _spread(per_seat, n_games)
         elif t.metric == "seat_share":
@@ -360,6 +362,8 @@ def _card_metrics(fld, tables, targets, seed, blocks, client):
                       fld.spec.strategies())  # fmt: skip
     out = {}
     for t in targets:
+        if t.name in out:  # a band: two targets on one metric
+            continue
         if t.metric == "card_value":
             card = card_of(t.arg, cardlist)
             shares = evaluate(problem, restricted_specs(start, [card]), seed=seed,

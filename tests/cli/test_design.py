@@ -54,9 +54,11 @@ def test_a_planted_seat_handicap_is_removed_by_starting_pearls_by_seat(tmp_path,
     """Issue 32: "A seat handicap planted with `--set` (for example one seat starting with many
     extra Pearls) is removed by a search over starting Pearls by seat." Seat 3 given 8 extra
     Pearls wins about 45% at 4 players; the search brings it back to 0 or 1."""
+    lineup = ["--strategies", "greedy,farmer"] if seed == 3 else []  # a strategy in two seats
     df, text = _design(tmp_path, f"seat{seed}", "--players", "4", "--expansions", "",
                        "--set", "rules.seat_3_pearls=8", "--vary", "rules.seat_3_pearls=0..10",
-                       "--target", "seat_share:3<=0.28", "--seed", str(seed), *BUDGET)  # fmt: skip
+                       "--target", "seat_share:3<=0.28", "--seed", str(seed), *lineup,
+                       *BUDGET)  # fmt: skip
     row = df[df["recommended"]].iloc[0]
     assert int(row["rules.seat_3_pearls"]) <= 1
     assert row["seat_share:3"] <= 0.28 and bool(row["verified"])
@@ -134,3 +136,13 @@ def test_bad_design_input_is_one_line_on_stderr(tmp_path, args, message) -> None
     assert message in result.output, result.output
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_design_on_dask_gives_the_same_candidates(tmp_path) -> None:
+    args = ["--players", "2", "--expansions", "", "--set", "rules.first_player_pearls=4",
+            "--vary", "rules.first_player_pearls=0..6", "--target", "seat_share:1<=0.55",
+            "--candidates", "8", "--blocks", "60", "--reeval-blocks", "200",
+            "--retune-candidates", "8"]  # fmt: skip
+    local, _ = _design(tmp_path, "local", *args)
+    dask, _ = _design(tmp_path, "dask", *args, "--backend", "dask", "--threads", "2")
+    pd.testing.assert_frame_equal(local, dask)

@@ -47,8 +47,9 @@ def test_a_planted_chain_of_one_step_per_rung_is_measured_over_many_seeds():
 def test_a_sweep_at_three_players_is_a_bound_not_a_thirty_step_interval():
     """At 3 players a rung that never loses to the one below still shares some games with a
     third player, so the pair's shares vary: the sweep counts as a bound (at least so many
-    steps), not as an estimate whose interval the logit's edge blows up (5.7 steps [-27.7,
-    39.1] on the 3-player Abyss ladder before)."""
+    steps, from the Clopper-Pearson bound of its games), not as an estimate whose interval the
+    delta method blows up at the logit's edge (5.7 steps [-27.7, 39.1] on the 3-player Abyss
+    ladder before)."""
     rows = []
     rng = np.random.default_rng(3)
     for b in range(60):
@@ -61,8 +62,9 @@ def test_a_sweep_at_three_players_is_a_bound_not_a_thirty_step_interval():
     lad = ladder(pd.DataFrame(rows), ["weak", "strong"], 3)
     row = lad.steps.iloc[0]
     assert row["stronger's share"] == pytest.approx(1.0)
-    assert row["steps lo"] == row["steps"] == row["steps hi"] > 2
-    assert lad.span[1] == lad.span[0] == lad.span[2]
+    assert row["sweep"] and row["steps"] == row["steps hi"]  # a sweep: at least so many steps
+    assert 2 < row["steps lo"] < row["steps"]  # the Clopper-Pearson bound of 180 games
+    assert lad.span[0] == lad.span[2] and 2 < lad.span[1] < lad.span[0]
 
 
 def test_pure_chance_shows_no_skill_over_many_seeds():

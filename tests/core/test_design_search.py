@@ -51,9 +51,10 @@ def test_finalists_are_the_nearest_that_might_hold_and_the_given_data() -> None:
              _candidate(3, 11.0, 10.8, 11.2, 0.05, "rounds")]  # fmt: skip
     for c, s in zip(cands, [4, 0.4, 0, 2], strict=True):
         c.shortfall = s
-    chosen = finalists(cands, [t], 2)
-    assert [c.number for c in chosen] == [1, 2, 0]
-    assert recommend(chosen, [t]).number == 2  # 1 misses on its point estimate
+    rounds = finalists(cands, [t], 1)
+    assert [[c.number for c in g] for g in rounds] == [[2, 0], [1]]  # 2 meets on its point
+    assert recommend(rounds[0], [t]).number == 2
+    assert recommend([cands[1]], [t]) is None  # 1 might, but misses on its point estimate
 
 
 def test_the_front_keeps_the_candidates_no_other_beats_on_both_counts() -> None:
@@ -109,3 +110,33 @@ def test_design_runs_on_a_game_no_command_names(tmp_path, monkeypatch) -> None:
     assert row["rules.hand"] == 1 and row["win_rate:best"] <= 0.55
     assert df[df["candidate"] == 0].iloc[0]["win_rate:best_lo"] > 0.55
     assert "Change rules.hand=2 to rules.hand=1" in result.output
+
+
+def test_minutes_stop_the_search_after_the_batch_that_spends_its_share() -> None:
+    """`--minutes M`: no new batch once 60% of M is spent (a fake clock: 1 minute a batch)."""
+    from reports.design import Budget, Problem, search
+    from reports.design_targets import Field
+
+    calls = {"t": 0.0}
+
+    def clock():
+        return calls["t"]
+
+    def measured(*args, **kw):
+        calls["t"] += 60.0  # every candidate takes a minute
+        return {"rounds": Estimate(9.0, 8.0, 10.0, 100)}
+
+    import reports.design as D
+
+    original = D.measure
+    D.measure = measured
+    try:
+        varies = [Vary("rules.x", "float", 0, 9, start=3.0)]
+        problem = Problem(Field(None, ["a", "b"], 2, "a"), varies,
+                          [Target("rounds", "", "<=", 5.0)], 1)  # fmt: skip
+        out = search(problem, Budget(candidates=40, batch=2, blocks=3, minutes=5), clock=clock)
+    finally:
+        D.measure = original
+    # 3 minutes is 60% of 5: batch 0 (2 min) and batch 1 (4 min) run, then the search stops
+    assert [c.batch for c in out] == [0, 0, 1, 1]
+    assert out[0].values == {"rules.x": 3.0}  # the data as given comes first
