@@ -233,9 +233,9 @@ def finalists(cands: list[Candidate], targets: list[Target], k: int,
                                                c.number))  # fmt: skip
     else:
         ordered = sorted(pool, key=lambda c: (c.shortfall, c.distance, c.number))[:k]
+    ordered = [c for c in ordered if c.number != 0]
     groups = [ordered[i:i + k] for i in range(0, min(len(ordered), k * rounds), k)] or [[]]
-    if all(c.number != 0 for g in groups for c in g):
-        groups[0].append(cands[0])
+    groups[0].append(cands[0])
     return groups
 
 

@@ -146,3 +146,29 @@ def test_a_design_on_dask_gives_the_same_candidates(tmp_path) -> None:
     local, _ = _design(tmp_path, "local", *args)
     dask, _ = _design(tmp_path, "dask", *args, "--backend", "dask", "--threads", "2")
     pd.testing.assert_frame_equal(local, dask)
+
+
+def test_design_runs_on_conspiracy_with_its_tension_metrics(tmp_path) -> None:
+    """Every game: Conspiracy's tension comes from the games its tournament replays
+    (`ReportModule.tension_sample`); a target its games meet needs no change."""
+    df, text = _design(tmp_path, "conspiracy", "--game", "conspiracy", "--players", "3",
+                       "--vary", "game.coalition_ip=0..8", "--target", "decisive_point>=0.05",
+                       "--target", "seat_spread<=0.5", *BUDGET)  # fmt: skip
+    assert "No change needed" in text
+    row = df[df["recommended"]].iloc[0]
+    assert row["candidate"] == 0 and 0.05 < row["decisive_point"] < 1
+    assert row["decisive_point_lo"] < row["decisive_point"] < row["decisive_point_hi"]
+
+
+def test_the_largest_card_value_is_measured_over_every_card(tmp_path) -> None:
+    """`max_card_value`: with the Shopkeeper at 30 IP it is the Shopkeeper's value (about 18
+    points for a farmer at 3 players, the most valuable card by far); lowering it meets a cap."""
+    df, text = _design(tmp_path, "max", "--players", "3", "--expansions", "",
+                       "--set", "lord.shopkeeper.ip=30", "--vary", "lord.shopkeeper.ip=0..30",
+                       "--target", "max_card_value<=0.08", "--strategies", "farmer",
+                       "--candidates", "6", "--blocks", "40", "--reeval-blocks", "120",
+                       "--retune-candidates", "8")  # fmt: skip
+    given = df[df["candidate"] == 0].iloc[0]
+    assert given["max_card_value"] > 0.12 and not given["verified"]
+    row = df[df["recommended"]].iloc[0]
+    assert int(row["lord.shopkeeper.ip"]) < 30 and row["max_card_value"] <= 0.08
