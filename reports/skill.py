@@ -63,7 +63,7 @@ def ladder(seats: pd.DataFrame, rungs: list[str], n_players: int, conf: float = 
     # with more players, the pair's shares are normalised to the two of them
     pair_total = _pair_totals(seats, rungs)
     z = float(ndtri(0.5 + conf / 2))
-    rows, total, below, above = [], 0.0, 0.0, 0.0
+    rows = []
     for a, b in zip(rungs, rungs[1:], strict=False):
         i, j = table.names.index(b), table.names.index(a)
         w = pair_total.get((a, b), 1.0)
@@ -75,11 +75,19 @@ def ladder(seats: pd.DataFrame, rungs: list[str], n_players: int, conf: float = 
         rows.append({"weaker": a, "stronger": b, "stronger's share": p, "lo": lo_p,
                      "hi": hi_p, "steps": s, "steps lo": s_lo, "steps hi": s_hi, "games": n,
                      "sweep": sweep})  # fmt: skip
-        total, below, above = total + s, below + (s - s_lo) ** 2, above + (s_hi - s) ** 2
-    span = (total, total - math.sqrt(below), total + math.sqrt(above))
     share = pd.DataFrame(table.share, index=table.names, columns=table.names)
     matrix = (0.5 + (share - share.T) / 2).iloc[index, index]
-    return Ladder(list(rungs), matrix, pd.DataFrame(rows), span, n_players)
+    steps = pd.DataFrame(rows)
+    return Ladder(list(rungs), matrix, steps, span_of(steps), n_players)
+
+
+def span_of(steps: pd.DataFrame) -> tuple[float, float, float]:
+    """The ladder's span: the sum of its steps, each step's distance to its interval's ends added
+    in quadrature on each side."""
+    s = steps["steps"].to_numpy(float)
+    below = math.sqrt(float(((s - steps["steps lo"].to_numpy(float)) ** 2).sum()))
+    above = math.sqrt(float(((steps["steps hi"].to_numpy(float) - s) ** 2).sum()))
+    return float(s.sum()), float(s.sum()) - below, float(s.sum()) + above
 
 
 def share_steps(p: float, lo: float, hi: float, games: int,
@@ -135,6 +143,37 @@ def chart(lad: Ladder):
     ax.set_ylim(0, 1.05)
     ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
+
+
+def add_section(report, run_dir) -> None:
+    """`Skill against luck: the ladder`, when `abyss-mc skill` measured one in `run_dir`
+    (skill/skill-<N>p.csv and the matrix of every pair, skill-<N>p-matrix.csv)."""
+    from pathlib import Path
+
+    found = sorted(Path(run_dir, "skill").glob("skill-*p.csv"))
+    if not found:
+        return
+    sec = report.section("Skill against luck: the ladder")
+    for path in found:
+        steps = pd.read_csv(path)
+        n = int(path.stem.removeprefix("skill-").removesuffix("p"))
+        lad = Ladder([*steps["weaker"][:1], *steps["stronger"]], pd.DataFrame(), steps,
+                     span_of(steps), n)  # fmt: skip
+        sec.figure(chart(lad), f"skill-{n}p", f"{n} players: {lad.verdict()}; each rung's "
+                   "share against the one below it, 95% intervals")  # fmt: skip
+        shown = steps[["weaker", "stronger", "stronger's share", "lo", "hi", "steps",
+                       "steps lo", "steps hi", "games"]]  # fmt: skip
+        sec.table(shown, float_format="{:.3f}", caption=f"{n} players: the steps between "
+                  "adjacent rungs (a step: the stronger wins 75% head to head)")  # fmt: skip
+        matrix = path.with_name(f"skill-{n}p-matrix.csv")
+        if matrix.is_file():
+            sec.table(pd.read_csv(matrix, index_col=0), float_format="{:.1%}",
+                      caption=f"{n} players: the row's share of the two players' wins against "
+                      "the column, in the games both play")  # fmt: skip
+    sec.paragraph("A skill step is the gap at which the stronger player wins 75% of its games "
+                  "head to head; the span from the random policy to the best player is a lower "
+                  "bound on the game's depth (chess about 14 steps, backgammon 8, roulette 0). "
+                  "docs/metrics.md defines it.")  # fmt: skip
 
 
 def _short(name: str) -> str:

@@ -75,6 +75,9 @@ def add_head_to_head(report, run) -> None:
             if set(wanted) <= set(seats.columns):
                 tiers[St.title(tier)] = seats[wanted].astype({"strategy": str})
     add_section(report, tiers)
+    from reports.skill import add_section as add_ladder
+
+    add_ladder(report, run.dir)
 
 
 SEARCH_NOTE = (

@@ -20,7 +20,8 @@ def skill(
     """Skill steps between the rungs of a ladder (a step: the stronger wins 75% head to head).
 
     Play the ladder first, every pair of rungs meeting: `abyss-mc tournament --players 2
-    --design all --strategies random,greedy,...`; docs/metrics.md."""
+    --design all --strategies random,greedy,...`; docs/metrics.md. `abyss-mc report RUN_DIR`
+    then shows the ladder."""
     import pandas as pd
 
     from reports.render import render_png
@@ -48,6 +49,7 @@ def skill(
             raise UserError(f"`{a}` and `{b}` never met at {n} players: play the ladder with "
                             "`tournament --design all`")  # fmt: skip
         atomic_write_text(out / f"skill-{n}p.csv", lad.steps.to_csv(index=False))
+        atomic_write_text(out / f"skill-{n}p-matrix.csv", lad.matrix.to_csv())
         atomic_write_bytes(out / f"skill-{n}p.png", render_png(chart(lad)))
         typer.echo(f"{n} players: {lad.verdict()}")
         typer.echo(lad.steps.to_string(index=False, float_format="{:.3f}".format))

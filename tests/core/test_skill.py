@@ -140,3 +140,35 @@ def test_the_skill_row_of_a_sweep_says_at_least_with_a_finite_bound():
     assert v.finding and "at least" in v.sentence and v.short.startswith("≥")
     bound = float(v.short[1:].split()[0])
     assert 1.5 < bound < 6  # 200 of 200 games at 97.5%: a share of at least 0.98
+
+
+def test_the_report_shows_the_ladder_that_skill_measured(tmp_path):
+    """`abyss-mc skill RUN_DIR` then `abyss-mc report RUN_DIR`: the report's ladder section
+    shows the steps, the chart and the matrix of every pair (the tiny game: a game no command
+    names)."""
+    from tiny_game import SPEC
+    from typer.testing import CliRunner
+
+    from cli.app import app
+    from sim import games
+
+    run = CliRunner()
+    games.register(SPEC)
+    try:
+        out = tmp_path / "run"
+        assert run.invoke(app, ["tournament", "--game", "tiny", "--players", "2", "--strategies",
+                                "random,best,aim", "--blocks", "300", "--out", str(out)]
+                          ).exit_code == 0  # fmt: skip
+        md = (out / "report" / "report.md")
+        before = md.read_text() if md.is_file() else ""
+        shown = run.invoke(app, ["skill", str(out), "--rungs", "random,aim,best"])
+        assert shown.exit_code == 0, shown.output
+        assert run.invoke(app, ["report", str(out)]).exit_code == 0
+    finally:
+        games._EXTRA.pop("tiny", None)
+    text = md.read_text()
+    assert "Skill against luck: the ladder" not in before
+    assert "Skill against luck: the ladder" in text
+    verdict = shown.output.splitlines()[0].split(": ", 1)[1]  # "0.7 skill steps [0.5, 0.9] from"
+    assert verdict.split(" from ")[0] in text.replace("\\", "")  # the verdict (md unescaped)
+    assert "the row's share of the two players' wins" in text  # the matrix
