@@ -138,11 +138,18 @@ def test_the_builtin_weights_load_and_name_their_base():
     assert policy.params()[P.L_WEIGHTS:].any()
 
 
-def test_learned_plays_the_tables_own_weights():
+def test_learned_plays_the_tables_own_weights(monkeypatch, tmp_path):
     """"`learned` (the player count's built-in weights)": at 4 players the built-in file; at a
     count without one, one line saying how to make them, not another count's weights."""
+    from games.abyss.strategies.learned import LearnedPolicy
+
     four = REGISTRY.make_policies(["learned", "greedy"], 4)[0]
     assert four.loaded.digest == REGISTRY.make_policy("learned").loaded.digest
+    five = REGISTRY.make_policies(["learned", "greedy"], 5)[0]
+    assert five.loaded.digest != four.loaded.digest  # its own file, learned_5p.npz
+    builtin = LearnedPolicy.builtin.__func__
+    monkeypatch.setattr(LearnedPolicy, "builtin", classmethod(
+        lambda cls, n: builtin(cls, n) if n != 5 else tmp_path / "none.npz"))  # fmt: skip
     with pytest.raises(StrategyError, match="no built-in weights for 5 players") as err:
         REGISTRY.make_policies(["learned", "greedy"], 5)
     assert "\n" not in str(err.value)
