@@ -52,9 +52,10 @@ MinutesOption = Annotated[
     typer.Option(
         "--minutes",
         metavar="M",
-        help="With --report: a time budget for the card values instead of --card-blocks: deals "
-        "go to the cards still undecided, in looks of doubling size, and stop for those told "
-        "apart from worthless (a sequential test, family-wise error 5% over all cards and "
-        "looks; docs/restricted-play.md). M minutes over all play strengths' card values.",
+        help="With --report: a time budget for the verdicts still undecided, in looks of "
+        "doubling size: half for the best strategy (a tournament whose best is not told apart "
+        "plays more blocks), the rest for the card values instead of --card-blocks (deals go "
+        "to the cards still undecided). Sequential tests, family-wise error 5% over all looks "
+        "(docs/restricted-play.md). M minutes over all player counts and play strengths.",
     ),
 ]

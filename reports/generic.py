@@ -4,6 +4,7 @@ strategies and the seats (`sim.core.game`: a spec without a `report_module`)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 
@@ -39,8 +40,6 @@ def summary(played, n_players: int) -> str:
 def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
     """The report of a run of any game: its strategies (win rate and mean score, with 95%
     intervals) and its seats (win rate of each seat, numbered from 1)."""
-    import json
-
     import pandas as pd
 
     from reports.render import Report
@@ -60,7 +59,7 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
     strength_report.add_verdicts(
         report, SimpleNamespace(dir=run_dir, config=config),
         lambda d, main: verdicts(seats if main else _with_players(
-            pd.read_parquet(Path(d) / "seats.parquet"))),
+            pd.read_parquet(Path(d) / "seats.parquet")), _config(d)),
     )  # fmt: skip
     for n_players, part in seats.groupby("n_players", sort=True):
         games = len(part) // n_players
@@ -103,7 +102,11 @@ def _with_players(seats):
     return seats
 
 
-def verdicts(seats) -> list:
+def _config(run_dir) -> dict:
+    return json.loads((Path(run_dir) / "manifest.json").read_text()).get("config", {})
+
+
+def verdicts(seats, config: dict | None = None) -> list:
     """Per player count, the best strategy and the seat advantage (`reports.verdicts`): paired by
     deal over a tournament's blocks, else from Wilson intervals over games; seat intervals
     simultaneous over the seats (Bonferroni)."""
@@ -117,7 +120,8 @@ def verdicts(seats) -> list:
         n = int(n)
         if part["strategy"].nunique() > 1:
             if blocks:
-                out.append(V.best_strategy_blocks(part.rename(columns={"score": "ip"}), n))
+                out.append(V.best_strategy_blocks(part.rename(columns={"score": "ip"}), n,
+                                                  V.pair_conf(config or {}, n)))
             else:
                 table = rates(part.groupby("strategy", sort=True))
                 out.append(V.best_strategy_rates(

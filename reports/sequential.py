@@ -1,5 +1,8 @@
-"""Card values on a time budget (issue 30, `--minutes`): deals go to the cards still undecided, and
-a card told apart from worthless stops getting them.
+"""Verdicts on a time budget (issue 30, `--minutes`): deals go where a verdict is still undecided.
+
+Card values (`run`): deals go to the cards still undecided, and a card told apart from worthless
+stops getting them. The best strategy (`extend`): a tournament whose best strategy is not told
+apart from the others plays more blocks, one that is told stops.
 
 A group-sequential design over restricted play (`reports.restrict`). The looks are fixed in
 advance: `first` deals, then twice as many at each look, at most `looks` looks. At each look every
@@ -136,3 +139,85 @@ def impact_frame(cards: list[tuple[str, str, str]], result: Sequential,
     df = pd.DataFrame(rows)
     df["p_holm"] = adjust_pvalues(df["p"].to_numpy(), "holm")
     return df.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
+
+
+# --- the best strategy: a tournament's blocks in looks -----------------------------------------
+def look_conf(k: int, alpha: float = 0.05, looks: int = LOOKS) -> float:
+    """The level of look `k` of a tournament in looks: half the error rate at the first look
+    (the blocks a report plays anyway, so that its verdicts lose little power there), the other
+    half spread evenly over the later looks; the sum over all looks is `alpha` (a union bound,
+    whatever look the run stops at)."""
+    if looks == 1:
+        return 1 - alpha
+    return 1 - alpha / 2 if k == 0 else 1 - alpha / (2 * (looks - 1))
+
+
+@dataclass
+class Looks:
+    """How a tournament was played in looks: the blocks by each look taken, whether its question
+    was decided, why it stopped ("decided", "looks" or "budget"), the level of its last look
+    (`look_conf`: the level its verdict is tested at), and the seconds the looks after the
+    first took."""
+
+    marks: list[int]
+    decided: bool
+    stopped_by: str
+    conf: float
+    seconds: float = 0.0
+
+    def config(self) -> dict:
+        """The manifest's record of it (`reports.verdicts.pair_conf` reads `conf` back)."""
+        return {"blocks": self.marks[-1], "looks": len(self.marks), "decided": self.decided,
+                "stopped_by": self.stopped_by, "conf": self.conf,
+                "seconds": round(self.seconds, 1)}  # fmt: skip
+
+
+def extend(play_to: Callable, decided: Callable, first: int, *, seconds: float,
+           alpha: float = 0.05, looks: int = LOOKS,
+           clock: Callable[[], float] = time.monotonic):  # fmt: skip
+    """A tournament in looks: `play_to(blocks)` plays it to that many blocks (resuming its stored
+    chunks) and returns its result; `decided(result, conf)` says whether its question is
+    answered at level `conf`. The first look plays `first` blocks; while the question is open,
+    blocks double at each look, at most `looks` looks, a look started only if twice the last
+    one's time fits in `seconds` (counted from the end of the first look, which a report plays
+    anyway), or if an interrupted run already stored part of it. Returns (result, Looks).
+
+    Look k is tested at `look_conf(k)`, so the chance that the run ever calls a question decided
+    wrongly is at most alpha (Bonferroni over the looks), wherever it stops."""
+    marks, last, start = [], 0.0, None
+    result = None
+    for k, mark in enumerate(schedule(first, looks)):
+        stored = result is not None and result.n_stored >= mark
+        if marks and not stored and clock() - start + 2 * last > seconds:
+            return result, Looks(marks, False, "budget", look_conf(k - 1, alpha, looks),
+                                 clock() - start)  # fmt: skip
+        t0 = clock()
+        result = play_to(mark)
+        last = clock() - t0
+        start = clock() if start is None else start
+        marks.append(mark)
+        if decided(result, look_conf(k, alpha, looks)):
+            return result, Looks(marks, True, "decided", look_conf(k, alpha, looks),
+                                 clock() - start)  # fmt: skip
+    return result, Looks(marks, False, "looks", look_conf(len(marks) - 1, alpha, looks),
+                         clock() - start)  # fmt: skip
+
+
+class Pool:
+    """A time budget shared by `parts` uses one after the other: each gets what is left divided
+    by the parts left, so time one did not need goes to those after it."""
+
+    def __init__(self, seconds: float, parts: int):
+        self.seconds, self.parts = seconds, max(parts, 1)
+
+    def left(self) -> float:
+        return max(self.seconds, 0.0)
+
+    def share(self) -> float:
+        """The next part's seconds."""
+        return self.left() / self.parts
+
+    def spend(self, seconds: float) -> None:
+        """A part took `seconds`; one part fewer is left."""
+        self.seconds -= seconds
+        self.parts = max(self.parts - 1, 1)

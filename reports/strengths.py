@@ -179,14 +179,19 @@ def load_card_values(run_dir: Path, tier: str):
 
 
 def tier_manifest(parent_config: dict, tier: str, lineups: dict[int, list[str]],
-                  n_games: int) -> dict:  # fmt: skip
-    """The manifest of a tier's run directory: the parent's card data and options."""
+                  n_games: int, pair_looks: dict | None = None) -> dict:  # fmt: skip
+    """The manifest of a tier's run directory: the parent's card data and options (and, on a
+    time budget, each player count's looks: `reports.sequential.Looks.config`)."""
     counts = sorted(lineups)
     config = {**parent_config, "command": "tournament", "strength": tier,
               "strategies": sorted({s for names in lineups.values() for s in names}),
               "lineups": {str(n): names for n, names in lineups.items()},
               "n_players": counts[0] if len(counts) == 1 else counts,
               "n_games": n_games}  # fmt: skip
+    if pair_looks:
+        config["pair_looks"] = pair_looks
+    else:
+        config.pop("pair_looks", None)  # (the parent's)
     return {"config": config}
 
 
@@ -209,7 +214,7 @@ def resolve_options(spec, strengths: str, card_blocks: int | None, report: bool,
                         "use --strengths tuned")  # fmt: skip
     if minutes is not None:
         if not report or not minutes > 0:
-            raise UserError(f"--minutes budgets the report's card values: it needs --report "
+            raise UserError(f"--minutes budgets the report's undecided verdicts: it needs --report "
                             f"and a positive number; got {minutes}")  # fmt: skip
         card_blocks = card_blocks or CARD_BLOCKS  # (a budget plays them for any line-up)
     if card_blocks is None:

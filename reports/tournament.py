@@ -193,6 +193,9 @@ class TournamentResult:
     stopped_early: bool = False
     sequential: object = None  # reports.stats.SequentialComparison, in sequential mode
     timings: dict = field(default_factory=dict)
+    #: blocks 0 .. n_stored - 1 are in the store (more than n_blocks when a longer run of the
+    #: same store was interrupted: `reports.sequential.extend` plays on to them)
+    n_stored: int = 0
 
 
 def run_tournament(
@@ -223,7 +226,9 @@ def run_tournament(
 
     With a `store` (`sim.core.chunks.ChunkStore`; a chunk is a run of blocks), each finished
     chunk is stored and the stored ones are read back instead of played: an interrupted
-    tournament resumes with the same results, sequential or not.
+    tournament resumes with the same results, sequential or not. Stored chunks from block
+    `n_blocks` on (a longer run's) are kept and left out, so that a tournament played in looks
+    (`reports.sequential.extend`) reads each look's blocks only.
 
     With a Dask `client` (`sim.core.dask_backend`), chunks of `DASK_BLOCKS` blocks are played on
     the cluster and recorded in block order: the same results (a table's game is a pure function
@@ -248,6 +253,8 @@ def run_tournament(
     todo = [(0, n_blocks)]
     if store is not None:
         for first, _ in store.completed():
+            if first >= n_blocks:
+                continue
             parts[first] = (pd.read_parquet(store.path(first, "seats.parquet")),
                             pd.read_parquet(store.path(first, "games.parquet")))  # fmt: skip
             if store.path(first, "aggregates.npz").is_file():  # a game that keeps aggregates
@@ -256,7 +263,7 @@ def run_tournament(
                 play = registry.get(game).play()
                 part = play.load_aggregates(store.path(first, "aggregates.npz"))
                 agg = part if agg is None else agg.merge(part)
-        state["blocks"] = store.end()
+        state["blocks"] = min(store.end(), n_blocks)
         todo = store.missing(n_blocks)
         if seq is not None:  # a sequential run stores its chunks in order: no gaps
             for first in sorted(parts):
@@ -321,6 +328,7 @@ def run_tournament(
             "games_per_second": n_games / elapsed if elapsed else 0.0,
             "threads": threads,
         },
+        max(store.end(), state["blocks"]) if store is not None else state["blocks"],
     )
 
 

@@ -64,12 +64,12 @@ def play(setup: TournamentSetup, run, backend, scheduler, progress) -> tuple[str
         from reports.tournament import run_tournament, tournament_text
         from sim.core.runs import atomic_write_text, write_parquet
 
-        results = {}
+        results, pool, looks = {}, _pair_pool(setup), {}
         for n in counts:
-            results[n] = run_tournament(
-                tables, names, n_players=n, n_blocks=blocks, seed=seed, design=design, crn=crn,
+            results[n] = _in_looks(spec, n, blocks, pool, looks, lambda b, n=n: run_tournament(
+                tables, names, n_players=n, n_blocks=b, seed=seed, design=design, crn=crn,
                 threads=threads, progress=sys.stderr.isatty(), sequential_alpha=sequential,
-                game=spec.name, store=run.store(f"{n}p"), client=cluster)  # fmt: skip
+                game=spec.name, store=run.store(f"{n}p"), client=cluster))  # fmt: skip
         typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
         seats_df = pd.concat([t[0] for t in typed], ignore_index=True)
         games_df = pd.concat([t[1] for t in typed], ignore_index=True)
@@ -89,7 +89,9 @@ def play(setup: TournamentSetup, run, backend, scheduler, progress) -> tuple[str
             tables, names=names, counts=counts, seed=seed, expansions=exp,
             fight_points=fight_points, run_dir=run.dir,
         ) if extras is not None else {}  # fmt: skip
-        extra_config |= _play_strengths(setup, results, run, cluster, progress)
+        extra_config |= _play_strengths(setup, results, run, cluster, progress, pool)
+        if looks:
+            extra_config["pair_looks"] = looks
         one = len(counts) == 1
         run.write_manifest(
             seed,
@@ -141,7 +143,59 @@ def _compile_ahead(spec, exp, fight_points: int) -> None:
             compile_part_in_background(label, target)
 
 
-def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> dict:
+#: The share of `--minutes` for the best strategy's looks (`reports.sequential.extend`); the
+#: card values get the rest, with what the looks left unspent.
+PAIR_SHARE = 0.5
+
+
+def _pair_pool(setup: TournamentSetup):
+    """With `--minutes`: the pairs' share of the budget, split among the tournaments that may
+    play more blocks (each player count of the run and of its tuned and learned tiers; not the
+    search tier's); else None."""
+    if not setup.card_minutes or setup.sequential is not None:
+        return None
+    from reports import sequential as Q
+    from reports import strengths as St
+
+    tiers = 1 + sum(St.plays(setup.strengths, t) for t in (St.TUNED, St.LEARNED))
+    return Q.Pool(setup.card_minutes * 60 * PAIR_SHARE, tiers * len(setup.counts))
+
+
+def _in_looks(spec, n: int, blocks: int, pool, looks: dict, play_to):
+    """One player count's tournament (`play_to(blocks)`): `blocks` blocks, or, with a budget
+    (`pool`), in looks while its best strategy is not told apart (`reports.sequential.extend`;
+    the looks recorded in `looks[str(n)]`). A line-up of one strategy has no best to tell."""
+    if pool is None:
+        return play_to(blocks)
+    from reports import sequential as Q
+
+    result, how = Q.extend(play_to, _best_told(spec, n), blocks, seconds=pool.share())
+    pool.spend(how.seconds)
+    looks[str(n)] = how.config()
+    return result
+
+
+def _best_told(spec, n: int):
+    """Whether a tournament's best strategy is a finding at level `conf` (`reports.verdicts`)."""
+
+    def told(result, conf: float) -> bool:
+        import pandas as pd
+
+        from reports.verdicts import best_strategy_blocks
+
+        seats = pd.DataFrame(spec.play().tournament_frames(result.seats, result.games)[0])
+        if "ip" not in seats and "score" in seats:
+            seats = seats.rename(columns={"score": "ip"})
+        seats["strategy"] = seats["strategy"].astype(str)
+        if seats["strategy"].nunique() < 2:
+            return True
+        return best_strategy_blocks(seats, n, conf).finding
+
+    return told
+
+
+def _play_strengths(setup: TournamentSetup, results, run, cluster, progress,
+                    pool=None) -> dict:  # fmt: skip
     """The tuned tier's tournaments (strengths/tuned/), the learned and search tiers'
     (strengths/learned/, strengths/search/)
     and the card values of the tiers of presets (card_values/<tier>/): `reports.strengths`.
@@ -161,15 +215,18 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> 
     registry = spec.strategies()
     tiers = {St.HAND if not any(St.is_tuned(s) for s in names) else "as run": (names, results)}
 
-    def play_tier(tier, lineups, n_blocks):
-        played = {n: run_tournament(
-            tables, lineup, n_players=n, n_blocks=n_blocks, seed=seed, design=design, crn=crn,
+    def play_tier(tier, lineups, n_blocks, budget=None):
+        looks = {}
+        played = {n: _in_looks(spec, n, n_blocks, budget, looks, lambda b, n=n, lineup=lineup:
+                               run_tournament(
+            tables, lineup, n_players=n, n_blocks=b, seed=seed, design=design, crn=crn,
             threads=threads, progress=sys.stderr.isatty(), game=spec.name,
             store=run.store(f"{tier}-{n}p"), client=cluster,
-        ) for n, lineup in lineups.items()}  # fmt: skip
+        )) for n, lineup in lineups.items()}  # fmt: skip
         if played:
             _write_tier(spec, tables, run, tier, lineups, played, seed=seed,
-                        expansions=expansions, fight_points=fight_points)  # fmt: skip
+                        expansions=expansions, fight_points=fight_points,
+                        pair_looks=looks)  # fmt: skip
         return played
 
     versions = {}
@@ -177,14 +234,14 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> 
         versions = {str(n): St.tuned_versions(registry, names, n) for n in counts}
         lineups = {n: St.tuned_lineup(registry, names, n) for n in counts}
         lineups = {n: lineup for n, lineup in lineups.items() if lineup}
-        tuned = play_tier(St.TUNED, lineups, blocks)
+        tuned = play_tier(St.TUNED, lineups, blocks, pool)
         if tuned:
             tiers[St.TUNED] = (sorted({s for x in lineups.values() for s in x}), tuned)
         seats = pd.read_parquet(run.dir / St.TUNED_DIR / "seats.parquet") if tuned else None
         if St.plays(strengths, St.LEARNED) and tuned:
             lineups = {n: St.learned_lineup(registry, seats, n) for n in tuned}
             lineups = {n: lineup for n, lineup in lineups.items() if lineup}
-            learned = play_tier(St.LEARNED, lineups, blocks)
+            learned = play_tier(St.LEARNED, lineups, blocks, pool)
             if learned:
                 tiers[St.LEARNED] = (sorted({s for x in lineups.values() for s in x}), learned)
         if St.plays(strengths, St.SEARCH) and tuned:
@@ -192,7 +249,10 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> 
             lineups = {n: St.search_lineup(seats, n, rollouts) for n in tuned}
             play_tier(St.SEARCH, lineups, n_blocks)
     if card_blocks:  # not the search tier's: restricted play of a search player costs hours
-        seconds = setup.card_minutes * 60 / len(tiers) if setup.card_minutes else None
+        seconds = None
+        if setup.card_minutes:  # the rest of the budget and what the looks left unspent
+            left = setup.card_minutes * 60 * (1 - PAIR_SHARE) + (pool.left() if pool else 0.0)
+            seconds = left / len(tiers)
         for tier, (_, res) in tiers.items():
             _card_values(spec, tables, run, cluster, tier, res, card_blocks, seed, progress,
                          seconds)  # fmt: skip
@@ -202,7 +262,7 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress) -> 
 
 
 def _write_tier(spec, tables, run, tier, lineups, results, *, seed, expansions,
-                fight_points):  # fmt: skip
+                fight_points, pair_looks=None):  # fmt: skip
     import json
     import shutil
 
@@ -232,7 +292,7 @@ def _write_tier(spec, tables, run, tier, lineups, results, *, seed, expansions,
                fight_points=fight_points, run_dir=d)  # fmt: skip
     plan = read_plan(run.dir)  # the run's card data and options
     manifest = St.tier_manifest({**plan, "expansions": list(expansions), "seed": seed}, tier,
-                                lineups, len(games))  # fmt: skip
+                                lineups, len(games), pair_looks)  # fmt: skip
     atomic_write_text(d / "manifest.json", json.dumps(manifest, indent=1) + "\n")
 
 

@@ -88,12 +88,21 @@ def _against(pairs: pd.DataFrame, best: str, other: str) -> dict:
             "ahead": bool(r["significant"]) and sign * r["diff"] > 0}  # fmt: skip
 
 
+def pair_conf(config: dict, n_players: int) -> float:
+    """The level of a run's best-strategy test at `n_players`: CONF, or, for a tournament played
+    in looks on a time budget (`reports.sequential.extend`), the level it was tested at each
+    look."""
+    looks = (config.get("pair_looks") or {}).get(str(n_players))
+    return float(looks["conf"]) if looks else CONF
+
+
 def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -> Verdict:
     """`df`: a tournament's long-form seats (block, table, seat, strategy, win, ip, rank). A
     finding when the strategy with the highest win rate is ahead of every other after Holm's
     correction over all pairs; the sentence gives its difference to the runner-up (or to the
     first it is not told apart from) with the interval at the level Holm's procedure tested that
-    pair, which excludes 0 exactly when the pair is significant."""
+    pair, which excludes 0 exactly when the pair is significant. `conf` above CONF: a tournament
+    played in looks (`pair_conf`), whose every look is tested at that level."""
     from reports import stats
 
     summary = stats.strategy_summary(df, conf=conf)
@@ -111,6 +120,9 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
     holm = (f"Holm's correction over {_the(family, 'pair')} (p = {shown['p_adj']:.2g}; the "
             f"interval at the {_level(shown['level'])} level at which that correction tested "
             "the pair")  # fmt: skip
+    if conf > CONF:
+        holm += (f"; blocks played in looks on a time budget, the last tested at the "
+                 f"{_level(conf)} level")  # fmt: skip
     if shown["ahead"]:
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {_pct(b['win_rate'])} "

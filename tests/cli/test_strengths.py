@@ -253,6 +253,8 @@ def test_a_time_budget_plays_the_card_values_sequentially(tmp_path):
     deals for those already told apart" (the procedure's error rates: tests/core/
     test_sequential.py). Here: the card values of both strengths are played in looks within the
     budget, each card on its own number of deals, and the report says how they were played."""
+    from reports.sequential import look_conf
+
     out = tmp_path / "run"
     result = runner.invoke(app, ["tournament", "--players", "2", "--blocks", "4", "--strengths",
                                  "tuned", "--minutes", "0.2", "--fight-points", "0", "--seed",
@@ -266,5 +268,16 @@ def test_a_time_budget_plays_the_card_values_sequentially(tmp_path):
         assert impact["games"].max() == meta["blocks"] * 2
         decided = impact[impact["look"] >= 0]
         assert (decided["finding"] != "cannot tell").all()
-    assert json.loads((out / "manifest.json").read_text())["config"]["card_minutes"] == 0.2
+    config = json.loads((out / "manifest.json").read_text())["config"]
+    assert config["card_minutes"] == 0.2
     assert "on a time budget" in (out / "report" / "report.md").read_text()
+    # and the best strategy's pair: blocks in looks while it is not told apart
+    tier = json.loads((out / "strengths" / "tuned" / "manifest.json").read_text())["config"]
+    for looks, blocks in ((config["pair_looks"]["2"], config["blocks"]),
+                          (tier["pair_looks"]["2"], tier["n_games"] // 2)):  # fmt: skip
+        assert looks["blocks"] == 4 * 2 ** (looks["looks"] - 1) == blocks
+        assert looks["decided"] == (looks["stopped_by"] == "decided")
+        assert looks["conf"] == look_conf(looks["looks"] - 1)
+    if tier["pair_looks"]["2"]["decided"]:  # the verdict says how it was tested
+        md = (out / "report" / "report.md").read_text()
+        assert "blocks played in looks on a time budget" in md

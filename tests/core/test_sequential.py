@@ -104,3 +104,122 @@ def test_the_batched_p_values_are_the_paired_t_tests():
     d = np.vstack([rng.normal(0.1, 1, 40), rng.normal(0, 1, 40), np.zeros(40), np.full(40, .5)])
     expected = [paired_test(row, 0.95)[3] for row in d]
     np.testing.assert_allclose(Q._p_values(d), expected, rtol=1e-9)
+
+
+# --- the best strategy in looks (`extend`) ----------------------------------------------------
+def _tournament(edge: float, seed: int, strategies=("a", "b")):
+    """`play_to` for a 2-player tournament of two strategies whose first wins each game with
+    chance 1/2 + edge; a block is two tables (both seatings), drawn once per block from the seed
+    (the same block whoever asks). Returns (play_to, asked)."""
+    import pandas as pd
+
+    total = Q.schedule(40)[-1]
+    rng = np.random.default_rng(seed)
+    first_wins = rng.random((total, 2)) < 0.5 + edge
+    asked = []
+
+    class Result:
+        def __init__(self, seats, n):
+            self.seats, self.n_stored = seats, n
+            # per block: the first strategy's win share minus the second's (both tables)
+            self.diffs = (2 * first_wins[:n].astype(float) - 1).mean(axis=1)
+
+    def play_to(blocks):
+        asked.append(blocks)
+        block, table, seat = (x.ravel() for x in np.meshgrid(
+            np.arange(blocks), [0, 1], [0, 1], indexing="ij"))  # fmt: skip
+        first = (seat + table) % 2 == 0  # the seat of strategies[0]
+        win = (first_wins[block, table] == first).astype(float)
+        seats = pd.DataFrame({"block": block, "table": table, "seat": seat,
+                              "strategy": np.where(first, *strategies), "win": win,
+                              "ip": 50.0 + win, "rank": 2 - win.astype(int)})  # fmt: skip
+        return Result(seats, blocks)
+
+    return play_to, asked
+
+
+def _best_found(result, conf):
+    from reports.verdicts import best_strategy_blocks
+
+    return best_strategy_blocks(result.seats, 2, conf).finding
+
+
+def test_a_best_strategy_is_found_in_looks_and_stops_early():
+    """A strategy planted 12 points ahead is found, at an early look, over 40 seeds."""
+    early = 0
+    for seed in range(40):
+        play_to, asked = _tournament(0.12, seed)
+        _, looks = Q.extend(play_to, _best_found, 40, seconds=1e9)
+        assert looks.decided and looks.stopped_by == "decided"
+        early += len(asked) < Q.LOOKS
+    assert early >= 38
+
+
+def _pair_told(result, conf):
+    """`_best_found` for two strategies, faster: Holm over one pair is the paired t test over
+    blocks (checked against it below)."""
+    from reports.stats import paired_test
+
+    _, lo, hi, _ = paired_test(result.diffs, conf)
+    return lo > 0 or hi < 0
+
+
+def test_the_fast_pair_test_is_the_verdicts():
+    for seed in range(12):
+        play_to, _ = _tournament(0.03 * (seed % 3), seed)
+        for blocks in (40, 160):
+            result = play_to(blocks)
+            for conf in (0.95, Q.look_conf(0), Q.look_conf(3)):
+                assert _pair_told(result, conf) == _best_found(result, conf)
+
+
+def test_equal_strategies_are_never_told_apart_beyond_the_error_rate():
+    """Two equal strategies, 400 seeds, every look tested: a run that ever calls one of them
+    best is an error; it happens at most at the 5% rate (with room for the seeds' noise),
+    though each run looks at the data up to LOOKS times."""
+    errors = 0
+    for seed in range(400):
+        play_to, asked = _tournament(0.0, 1000 + seed)
+        _, looks = Q.extend(play_to, _pair_told, 40, seconds=1e9)
+        errors += looks.decided
+        assert looks.decided or len(asked) == Q.LOOKS
+    assert errors / 400 <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 400), errors
+
+
+def test_a_look_starts_only_if_it_fits_the_budget_unless_already_stored():
+    """A look starts only if twice the last one's time fits; a run that stored part of a later
+    look (killed during it) plays on to it whatever the clock says."""
+    play_to, asked = _tournament(0.0, 7)
+    ticks = iter(np.arange(0, 1000, 1.0))
+    _, looks = Q.extend(play_to, _best_found, 40, seconds=5, clock=lambda: next(ticks))
+    assert looks.stopped_by == "budget" and asked == [40, 80]  # (the first look is free)
+    config = looks.config()
+    assert (config["blocks"], config["looks"], config["decided"]) == (80, 2, False)
+    assert config["conf"] == Q.look_conf(1) == 1 - 0.05 / 10
+
+    def resumed(blocks):  # the store already holds 320 blocks
+        result = play_to(blocks)
+        result.n_stored = 320
+        return result
+
+    asked.clear()
+    ticks = iter(np.arange(0, 1000, 1.0))
+    _, looks = Q.extend(resumed, _best_found, 40, seconds=5, clock=lambda: next(ticks))
+    assert asked[:4] == [40, 80, 160, 320]
+
+
+def test_the_looks_spend_the_error_rate_once():
+    """Half of alpha at the first look, half over the others: the sum over all looks is alpha."""
+    for looks in (1, 2, 6):
+        spent = sum(1 - Q.look_conf(k, 0.05, looks) for k in range(looks))
+        assert abs(spent - 0.05) < 1e-12
+    assert Q.look_conf(0) == 0.975
+
+
+def test_a_pool_passes_on_what_a_part_left():
+    pool = Q.Pool(100, 4)
+    assert pool.share() == 25
+    pool.spend(5.0)  # the first part took 5 s of its 25
+    assert pool.share() == 95 / 3
+    pool.spend(200.0)
+    assert pool.share() == 0 and pool.left() == 0

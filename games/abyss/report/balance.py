@@ -297,7 +297,7 @@ def tension_sample(agg):
 def run_verdicts(run) -> list:
     """The verdicts of a run (`RunData`): per player count the best strategy and the seat
     advantage (the fight-or-explore rule: `_verdicts`)."""
-    from reports.verdicts import best_strategy_blocks, best_strategy_rates, seat_verdict
+    from reports.verdicts import best_strategy_blocks, best_strategy_rates, pair_conf, seat_verdict
 
     out = []
     for part in run.parts:
@@ -306,7 +306,7 @@ def run_verdicts(run) -> list:
         if blocked and len(part.agg.strategies) > 1:
             df = part.seats.rename(columns={"score": "ip"})
             df["strategy"] = df["strategy"].astype(str)
-            out.append(best_strategy_blocks(df, n))
+            out.append(best_strategy_blocks(df, n, pair_conf(run.config, n)))
         elif len(part.agg.strategies) > 1:
             out.append(best_strategy_rates(strategy_rates(part.agg), n))
         out.append(seat_verdict(_verdict_seat_table(part), n))

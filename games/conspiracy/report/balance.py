@@ -205,7 +205,7 @@ def run_verdicts(run: ConspiracyRun) -> list:
         part = run.seats[run.seats["players"] == n]
         if part["strategy"].nunique() > 1:
             if run.is_tournament:
-                out.append(V.best_strategy_blocks(part, n))
+                out.append(V.best_strategy_blocks(part, n, V.pair_conf(run.config, n)))
             else:
                 out.append(V.best_strategy_rates(strategy_rates(run, n), n))
         out.append(V.seat_verdict(_seat_table(part, n, run.is_tournament), n))
