@@ -77,7 +77,7 @@ def main() -> None:
 
     interrupts.install()  # a Ctrl-C is never lost (also under `python -m cli.app`)
     # SIGTERM (kill, a batch scheduler) unwinds like Ctrl-C, so a run being written is removed.
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    signal.signal(signal.SIGTERM, interrupts.on_sigterm)
     try:
         code = app(prog_name="abyss-mc", standalone_mode=False)
     except click_errors.NoArgsIsHelpError as exc:
@@ -93,10 +93,6 @@ def main() -> None:
     if code == 130 and not InterruptNote.told:  # typer ends a Ctrl-C with 130 and no word
         print("interrupted", file=sys.stderr)
     sys.exit(code or 0)
-
-
-def _exit_on_sigterm(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
 
 
 app.callback()(_root)

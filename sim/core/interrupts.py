@@ -8,7 +8,10 @@ a Ctrl-C sent while the fast path compiled). So the handler also remembers the s
 run checks it at each chunk boundary and before it publishes its results (`raise_if_interrupted`):
 a Ctrl-C either interrupts the run or, if it was swallowed, stops it at the next check. The
 swallowed exception is not printed either ("Exception ignored ... Traceback" on stderr would break
-the promise of one line): it is remembered, and raised at the next check.
+the promise of one line): it is remembered, and raised at the next check. SIGTERM (`on_sigterm`)
+is remembered the same way; numba checks before each function it compiles (`sim.core.jit`), so a
+signal swallowed during a cold compile stops the run within a function's compile, not after it
+(a SIGTERM lost in a finalizer once let a cold run go on past a test's 60 s).
 
 Only the standard library; `install` is called by the console script before any command runs.
 """
@@ -18,13 +21,20 @@ from __future__ import annotations
 import signal
 import sys
 
-_received = False
+_received = False  # or the signal received: SIGINT or SIGTERM
 
 
 def _on_sigint(signum: int, frame: object) -> None:
     global _received
-    _received = True
+    _received = signal.SIGINT
     raise KeyboardInterrupt
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM (kill, a batch scheduler) unwinds like Ctrl-C, with exit code 128 + 15."""
+    global _received
+    _received = signal.SIGTERM
+    raise SystemExit(128 + signum)
 
 
 def install() -> None:
@@ -41,7 +51,7 @@ def _quiet_ctrl_c(previous):
     run stops at its next check) and passes anything else to `previous`."""
 
     def hook(unraisable) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        if isinstance(unraisable.exc_value, (KeyboardInterrupt, SystemExit)):
             return
         previous(unraisable)
 
@@ -50,11 +60,15 @@ def _quiet_ctrl_c(previous):
 
 
 def received() -> bool:
-    """A Ctrl-C has arrived since `install` (whether or not its exception reached the run)."""
-    return _received
+    """A Ctrl-C (or SIGTERM) has arrived since `install` (whether or not its exception reached
+    the run)."""
+    return bool(_received)
 
 
 def raise_if_interrupted() -> None:
-    """Raise `KeyboardInterrupt` if a Ctrl-C arrived whose exception was swallowed."""
+    """Raise `KeyboardInterrupt` if a Ctrl-C arrived whose exception was swallowed
+    (`SystemExit(143)` for a SIGTERM)."""
+    if _received == signal.SIGTERM:
+        raise SystemExit(128 + signal.SIGTERM)
     if _received:
         raise KeyboardInterrupt

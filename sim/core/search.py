@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.core.jit import njit, njit_closure
+from sim.core.jit import called_apart, njit, njit_closure
 from sim.core.policy import S_CONFIDENCE, S_DETERMINIZATIONS, S_EXPLORATION, S_OPPONENTS, S_ROLLOUTS
 from sim.core.rng import GOLDEN, mix64
 from sim.core.workspace import shuffle_in, traced
@@ -125,8 +125,23 @@ def hooks_for(determinize, policy_choose, record_features, blocks: SearchBlocks,
     from its `determinize(s, seat)` (what the seat cannot see, sampled afresh), its policies'
     `choose` and `record_features` and its offsets."""
     searched, rollout_policy = searched_for(determinize, blocks, slots)
-    return searched, rollout_policy, asker_for(searched, policy_choose, record_features, blocks,
-                                               slots)  # fmt: skip
+    ask = asker_for(searched, policy_choose, record_features, blocks, slots)
+    return searched, rollout_policy, asked_apart(ask, slots.opt)
+
+
+def asked_apart(ask, opt_at: int):
+    """`ask` called through the symbol table (`sim.core.jit.called_apart`: its tree compiled
+    once, not again in every rule that asks), but a single option answered in place, as `ask`
+    does, without the call."""
+    apart = called_apart(ask)
+
+    @njit_closure(inline="always")
+    def choose(s, seat, decision, n):
+        if n == 1:
+            return s[opt_at]
+        return apart(s, seat, decision, n)
+
+    return choose
 
 
 def searched_for(determinize, blocks: SearchBlocks, slots: SearchSlots):

@@ -24,3 +24,64 @@ def test_numba_imported_first_keeps_the_cache_directory_and_level() -> None:
     done = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True,
                           text=True, check=True)  # fmt: skip
     assert done.stdout.split() == ["True", "1"]
+
+
+CALLED_APART = """
+import numpy as np
+from sim.core.jit import called_apart, njit, njit_ints
+
+@njit_ints
+def kernel(s, a, b, c):
+    s[0] += a + 2 * b + 3 * c
+    return s[0] - 1
+
+stub = called_apart(kernel)
+
+@njit(cache=True)
+def caller(s, a):
+    return stub(s, a, np.int32(2), 3) + stub(s, 0, 0, 0)
+
+s = np.zeros(3, np.int32)
+print(caller(s, 1), stub(s, 1, 1, 1), *s, caller.stats.cache_hits and 'hit' or 'compiled')
+"""
+
+
+def test_a_kernel_called_apart_is_the_kernel_and_its_callers_load_from_the_cache(tmp_path):
+    """`sim.core.jit.called_apart`: the stub returns what the kernel returns and changes the
+    workspace as it does; a second process loads its caller from the cache, the symbol found
+    again (a caller that linked a stale address would crash or differ)."""
+    import os
+
+    (tmp_path / "prog.py").write_text(CALLED_APART)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": os.getcwd()}
+    runs = [subprocess.run([sys.executable, str(tmp_path / "prog.py")], env=env,
+                           capture_output=True, text=True, check=True).stdout.split()
+            for _ in range(2)]  # fmt: skip
+    # caller: 1 + 4 + 9 = 14, returns 13, then +0: 13; total 26; stub: 14 + 6 = 20, returns 19
+    assert runs[0] == ["26", "19", "20", "0", "0", "compiled"]
+    assert runs[1] == ["26", "19", "20", "0", "0", "hit"]
+
+
+def test_a_signal_a_finalizer_swallowed_stops_the_next_compile():
+    """`sim.core.interrupts`: a Ctrl-C (or SIGTERM) remembered but swallowed stops numba before
+    the next function it compiles, not a minute later at the run's next chunk."""
+    import signal
+
+    import pytest
+
+    from sim.core import interrupts
+    from sim.core.jit import njit
+
+    for signum, raised in ((signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, SystemExit)):
+
+        @njit
+        def fresh(x):
+            return x + 1
+
+        interrupts._received = signum
+        try:
+            with pytest.raises(raised):
+                fresh(1)
+        finally:
+            interrupts._received = False
+        assert fresh(1) == 2  # and compiles once the signal is handled
