@@ -184,23 +184,20 @@ def extend(play_to: Callable, decided: Callable, first: int, *, seconds: float,
 
     Look k is tested at `look_conf(k)`, so the chance that the run ever calls a question decided
     wrongly is at most alpha (Bonferroni over the looks), wherever it stops."""
-    marks, last, start = [], 0.0, None
-    result = None
+    marks, last, start, result, conf = [], 0.0, None, None, 1 - alpha
     for k, mark in enumerate(schedule(first, looks)):
         stored = result is not None and result.n_stored >= mark
         if marks and not stored and clock() - start + 2 * last > seconds:
-            return result, Looks(marks, False, "budget", look_conf(k - 1, alpha, looks),
-                                 clock() - start)  # fmt: skip
+            return result, Looks(marks, False, "budget", conf, clock() - start)
         t0 = clock()
         result = play_to(mark)
         last = clock() - t0
         start = clock() if start is None else start
         marks.append(mark)
-        if decided(result, look_conf(k, alpha, looks)):
-            return result, Looks(marks, True, "decided", look_conf(k, alpha, looks),
-                                 clock() - start)  # fmt: skip
-    return result, Looks(marks, False, "looks", look_conf(len(marks) - 1, alpha, looks),
-                         clock() - start)  # fmt: skip
+        conf = look_conf(k, alpha, looks)
+        if decided(result, conf):
+            return result, Looks(marks, True, "decided", conf, clock() - start)
+    return result, Looks(marks, False, "looks", conf, clock() - start)
 
 
 class Pool:

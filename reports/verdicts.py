@@ -90,8 +90,7 @@ def _against(pairs: pd.DataFrame, best: str, other: str) -> dict:
 
 def pair_conf(config: dict, n_players: int) -> float:
     """The level of a run's best-strategy test at `n_players`: CONF, or, for a tournament played
-    in looks on a time budget (`reports.sequential.extend`), the level it was tested at each
-    look."""
+    in looks on a time budget (`reports.sequential.extend`), the level of its last look."""
     looks = (config.get("pair_looks") or {}).get(str(n_players))
     return float(looks["conf"]) if looks else CONF
 
@@ -102,7 +101,7 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
     correction over all pairs; the sentence gives its difference to the runner-up (or to the
     first it is not told apart from) with the interval at the level Holm's procedure tested that
     pair, which excludes 0 exactly when the pair is significant. `conf` above CONF: a tournament
-    played in looks (`pair_conf`), whose every look is tested at that level."""
+    played in looks (`pair_conf`), tested at its last look's level."""
     from reports import stats
 
     summary = stats.strategy_summary(df, conf=conf)

@@ -231,6 +231,8 @@ def _call_symbol(typingctx, symbol, s, a, b, c):
 # --- a signal during a compile -----------------------------------------------------------------
 from numba.core import event as _event  # noqa: E402
 
+from sim.core.interrupts import raise_if_interrupted  # noqa: E402  (the standard library only)
+
 
 class _StopOnInterrupt(_event.Listener):
     """Before each function numba compiles: a Ctrl-C or SIGTERM whose exception a finalizer
@@ -238,8 +240,6 @@ class _StopOnInterrupt(_event.Listener):
     (`sim.core.interrupts`), not at the run's next chunk, a minute later when cold."""
 
     def on_start(self, event) -> None:
-        from sim.core.interrupts import raise_if_interrupted
-
         raise_if_interrupted()
 
     def on_end(self, event) -> None:
