@@ -421,9 +421,40 @@ def test_plackett_luce_breslow_events():
         + [(0, 0, 3, "d", 0, 0, 4), (1, 0, 0, "d", 1, 0, 1), (1, 0, 1, "c", 0, 0, 2)],
         columns=COLUMNS,
     )
-    events, blocks, offsets = stats._choice_events(df, {"a": 0, "b": 1, "c": 2, "d": 3})
-    assert events == [(0, (1, 2, 3)), (1, (0, 2, 3)), (2, (3,)), (3, (2,))]
-    assert blocks.tolist() == [0, 1] and offsets.tolist() == [0, 3, 4]
+    events = stats._ChoiceEvents(df, {"a": 0, "b": 1, "c": 2, "d": 3})
+    # a and b tie first: each chosen from all four; then c from {c, d}; block 1: d from {c, d}
+    chosen = events.chosen.tolist()
+    members = events.members.astype(int).tolist()
+    assert sorted(zip(chosen, map(tuple, members), events.count.tolist(), strict=True)) == [
+        (0, (1, 1, 1, 1), 1), (1, (1, 1, 1, 1), 1), (2, (0, 0, 1, 1), 1), (3, (0, 0, 1, 1), 1)
+    ]  # fmt: skip
+    assert events.blocks.tolist() == [0, 1]
+    by_block = events.by_block.toarray()
+    assert by_block.sum(axis=1).tolist() == [3, 1]
+    assert by_block[1, chosen.index(3)] == 1
+
+
+def test_plackett_luce_counts_repeated_events_as_choix_repeats_them():
+    """Distinct events weighted by their counts give choix's estimate on the full list of events,
+    copies of one strategy at a table and ties included."""
+    import choix
+
+    rng = np.random.default_rng(14)
+    df = pl_tournament(rng, [0.6, 0.1, -0.3, 0.0], n_blocks=60, seats=4)
+    df.loc[df["strategy"] == "s3", "strategy"] = "s2"  # two copies of s2 at every table
+    df.loc[(df["block"] % 5 == 0) & (df["rank"] == 2), "rank"] = 1  # some ties
+    r = stats.plackett_luce(df, intervals=False).sort_index()
+    order = df.sort_values(["block", "table", "rank", "seat"])
+    events = []
+    for _, g in order.groupby(["block", "table"]):
+        items = [int(s[1:]) for s in g["strategy"]]
+        ranks = g["rank"].tolist()
+        for k, (item, rank) in enumerate(zip(items, ranks, strict=True)):
+            others = [x for j, x in enumerate(items) if j != k and ranks[j] >= rank]
+            if others:
+                events.append((item, others))
+    ref = choix.ilsr_top1(3, events, alpha=0.01, max_iter=1000)
+    assert r["strength"].to_numpy() == pytest.approx(ref - ref.mean(), abs=1e-9)
 
 
 # --- confidence sequences ----------------------------------------------------------------------
