@@ -50,6 +50,8 @@ import matplotlib
 from sim.core.runs import atomic_write_bytes
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     import pandas as pd
     from matplotlib.figure import Figure
 
@@ -237,7 +239,7 @@ class Section:
     def figure(self, fig: Figure, name: str, caption: str = "") -> Section:
         """Add a figure: render `fig` to PNG now (Agg) and close it. `name` becomes the file
         ``figures/<safe_name(name)>.png``, made unique within the report."""
-        png = render_png(fig)
+        png = render_png_soon(fig)
         name = _unique(safe_name(name), self._report._figure_names)
         self._report._figure_names.add(name)
         number = 1 + sum(isinstance(b, _Figure) for s in self._report.sections for b in s.blocks)
@@ -379,8 +381,12 @@ class _Table(_Block):
 class _Figure(_Block):
     name: str
     caption: str
-    png: bytes
+    rendering: Future  # the PNG's bytes (`render_png_soon`)
     number: int
+
+    @property
+    def png(self) -> bytes:
+        return self.rendering.result()
 
     def _label(self) -> str:
         return f"Figure {self.number}." + (f" {self.caption}" if self.caption else "")
@@ -486,6 +492,77 @@ def render_png(fig: Figure) -> bytes:
 
             plt.close(fig)
     return _palette_png(buf.getvalue())
+
+
+def render_png_soon(fig: Figure) -> Future:
+    """`render_png(fig)` in a worker process (the figure pickled, then closed here): the report
+    goes on building while its charts render on the other cores, the same bytes (a test
+    compares them). Rendering is about a fifth of a report's time on one core: 55 charts, 21 of
+    the default report's 150 s before (docs/benchmarks.md). A figure that cannot be pickled, or
+    no pool (a daemon process, no `fork`), renders here at once."""
+    import pickle
+    from concurrent.futures import Future
+
+    pool = _render_pool()
+    if pool is not None:
+        try:
+            data = pickle.dumps(fig)
+        except Exception:  # noqa: BLE001 (an artist that will not pickle: render it here)
+            data = None
+        if data is not None:
+            _close(fig)
+            try:
+                return pool.submit(_render_pickled, data)
+            except RuntimeError:  # the pool is shut down or broken
+                fig = pickle.loads(data)
+    done: Future = Future()
+    done.set_result(render_png(fig))
+    return done
+
+
+def _render_pickled(data: bytes) -> bytes:
+    import pickle
+
+    return render_png(pickle.loads(data))
+
+
+def _close(fig: Figure) -> None:
+    if "matplotlib.pyplot" in sys.modules:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+
+
+_POOL: list = []  # [the pool] once made; [None] where there can be none
+
+
+def _render_pool():
+    """Two processes that render charts (`render_png_soon`), started at the first chart and shut
+    down at exit; None where a process cannot have children of its own."""
+    if _POOL:
+        return _POOL[0]
+    import atexit
+    import multiprocessing as mp
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = None
+    if os.environ.get(RENDER_INLINE_ENV) != "1" and not mp.current_process().daemon:
+        # fork: a started process imports no `__main__` again (a user's script is not run
+        # twice) and needs no imports; the workers only unpickle and draw charts
+        method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+        try:
+            workers = max(1, min(2, os.cpu_count() or 1))
+            pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method))
+            atexit.register(pool.shutdown, wait=True, cancel_futures=True)
+        except (OSError, ValueError, NotImplementedError):
+            pool = None
+    _POOL.append(pool)
+    return pool
+
+
+#: ABYSS_MC_RENDER_INLINE=1 renders every chart in the process that makes it
+RENDER_INLINE_ENV = "ABYSS_MC_RENDER_INLINE"
 
 
 def _palette_png(png: bytes) -> bytes:

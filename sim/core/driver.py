@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.core import search as C
-from sim.core.jit import borrow, njit_closure, prange
+from sim.core.jit import borrow, get_num_threads, njit_closure
 from sim.core.rng import N_STREAMS, stream_keys_in
 from sim.core.workspace import LANES
 
@@ -84,17 +84,40 @@ def tables_for(play_task):
     (0 <= i < n_tasks) by `play_task(s, i, ins, outs)` (`ins`, `outs`: tuples of the task's
     arrays). The tasks are dealt to LANES lanes, each with its own workspace (a copy of
     `template`, which holds the card tables) reused task after task: a task must depend only on
-    its inputs (seed, game index, seating), never on its lane."""
+    its inputs (seed, game index, seating), never on its lane.
 
-    @njit_closure(parallel=True)
+    The lanes run on a pool of Python threads, each lane a compiled call that releases the GIL,
+    as many threads as numba's (`set_num_threads`). Not `prange`: numba compiles a parallel loop's
+    body as a function of its own and generates the game's whole tree again there, 10 of a cold
+    run's 80 s (docs/benchmarks.md)."""
+
+    @njit_closure(nogil=True)
+    def play_lane(template, lane, n_lanes, n_tasks, ins, outs):
+        owned = template.copy()
+        s = borrow(owned)  # `owned` lives as long as the lane
+        for i in range(lane, n_tasks, n_lanes):
+            play_task(s, i, ins, outs)
+        owned[0] = owned[0]  # keep the lane's workspace alive to here
+
     def play_tables(template, n_tasks, ins, outs):
-        n_lanes = min(LANES, n_tasks)
-        for lane in prange(n_lanes):
-            owned = template.copy()
-            s = borrow(owned)  # `owned` lives as long as the lane
-            for i in range(lane, n_tasks, n_lanes):
-                play_task(s, i, ins, outs)
-            owned[0] = owned[0]  # keep the lane's workspace alive to here
+        n_lanes = min(LANES, int(n_tasks))
+        threads = min(get_num_threads(), n_lanes)
+
+        def lane(i: int) -> None:
+            play_lane(template, i, n_lanes, int(n_tasks), ins, outs)
+
+        first = threads <= 1 or not play_lane.signatures  # (a first call compiles, here)
+        if first:
+            lane(0)
+            if threads <= 1:
+                for i in range(1, n_lanes):
+                    lane(i)
+                return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(threads, thread_name_prefix="lane") as pool:
+            for done in pool.map(lane, range(1 if first else 0, n_lanes)):
+                del done
 
     return play_tables
 
