@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 _OPT_CHOSEN_BY_USER = "NUMBA_OPT" in os.environ
@@ -161,73 +162,6 @@ def borrow(arr):
     return carray(_int32_pointer(arr.ctypes.data), arr.shape)
 
 
-# --- a kernel called through the symbol table ---------------------------------------------------
-def called_apart(kernel):
-    """`kernel(s, a, b, c)` (`njit_ints`: a workspace and three int64, returning an integer)
-    compiled once as a C function, registered in the process's symbol table under a name of its
-    own, and a stub to call in its place (the same arguments and result).
-
-    Why: numba links the whole tree of every function a compiled function calls into it and
-    generates its machine code again there. A game's decision entry (the policies, the search's
-    hooks: about 50 functions, 0.8 MB of IR) is called from about a hundred rule functions, so
-    a cold compile generated it a hundred times: 130 of 134 s of a cold 20,000-game run
-    compiled, 82 s with the stub (docs/benchmarks.md). The stub calls the symbol instead,
-    resolved when its caller is loaded (also from the cache, as numba's own runtime functions
-    are): the tree is generated once."""
-    import llvmlite.binding as ll
-    from numba.core import sigutils
-    from numba.core.ccallback import CFunc
-
-    where = f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}"
-    symbol = "abyss_mc_" + "".join(c if c.isalnum() else "_" for c in where)
-
-    def entry(data, size, a, b, c):
-        return kernel(carray(data, size), a, b, c)
-
-    entry.__qualname__ = f"entry_{symbol}"
-    c_sig = types.int64(types.CPointer(types.int32), types.int64, types.int64, types.int64,
-                        types.int64)  # fmt: skip
-    c_func = CFunc(entry, sigutils.normalize_signature(c_sig), locals={}, options={})
-    c_func._cache = _stable_cache(entry)
-    c_func.compile()
-    ll.add_symbol(symbol, c_func.address)
-    _APART[symbol] = c_func  # (kept alive: its code is what the symbol points to)
-
-    @njit_closure(inline="always")
-    def stub(s, a, b, c):
-        return _call_symbol(symbol, s, a, b, c)
-
-    return stub
-
-
-_APART: dict = {}
-
-
-@intrinsic
-def _call_symbol(typingctx, symbol, s, a, b, c):
-    """A call of the C function registered as the string literal `symbol` (`called_apart`)
-    with the workspace's data and length and three int64."""
-    from llvmlite import ir
-    from numba.core import cgutils
-
-    if not isinstance(symbol, types.StringLiteral):
-        return None
-    name = symbol.literal_value
-    sig = types.int64(symbol, s, a, b, c)
-
-    def codegen(context, builder, signature, args):
-        _, arr, *ints = args
-        ary = context.make_array(signature.args[1])(context, builder, arr)
-        i64 = ir.IntType(64)
-        fnty = ir.FunctionType(i64, [ary.data.type, i64, i64, i64, i64])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, name)
-        ints = [context.cast(builder, v, t, types.int64)
-                for v, t in zip(ints, signature.args[2:], strict=True)]  # fmt: skip
-        return builder.call(fn, [ary.data, builder.extract_value(ary.shape, 0), *ints])
-
-    return sig, codegen
-
-
 # --- a signal during a compile -----------------------------------------------------------------
 from numba.core import event as _event  # noqa: E402
 
@@ -240,12 +174,16 @@ class _StopOnInterrupt(_event.Listener):
     (`sim.core.interrupts`), not at the run's next chunk, a minute later when cold."""
 
     def on_start(self, event) -> None:
-        raise_if_interrupted()
+        if _CHECK_INTERRUPTS.is_set():
+            raise_if_interrupted()
 
     def on_end(self, event) -> None:
         pass
 
 
+#: cleared while a compile must not raise (`sim.core.apart`: one called from compiled code)
+_CHECK_INTERRUPTS = threading.Event()
+_CHECK_INTERRUPTS.set()
 _event.register("numba:compile", _StopOnInterrupt())
 
 

@@ -14,7 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.core.jit import called_apart, njit, njit_closure
+from sim.core.apart import called_apart
+from sim.core.jit import njit, njit_closure
 from sim.core.policy import S_CONFIDENCE, S_DETERMINIZATIONS, S_EXPLORATION, S_OPPONENTS, S_ROLLOUTS
 from sim.core.rng import GOLDEN, mix64
 from sim.core.workspace import shuffle_in, traced
@@ -130,9 +131,8 @@ def hooks_for(determinize, policy_choose, record_features, blocks: SearchBlocks,
 
 
 def asked_apart(ask, opt_at: int):
-    """`ask` called through the symbol table (`sim.core.jit.called_apart`: its tree compiled
-    once, not again in every rule that asks), but a single option answered in place, as `ask`
-    does, without the call."""
+    """`ask` called apart (`sim.core.apart`: its tree compiled once, not again in every rule
+    that asks), but a single option answered in place, as `ask` does, without the call."""
     apart = called_apart(ask)
 
     @njit_closure(inline="always")
@@ -141,6 +141,7 @@ def asked_apart(ask, opt_at: int):
             return s[opt_at]
         return apart(s, seat, decision, n)
 
+    choose.apart_symbol = apart.apart_symbol
     return choose
 
 
@@ -204,14 +205,14 @@ def asker_for(searched, policy_choose, record_features, blocks: SearchBlocks,
     among the n options at the option row (a single option is not asked), traced. A search
     seat's replayed turn may answer first (`searched`); at the probe's decision the rollout
     policy's own option is kept as the default and, when recording for the learned player,
-    the options' features are written (`record_features`). Compiled once for a workspace and
-    int64 arguments, like `sim.core.jit.njit_ints`, so callers' integer types do not multiply
-    its compiles."""
+    the options' features are written (`record_features`). Called apart only (`asked_apart`),
+    so compiled once, for a workspace and int64 arguments, by its C function when first called
+    (`sim.core.apart`), not when its module is imported."""
     opt_at, kind_at, rec_at, search_kind = slots.opt, slots.policy_kind, slots.rec_on, \
         slots.search_kind  # fmt: skip
     found_at, default_at, trace_at = blocks.found, blocks.default, blocks.trace
 
-    @njit_closure(ints=True)
+    @njit_closure
     def ask(s, seat, decision, n):
         if n == 1:
             return s[opt_at]

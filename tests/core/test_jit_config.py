@@ -28,9 +28,10 @@ def test_numba_imported_first_keeps_the_cache_directory_and_level() -> None:
 
 CALLED_APART = """
 import numpy as np
-from sim.core.jit import called_apart, njit, njit_ints
+from sim.core.apart import called_apart
+from sim.core.jit import njit
 
-@njit_ints
+@njit(cache=True)
 def kernel(s, a, b, c):
     s[0] += a + 2 * b + 3 * c
     return s[0] - 1
@@ -41,15 +42,22 @@ stub = called_apart(kernel)
 def caller(s, a):
     return stub(s, a, np.int32(2), 3) + stub(s, 0, 0, 0)
 
+from sim.core import apart
+
+caller.compile("(int32[::1], int64)")
+entry = apart._REGISTRY[stub.apart_symbol]
+before = entry.c_func is None  # the caller compiled (or loaded), not the kernel
 s = np.zeros(3, np.int32)
-print(caller(s, 1), stub(s, 1, 1, 1), *s, caller.stats.cache_hits and 'hit' or 'compiled')
+print(caller(s, 1), stub(s, 1, 1, 1), *s, caller.stats.cache_hits and 'hit' or 'compiled',
+      before, entry.c_func.cache_hits)
 """
 
 
 def test_a_kernel_called_apart_is_the_kernel_and_its_callers_load_from_the_cache(tmp_path):
-    """`sim.core.jit.called_apart`: the stub returns what the kernel returns and changes the
-    workspace as it does; a second process loads its caller from the cache, the symbol found
-    again (a caller that linked a stale address would crash or differ)."""
+    """`sim.core.apart.called_apart`: the stub returns what the kernel returns and changes the
+    workspace as it does; the kernel compiles at its first call, not with its caller; a second
+    process loads its caller from the cache, the cell found again (a caller that linked a stale
+    address would crash or differ)."""
     import os
 
     (tmp_path / "prog.py").write_text(CALLED_APART)
@@ -58,8 +66,26 @@ def test_a_kernel_called_apart_is_the_kernel_and_its_callers_load_from_the_cache
                            capture_output=True, text=True, check=True).stdout.split()
             for _ in range(2)]  # fmt: skip
     # caller: 1 + 4 + 9 = 14, returns 13, then +0: 13; total 26; stub: 14 + 6 = 20, returns 19
-    assert runs[0] == ["26", "19", "20", "0", "0", "compiled"]
-    assert runs[1] == ["26", "19", "20", "0", "0", "hit"]
+    assert runs[0] == ["26", "19", "20", "0", "0", "compiled", "True", "0"]
+    assert runs[1] == ["26", "19", "20", "0", "0", "hit", "True", "1"]
+
+
+def test_a_kernel_called_apart_compiles_ahead_in_another_process(tmp_path):
+    """`python -m sim.core.apart MODULE NAME`: a second process compiles the kernel a stub calls
+    apart into the cache (the registry is the imported module's); a first call then loads it."""
+    import os
+
+    (tmp_path / "stubs.py").write_text(CALLED_APART.split("caller.compile")[0])
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])}  # fmt: skip
+    subprocess.run([sys.executable, "-m", "sim.core.apart", "stubs", "stub"], env=env,
+                   check=True, capture_output=True)  # fmt: skip
+    probe = ("import numpy as np, stubs; from sim.core import apart; "
+             "stubs.stub(np.zeros(3, np.int32), 1, 0, 0); "
+             "print(apart._REGISTRY[stubs.stub.apart_symbol].c_func.cache_hits)")
+    loaded = subprocess.run([sys.executable, "-c", probe], env=env, check=True,
+                            capture_output=True, text=True)  # fmt: skip
+    assert loaded.stdout.split() == ["1"]  # the kernel came from the cache
 
 
 def test_a_signal_a_finalizer_swallowed_stops_the_next_compile():

@@ -38,7 +38,10 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
     else:
         from games.abyss.engine.runner import run_games as run
 
-        announce = first_compile("abyss", COMPILE_SECONDS) if engine == "fast" else nullcontext()
+        announce = nullcontext()
+        if engine == "fast":
+            compile_apart_ahead(tables)
+            announce = first_compile("abyss", COMPILE_SECONDS)
         with announce:
             seats, games, agg, timings = run(
                 tables, engine=engine, n_players=n_players, n_games=n_games, seed=seed,
@@ -48,6 +51,20 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
     if not per_game:
         return Played(None, None, agg, dict(timings or {}))
     return Played(seats_frame(seats), games_frame(games), agg, dict(timings or {}))
+
+
+def compile_apart_ahead(tables) -> None:
+    """A cold fast path: the kernels its rules call apart (`sim.core.apart`: the decisions'
+    entry, and Leviathan's phases when it is played) compile in a second process while this one
+    compiles the rules, on two cores side by side."""
+    from sim.core.firstrun import cold_start_allowed, is_compiled
+
+    if is_compiled("abyss") or not cold_start_allowed():
+        return
+    from sim.core.apart import compile_in_background
+
+    stubs = ["choose", "leviathan"] if "leviathan" in tables.expansions else ["choose"]
+    compile_in_background("games.abyss.engine.kernel.base", stubs)
 
 
 def load_aggregates(path):
@@ -60,6 +77,7 @@ def load_aggregates(path):
 def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     from games.abyss.engine.fast import run_tables as run
 
+    compile_apart_ahead(tables)
     with first_compile("abyss", COMPILE_SECONDS):
         return run(tables, seed=seed, games=games, seatings=seatings, strategies=strategies)
 

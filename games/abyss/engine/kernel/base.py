@@ -15,6 +15,7 @@ from games.abyss.engine import state as S
 from games.abyss.engine.kernel import core as K
 from games.abyss.engine.kernel import workspace as W
 from sim.core import search as C
+from sim.core.apart import called_apart
 from sim.core.jit import njit, njit_ints
 from sim.core.rng import N_STREAMS, rand_below_in
 from sim.core.workspace import shuffle_in
@@ -140,6 +141,14 @@ SEARCH_SLOTS = C.SearchSlots(
     P.SEARCH, P.ROLLOUT_KIND, P.ROLLOUT_PARAMS, P.N_SLOTS)
 searched, rollout_policy, choose = C.hooks_for(determinize, P.choose, P.record_features,
                                                W.SEARCH_BLOCKS, SEARCH_SLOTS)  # fmt: skip
+
+
+#: The Leviathan expansion's phases, called apart (`sim.core.apart`): a game without it never
+#: compiles them, and a cold run compiles them beside the rules. `leviathan(s, phase, seat, x)`
+#: plays `phase` (`kernel.leviathan.leviathan_phase`) for `seat`; x: its card, power or token.
+LV_CRABS, LV_SETUP, LV_REVEAL_HELD, LV_END_OF_TURN = 0, 1, 2, 3
+LV_MONSTER, LV_LORD_POWER, LV_HOLD_TOKEN = 4, 5, 6
+leviathan = called_apart("games.abyss.engine.kernel.leviathan:leviathan_phase")
 
 
 @njit_ints

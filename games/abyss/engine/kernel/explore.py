@@ -10,7 +10,6 @@ from games.abyss.engine.kernel import base as B
 from games.abyss.engine.kernel import core as K
 from games.abyss.engine.kernel import tables as T
 from games.abyss.engine.kernel import workspace as W
-from games.abyss.engine.kernel.leviathan import leviathan_monster
 from sim.core.jit import njit, njit_ints
 
 
@@ -42,7 +41,7 @@ def explore(s, seat):
         K.push(s, S.TRACK, card)
         last = s[S.TRACK] >= s[T.TRACK_LENGTH]
         if K.race(s, card) == MONSTER and lev:
-            if leviathan_monster(s, seat, card):
+            if B.leviathan(s, B.LV_MONSTER, seat, card) == 1:
                 break
             continue
         if K.race(s, card) == MONSTER:

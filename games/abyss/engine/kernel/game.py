@@ -34,13 +34,6 @@ from games.abyss.engine.kernel import core as K
 from games.abyss.engine.kernel import tables as T
 from games.abyss.engine.kernel import workspace as W
 from games.abyss.engine.kernel.explore import explore, request_support
-from games.abyss.engine.kernel.leviathan import (
-    leviathan_end_check,
-    martial_law,
-    reveal_held_tokens,
-    setup_leviathan,
-    starting_crabs,
-)
 from games.abyss.engine.kernel.locations import control_locations
 from games.abyss.engine.kernel.lords import enforce_commander
 from games.abyss.engine.kernel.recruit import recruit
@@ -60,12 +53,11 @@ def setup(s):
         K.push(s, S.LOC_DECK, i)
     B.shuffle_stack(s, S.LOC_DECK, K.ST_LOCATIONS)
     K.push(s, S.LOC_AVAILABLE, K.pop(s, S.LOC_DECK))
-    crabs = np.empty(S.MAX_PLAYERS, dtype=np.int32)
-    n_crabs = starting_crabs(s, crabs) if lev else 0
+    n_crabs = B.leviathan(s, B.LV_CRABS, 0, 0) if lev else 0  # into the hands, one each
     for a in range(s[T.N_ALLIES]):
         dealt = False
-        for k in range(n_crabs):
-            if crabs[k] == a:
+        for seat in range(n_crabs):
+            if s[K.pbase(seat) + S.P_HAND + 1] == a:  # (the only card in the hand)
                 dealt = True
         if not dealt:
             K.push(s, S.EXP_DECK, a)
@@ -88,9 +80,7 @@ def setup(s):
         # extra Pearls by seat: a balance experiment (rules.toml), 0 in the rules as printed
         s[K.pbase(seat) + S.P_PEARLS] = s[T.STARTING_PEARLS] + s[T.EXTRA_PEARLS + seat]
     if lev:
-        for seat in range(n_players):
-            K.push(s, K.pbase(seat) + S.P_HAND, crabs[seat])
-        setup_leviathan(s)
+        B.leviathan(s, B.LV_SETUP, 0, 0)
 
 
 @njit(cache=True)
@@ -143,7 +133,7 @@ def take_turn(s, seat):
         B.gain_pearls(s, seat, 1)
     lev = s[S.LEVIATHAN] == 1
     if lev:
-        reveal_held_tokens(s, seat)
+        B.leviathan(s, B.LV_REVEAL_HELD, seat, 0)
     if plot_possible(s):
         use_once_per_turn_powers(s, seat, P.D_POWER_BEFORE_PLOT)
     plot_at_court(s, seat)
@@ -155,8 +145,7 @@ def take_turn(s, seat):
         use_once_per_turn_powers(s, seat, P.D_POWER)
     enforce_commander(s, seat)
     if lev:
-        martial_law(s, seat)
-        leviathan_end_check(s)
+        B.leviathan(s, B.LV_END_OF_TURN, seat, 0)
     if s[T.COURT_END_BGA] == 1 and s[S.END_REASON] == S.END_NONE:
         if s[S.LORD_DECK] == 0 and s[S.COURT] < s[T.COURT_SIZE]:
             B.trigger_end(s, S.END_COURT)

@@ -15,8 +15,9 @@ from sim.core.jit import njit, njit_ints
 
 
 @njit(cache=True)
-def starting_crabs(s, crabs):
-    """The plain Crab 1s by (expansion, id): one per player."""
+def deal_crabs(s):
+    """The plain Crab 1s by (expansion, id), one into each player's hand, in seat order; their
+    number (the base game's setup keeps them out of the exploration deck)."""
     n = 0
     for expansion in range(2):
         for a in range(s[T.N_ALLIES]):
@@ -27,7 +28,7 @@ def starting_crabs(s, crabs):
                 and s[T.ALLY_EXPANSION + a] == expansion
                 and n < s[S.N_PLAYERS]
             ):
-                crabs[n] = a
+                K.push(s, K.pbase(n) + S.P_HAND, a)
                 n += 1
     return n
 
@@ -348,3 +349,28 @@ def leviathan_lord_power(s, seat, power):
             zone = B.choose(s, seat, P.D_BORDER_ZONE, n)
             s[S.BORDER + zone] = K.pop(s, S.LEV_DECK)
             s[S.LIFE + zone] = 0
+
+
+@njit(cache=True)
+def leviathan_phase(s, phase, seat, x):
+    """The expansion's phase `phase` (`kernel.base.LV_*`) for `seat`, called apart by the base
+    game's rules (`kernel.base.leviathan`): at setup, the plain Crab 1s into the players' hands
+    (their number returned), then the Border; a turn's held tokens revealed, Martial Law and
+    the end check; the Monster revealed (x: the card; 1 when the exploration ends); a Lord's
+    power (x); a Leviathan Monster token taken (x)."""
+    if phase == B.LV_CRABS:
+        return deal_crabs(s)
+    if phase == B.LV_SETUP:
+        setup_leviathan(s)
+    elif phase == B.LV_REVEAL_HELD:
+        reveal_held_tokens(s, seat)
+    elif phase == B.LV_END_OF_TURN:
+        martial_law(s, seat)
+        leviathan_end_check(s)
+    elif phase == B.LV_MONSTER:
+        return 1 if leviathan_monster(s, seat, x) else 0
+    elif phase == B.LV_LORD_POWER:
+        leviathan_lord_power(s, seat, x)
+    elif phase == B.LV_HOLD_TOKEN:
+        hold_token(s, seat, x)
+    return 0

@@ -9,7 +9,6 @@ from games.abyss.engine.kernel import base as B
 from games.abyss.engine.kernel import core as K
 from games.abyss.engine.kernel import tables as T
 from games.abyss.engine.kernel import workspace as W
-from games.abyss.engine.kernel.leviathan import hold_token, leviathan_lord_power
 from games.abyss.engine.kernel.locations import black_smokers, choose_drawn, place_location
 from sim.core.jit import njit
 
@@ -73,7 +72,7 @@ def apply_recruit_power(s, seat, lord):
     ] == 1:
         ambassador(s, seat, lord, 1 if power == K.PW_HERMIT else (2 if power == K.PW_SAGE else 3))
     elif s[S.LEVIATHAN] == 1:
-        leviathan_lord_power(s, seat, power)
+        B.leviathan(s, B.LV_LORD_POWER, seat, power)
     return -1
 
 
@@ -96,7 +95,7 @@ def hunter(s, seat):
     if k < s[tokens]:
         K.push(s, K.pbase(seat) + S.P_TOKENS, K.pop_at(s, tokens, k))
     else:
-        hold_token(s, seat, K.pop_at(s, held, k - s[tokens]))
+        B.leviathan(s, B.LV_HOLD_TOKEN, seat, K.pop_at(s, held, k - s[tokens]))
 
 
 @njit(cache=True)
