@@ -50,8 +50,6 @@ import matplotlib
 from sim.core.runs import atomic_write_bytes
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-
     import pandas as pd
     from matplotlib.figure import Figure
 
@@ -381,7 +379,7 @@ class _Table(_Block):
 class _Figure(_Block):
     name: str
     caption: str
-    rendering: Future  # the PNG's bytes (`render_png_soon`)
+    rendering: _Rendering  # the PNG's bytes (`render_png_soon`)
     number: int
 
     @property
@@ -494,30 +492,54 @@ def render_png(fig: Figure) -> bytes:
     return _palette_png(buf.getvalue())
 
 
-def render_png_soon(fig: Figure) -> Future:
+def render_png_soon(fig: Figure) -> _Rendering:
     """`render_png(fig)` in a worker process (the figure pickled, then closed here): the report
     goes on building while its charts render on the other cores, the same bytes (a test
     compares them). Rendering is about a fifth of a report's time on one core: 55 charts, 21 of
-    the default report's 150 s before (docs/benchmarks.md). A figure that cannot be pickled, or
-    no pool (a daemon process, no `fork`), renders here at once."""
-    import pickle
-    from concurrent.futures import Future
+    the default report's 150 s before (docs/benchmarks.md)."""
+    return _Rendering(fig)
 
-    pool = _render_pool()
-    if pool is not None:
-        try:
-            data = pickle.dumps(fig)
-        except Exception:  # noqa: BLE001 (an artist that will not pickle: render it here)
-            data = None
-        if data is not None:
-            _close(fig)
+
+class _Rendering:
+    """A chart's PNG: drawn in the pool (`_render_pool`) when it can be, else here: a figure
+    that will not pickle, no pool, or a pool that failed (a worker killed) draws here from its
+    pickle."""
+
+    def __init__(self, fig: Figure):
+        import pickle
+
+        self._png: bytes | None = None
+        self._pickled: bytes | None = None
+        self._future = None
+        pool = _render_pool()
+        if pool is not None:
             try:
-                return pool.submit(_render_pickled, data)
-            except RuntimeError:  # the pool is shut down or broken
-                fig = pickle.loads(data)
-    done: Future = Future()
-    done.set_result(render_png(fig))
-    return done
+                self._pickled = pickle.dumps(fig)
+            except Exception:  # noqa: BLE001 (an artist that will not pickle: draw it here)
+                pass
+        if self._pickled is None:
+            self._png = render_png(fig)
+            return
+        _close(fig)
+        try:
+            self._future = pool.submit(_render_pickled, self._pickled)
+        except (RuntimeError, OSError):  # a broken or shut-down pool, no process to fork
+            pass
+
+    def result(self) -> bytes:
+        if self._png is None:
+            from concurrent.futures.process import BrokenProcessPool
+
+            try:
+                self._png = self._future.result() if self._future is not None else None
+            except (BrokenProcessPool, OSError):
+                pass
+            if self._png is None:
+                import pickle
+
+                self._png = render_png(pickle.loads(self._pickled))
+            self._pickled = self._future = None
+        return self._png
 
 
 def _render_pickled(data: bytes) -> bytes:
@@ -555,7 +577,7 @@ def _render_pool():
             workers = max(1, min(2, os.cpu_count() or 1))
             pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method))
             atexit.register(pool.shutdown, wait=True, cancel_futures=True)
-        except (OSError, ValueError, NotImplementedError):
+        except (OSError, ImportError):  # no working semaphores (no /dev/shm, no sem_open)
             pool = None
     _POOL.append(pool)
     return pool

@@ -429,12 +429,13 @@ def plackett_luce(
     Model (Luce 1959; Plackett 1975): strategy ``i`` has strength ``w_i = exp(theta_i)``; a table's
     order is produced by choosing the winner among the seats with probability proportional to
     strength, then second place among the rest, and so on. Several seats of one strategy at a table
-    are separate copies of the same strength. The model is fitted by maximum likelihood with
-    ``choix.ilsr_top1`` (iterative Luce spectral ranking, Maystre & Grossglauser 2015, "Fast and
-    accurate inference of Plackett-Luce models", NeurIPS), each table contributing its sequence of
-    choices. ``alpha`` is choix's regularisation (a small constant rate added between every pair of
-    strategies, like a few pseudo-comparisons) which keeps the estimate finite when a strategy never
-    beats another; it is negligible against thousands of tables.
+    are separate copies of the same strength. The model is fitted by maximum likelihood as
+    ``choix.ilsr_top1`` fits it (`_fit_pl`: iterative Luce spectral ranking, Maystre &
+    Grossglauser 2015, "Fast and accurate inference of Plackett-Luce models", NeurIPS), each
+    table contributing its sequence of choices. ``alpha`` is choix's regularisation (a small
+    constant rate added between every pair of strategies, like a few pseudo-comparisons) which
+    keeps the estimate finite when a strategy never beats another; it is negligible against
+    thousands of tables.
 
     Ties (seats sharing a rank) use Breslow's approximation (Breslow 1974, "Covariance analysis of
     censored survival data", Biometrics 30, the standard treatment of tied event times in the Cox

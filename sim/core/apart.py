@@ -31,7 +31,7 @@ from importlib import import_module
 from numba import carray, types
 from numba.extending import intrinsic
 
-from sim.core.jit import cache_dir, njit_closure
+from sim.core.jit import cache_dir, interrupts_deferred, njit_closure, stable_cache
 
 #: the C signature of a kernel called apart: the workspace's data and length, three int64
 _C_ARGS = (ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)
@@ -39,12 +39,13 @@ _LAZY = ctypes.CFUNCTYPE(ctypes.c_int64, *_C_ARGS)
 
 
 class _Apart:
-    """One kernel called apart: its symbol, its cell and, once compiled, its C function."""
+    """One kernel called apart: its symbol, its cell and, once compiled, its C function (and
+    `call`, the same from Python, for a call that met the cell before it was filled)."""
 
     def __init__(self, symbol: str, target):
         self.symbol, self.target = symbol, target  # target: a kernel, or "module:name"
         self.cell = ctypes.c_int64(0)
-        self.c_func = None
+        self.c_func = self.call = None
         self.lazy = _LAZY(self._first_call)  # (kept alive: the cell points to it at first)
         self.cell.value = ctypes.cast(self.lazy, ctypes.c_void_p).value
         self.lock = threading.Lock()
@@ -57,7 +58,7 @@ class _Apart:
                 return
             with _compiling(self.symbol):
                 c_func = _c_function(self.symbol, self.kernel())
-            self.c_func = c_func
+            self.c_func, self.call = c_func, _LAZY(c_func.address)
             self.cell.value = c_func.address
 
     def kernel(self):
@@ -70,7 +71,7 @@ class _Apart:
         """The cell's first target: compile, then call. A compile that fails here cannot raise
         through compiled code, so it ends the process with the error on stderr."""
         try:
-            with _no_interrupt_checks():
+            with interrupts_deferred():
                 self.resolve()
         except BaseException:  # noqa: BLE001
             import traceback
@@ -80,15 +81,15 @@ class _Apart:
             import os
 
             os._exit(70)
-        return _LAZY(self.c_func.address)(data, size, a, b, c)
+        return self.call(data, size, a, b, c)
 
 
 _REGISTRY: dict[str, _Apart] = {}
 
 
 def called_apart(target):
-    """`target(s, a, b, c)` called apart (module docstring): `target` is a kernel (compiled as
-    `njit_ints`) or "module:name" of one, imported only when it is first called. Returns the
+    """`target(s, a, b, c)` called apart (module docstring): `target` is a kernel (`njit`) or
+    "module:name" of one, imported only when it is first called. Returns the
     stub to call in its place, with the same arguments and result; `stub.apart_symbol` names
     it for `resolve` and `compile_in_background`."""
     import llvmlite.binding as ll
@@ -122,8 +123,6 @@ def _c_function(symbol: str, kernel):
     from numba.core import sigutils
     from numba.core.ccallback import CFunc
 
-    from sim.core.jit import _stable_cache
-
     def entry(data, size, a, b, c):
         return kernel(carray(data, size), a, b, c)
 
@@ -131,7 +130,7 @@ def _c_function(symbol: str, kernel):
     c_sig = types.int64(types.CPointer(types.int32), types.int64, types.int64, types.int64,
                         types.int64)  # fmt: skip
     c_func = CFunc(entry, sigutils.normalize_signature(c_sig), locals={}, options={})
-    c_func._cache = _stable_cache(entry)
+    c_func._cache = stable_cache(entry)
     c_func.compile()
     return c_func
 
@@ -191,19 +190,6 @@ def _compiling(symbol: str):
     with open(path, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield
-
-
-@contextlib.contextmanager
-def _no_interrupt_checks():
-    """A Ctrl-C or SIGTERM during a first call's compile is left for the run's next check
-    (`sim.core.interrupts`): it cannot raise through the compiled code that called."""
-    from sim.core import jit
-
-    jit._CHECK_INTERRUPTS.clear()
-    try:
-        yield
-    finally:
-        jit._CHECK_INTERRUPTS.set()
 
 
 def compile_in_background(module: str, names: list[str]) -> None:

@@ -100,24 +100,25 @@ def tables_for(play_task):
         owned[0] = owned[0]  # keep the lane's workspace alive to here
 
     def play_tables(template, n_tasks, ins, outs):
-        n_lanes = min(LANES, int(n_tasks))
+        n_tasks = int(n_tasks)
+        n_lanes = min(LANES, n_tasks)
         threads = min(get_num_threads(), n_lanes)
 
         def lane(i: int) -> None:
-            play_lane(template, i, n_lanes, int(n_tasks), ins, outs)
+            play_lane(template, i, n_lanes, n_tasks, ins, outs)
 
-        first = threads <= 1 or not play_lane.signatures  # (a first call compiles, here)
-        if first:
+        if threads <= 1:
+            for i in range(n_lanes):
+                lane(i)
+            return
+        first = 0
+        if not play_lane.signatures:  # a first call compiles: here, not on every thread at once
             lane(0)
-            if threads <= 1:
-                for i in range(1, n_lanes):
-                    lane(i)
-                return
+            first = 1
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(threads, thread_name_prefix="lane") as pool:
-            for done in pool.map(lane, range(1 if first else 0, n_lanes)):
-                del done
+            list(pool.map(lane, range(first, n_lanes)))
 
     return play_tables
 

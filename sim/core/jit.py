@@ -12,6 +12,7 @@ levels 2 and 3 (within 1-2%, measured) and the cold compile takes 10-15 s less (
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -97,14 +98,14 @@ def njit_closure(fn=None, *, ints: bool = False, **options):
     tag = hashlib.sha256(repr(_closure_key(fn)).encode()).hexdigest()[:12]
     fn.__qualname__ = f"{fn.__qualname__}_{tag}"
     dispatcher = njit(cache=True, **options)(fn)
-    dispatcher._cache = _stable_cache(dispatcher.py_func)
+    dispatcher._cache = stable_cache(dispatcher.py_func)
     if ints:  # as njit with a signature does, but after the cache above is in place
         dispatcher.compile(_ints_signature(fn))
         dispatcher.disable_compile()
     return dispatcher
 
 
-def _stable_cache(py_func):
+def stable_cache(py_func):
     """numba's cache of a compiled closure `py_func`, keyed on its code and its cells' values
     (`njit_closure`)."""
     from numba.core.caching import FunctionCache
@@ -181,10 +182,22 @@ class _StopOnInterrupt(_event.Listener):
         pass
 
 
-#: cleared while a compile must not raise (`sim.core.apart`: one called from compiled code)
+#: cleared while a compile must not raise (`interrupts_deferred`)
 _CHECK_INTERRUPTS = threading.Event()
 _CHECK_INTERRUPTS.set()
 _event.register("numba:compile", _StopOnInterrupt())
+
+
+@contextlib.contextmanager
+def interrupts_deferred():
+    """Compiles in this block do not stop for a Ctrl-C or SIGTERM: it is left for the run's next
+    check (`sim.core.interrupts`). For a compile called from compiled code (`sim.core.apart`),
+    through which an exception cannot be raised."""
+    _CHECK_INTERRUPTS.clear()
+    try:
+        yield
+    finally:
+        _CHECK_INTERRUPTS.set()
 
 
 # --- bit tricks ---------------------------------------------------------------------------------

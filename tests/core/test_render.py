@@ -114,35 +114,52 @@ def test_figures_are_closed():
     assert plt.get_fignums() == []
 
 
+def _chart(unpicklable: bool = False):
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
+
+    fig, ax = plt.subplots()
+    ax.plot([1, 3, 2], label="line")
+    ax.legend()
+    if unpicklable:
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.0%}"))
+    return fig
+
+
 def test_charts_render_in_workers_to_the_same_bytes(monkeypatch):
     """A chart drawn in the pool (pickled) has the bytes of one drawn here; one that cannot be
     pickled (a lambda formatter) is drawn here, and so is every chart with
     ABYSS_MC_RENDER_INLINE=1."""
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter
-
-    def chart(unpicklable: bool):
-        fig, ax = plt.subplots()
-        ax.plot([1, 3, 2], label="line")
-        ax.legend()
-        if unpicklable:
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.0%}"))
-        return fig
 
     for unpicklable in (False, True):
-        here = render.render_png(chart(unpicklable))
-        soon = render.render_png_soon(chart(unpicklable))
-        assert soon.result(timeout=60) == here
+        here = render.render_png(_chart(unpicklable))
+        assert render.render_png_soon(_chart(unpicklable)).result() == here
+    plain = render.render_png(_chart())
     assert render._render_pool() is not None  # (not a daemon here: the pool was used)
     monkeypatch.setattr(render, "_POOL", [])
     monkeypatch.setenv(render.RENDER_INLINE_ENV, "1")
     assert render._render_pool() is None
-    assert render.render_png_soon(chart(False)).result(timeout=0) == here_plain(chart)
+    assert render.render_png_soon(_chart()).result() == plain
     assert plt.get_fignums() == []
 
 
-def here_plain(chart) -> bytes:
-    return render.render_png(chart(False))
+def _killed_worker(data: bytes) -> bytes:
+    import os
+
+    os._exit(1)
+
+
+def test_a_chart_whose_worker_dies_is_drawn_here(monkeypatch):
+    """A worker killed while drawing breaks the pool: the chart is drawn here from its pickle,
+    the same bytes, and the report does not fail."""
+    plain = render.render_png(_chart())
+    monkeypatch.setattr(render, "_POOL", [])
+    monkeypatch.setattr(render, "_render_pickled", _killed_worker)  # (the forked worker's)
+    rendering = render.render_png_soon(_chart())
+    assert render._POOL[0] is not None
+    assert rendering.result() == plain
+    render._POOL[0].shutdown(wait=True)
 
 
 # --- HTML --------------------------------------------------------------------------------------
