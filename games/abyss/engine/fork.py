@@ -113,8 +113,7 @@ def fork_task(s, i, ins, outs):
     if fork_game[i] >= 0:
         stream_keys_in(s, W.FORK_KEYS, fork_seed, fork_game[i], N_STREAMS)
     s[W.FORK_INFO : W.FORK_INFO + W.N_FORK_INFO] = -1
-    KN.new_game(s, seed, games[i], seatings.shape[1])
-    KN.play(s)
+    KN.play_whole_game(s, seed, games[i], seatings.shape[1])
     score(s, out_seats[i])
     for k in range(W.N_FORK_INFO):
         out_info[i, k] = s[W.FORK_INFO + k]

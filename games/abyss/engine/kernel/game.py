@@ -39,6 +39,7 @@ from games.abyss.engine.kernel.lords import enforce_commander
 from games.abyss.engine.kernel.recruit import recruit
 from games.abyss.engine.kernel.scoring import final_affiliation, record_results, record_round, score
 from games.abyss.engine.state import N_SEAT_FIELDS, R_RANK, R_SCORE
+from sim.core.apart import called_apart
 from sim.core.driver import DriverLayout, drivers_for, play_for, tables_for
 from sim.core.jit import njit, njit_closure
 from sim.core.workspace import reset_game, seat_lineup, with_trace
@@ -337,31 +338,64 @@ def play_tables_searched(template, seed, games, seatings, lineup_kinds, lineup_p
                      lineup_params, traj_slot), (out_seats, out_games, out_traj))  # fmt: skip
 
 
-def table_task_for(play_game):
-    """Task i of `play_tables`: its line-up seated, its game played by `play_game`, its results
-    (and round-by-round record) written."""
+def table_task_for(set_up_and_play):
+    """Task i of `play_tables`: its line-up seated, its game set up and played by
+    `set_up_and_play(s, seed, game, n_players)`, its results (and round-by-round record)
+    written."""
 
     @njit_closure
     def table_task(s, i, ins, outs):
         seed, games, seatings, lineup_kinds, lineup_params, traj_slot = ins
         out_seats, out_games, out_traj = outs
-        start_task(s, i, seed, games, seatings, lineup_kinds, lineup_params, traj_slot)
-        play_game(s)
+        seat_task(s, i, seatings, lineup_kinds, lineup_params, traj_slot)
+        set_up_and_play(s, seed, games[i], seatings.shape[1])
         end_task(s, i, out_seats, out_games, traj_slot, out_traj)
 
     return table_task
 
 
-_plain_tables = tables_for(table_task_for(play))
-_searched_tables = tables_for(table_task_for(play_game))
+@njit(cache=True)
+def whole_game(s, seed, game, n_players):
+    """Game `game` of `seed` at n_players, set up and played to the end: the kernel a
+    tournament's and a forked rollout's tasks call apart (`sim.core.apart`), so that the rules'
+    tree is compiled once and not again in each of them (docs/decisions.md)."""
+    new_game(s, seed, game, n_players)
+    play(s)
+    return 0
+
+
+_whole_game = called_apart(whole_game)
+
+
+@njit(cache=True, inline="always")
+def play_whole_game(s, seed, game, n_players):
+    """`whole_game`, called apart."""
+    _whole_game(s, seed, game, n_players)
+
+
+@njit(cache=True)
+def searched_game(s, seed, game, n_players):
+    """`whole_game` with the search player's driver (compiled only when a line-up has it)."""
+    new_game(s, seed, game, n_players)
+    play_game(s)
+
+
+_plain_tables = tables_for(table_task_for(play_whole_game))
+_searched_tables = tables_for(table_task_for(searched_game))
+
+
+@njit(cache=True)
+def seat_task(s, i, seatings, lineup_kinds, lineup_params, traj_slot):
+    """Seat task i's line-up, and say whether its game keeps a round-by-round record."""
+    seat_lineup(s, W.POLICY_KIND, W.POLICY_PARAMS, W.N_PARAMS, seatings[i], lineup_kinds,
+                lineup_params)  # fmt: skip
+    s[W.TRAJ_ON] = 1 if traj_slot[i] >= 0 else 0
 
 
 @njit(cache=True)
 def start_task(s, i, seed, games, seatings, lineup_kinds, lineup_params, traj_slot):
     """Seat task i's line-up and set up its game."""
-    seat_lineup(s, W.POLICY_KIND, W.POLICY_PARAMS, W.N_PARAMS, seatings[i], lineup_kinds,
-                lineup_params)  # fmt: skip
-    s[W.TRAJ_ON] = 1 if traj_slot[i] >= 0 else 0
+    seat_task(s, i, seatings, lineup_kinds, lineup_params, traj_slot)
     new_game(s, seed, games[i], seatings.shape[1])
 
 
