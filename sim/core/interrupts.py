@@ -11,15 +11,18 @@ swallowed exception is not printed either ("Exception ignored ... Traceback" on 
 the promise of one line): it is remembered, and raised at the next check. SIGTERM (`on_sigterm`)
 is remembered the same way; numba checks before each function it compiles (`sim.core.jit`), so a
 signal swallowed during a cold compile stops the run within a function's compile, not after it
-(a SIGTERM lost in a finalizer once let a cold run go on past a test's 60 s).
+(a SIGTERM lost in a finalizer once let a cold run go on past a test's 60 s). Where no exception
+can unwind (a compile called from compiled code), a signal is only remembered (`deferred`).
 
 Only the standard library; `install` is called by the console script before any command runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
+import threading
 
 _received = False  # or the signal received: SIGINT or SIGTERM
 
@@ -63,6 +66,30 @@ def received() -> bool:
     """A Ctrl-C (or SIGTERM) has arrived since `install` (whether or not its exception reached
     the run)."""
     return bool(_received)
+
+
+@contextlib.contextmanager
+def deferred():
+    """In this block a Ctrl-C or SIGTERM is remembered, not raised: for Python code called from
+    compiled code (a kernel compiled at its first call, `sim.core.apart`), through which an
+    exception cannot unwind; the run's next check raises it (`raise_if_interrupted`). Signals
+    reach the main thread only, so another thread's block changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def remember(signum: int, frame: object) -> None:
+        global _received
+        _received = signum
+
+    for sig in previous:
+        signal.signal(sig, remember)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def raise_if_interrupted() -> None:

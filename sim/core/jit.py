@@ -166,7 +166,7 @@ def borrow(arr):
 # --- a signal during a compile -----------------------------------------------------------------
 from numba.core import event as _event  # noqa: E402
 
-from sim.core.interrupts import raise_if_interrupted  # noqa: E402  (the standard library only)
+from sim.core.interrupts import deferred, raise_if_interrupted  # noqa: E402  (the standard library only)
 
 
 class _StopOnInterrupt(_event.Listener):
@@ -195,7 +195,8 @@ def interrupts_deferred():
     through which an exception cannot be raised."""
     _CHECK_INTERRUPTS.clear()
     try:
-        yield
+        with deferred():
+            yield
     finally:
         _CHECK_INTERRUPTS.set()
 

@@ -61,7 +61,7 @@ def test_a_small_first_run_plays_on_the_reference_engine_with_the_same_results(
 def test_a_run_longer_than_the_compile_compiles_in_the_foreground(cold) -> None:
     spec = games.get("abyss")
     assert c.cold_start_engine(spec, 4, 100_000) == "fast"
-    assert c.cold_start_engine(spec, 4, 1_000) == "reference"  # about 24 s, the compile 55 s
+    assert c.cold_start_engine(spec, 4, 1_000) == "reference"  # about 24 s, the compile 30 s
     assert cold == ["abyss"]
 
 

@@ -111,3 +111,39 @@ def test_a_signal_a_finalizer_swallowed_stops_the_next_compile():
         finally:
             interrupts._received = False
         assert fresh(1) == 2  # and compiles once the signal is handled
+
+
+def test_a_signal_during_a_compile_called_from_compiled_code_is_left_for_the_next_check():
+    """A kernel called apart compiles inside a ctypes callback, through which an exception
+    cannot unwind (before, a Ctrl-C there ended the run with "could not compile", exit 70):
+    `interrupts_deferred` remembers a Ctrl-C or SIGTERM there, the run's next check raises it,
+    and the handlers are the run's again after the block."""
+    import os
+    import signal
+
+    import pytest
+
+    from sim.core import interrupts
+    from sim.core.jit import interrupts_deferred
+
+    interrupts.install()
+    signal.signal(signal.SIGTERM, interrupts.on_sigterm)
+    try:
+        for signum, raised in ((signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, SystemExit)):
+            try:
+                with interrupts_deferred():
+                    os.kill(os.getpid(), signum)
+                    for _ in range(1000):  # Python runs the handler between bytecodes
+                        pass
+            except (KeyboardInterrupt, SystemExit):
+                pytest.fail(f"signal {signum} was raised inside the block")
+            assert interrupts.received()
+            with pytest.raises(raised):
+                interrupts.raise_if_interrupted()
+            interrupts._received = False
+        assert signal.getsignal(signal.SIGINT) is interrupts._on_sigint
+        assert signal.getsignal(signal.SIGTERM) is interrupts.on_sigterm
+    finally:
+        interrupts._received = False
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)

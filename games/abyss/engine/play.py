@@ -7,8 +7,9 @@ from contextlib import nullcontext
 from sim.core.firstrun import first_compile
 from sim.core.game import Played
 
-#: The fast path's first compile on a 2-core machine (docs/benchmarks.md), to tell the user.
-COMPILE_SECONDS = 55
+#: The fast path's first compile on a 2-core machine (30 s on 2026-12-05, docs/benchmarks.md),
+#: to tell the user and to choose the engine of a short cold run.
+COMPILE_SECONDS = 30
 #: The reference engine's seconds per seat and game on one core (4 players: 23 s for 1,000
 #: games, 5 with Leviathan: 27 ms a game), for a first run's choice of engine while the fast path
 #: compiles (`cli.commands.common.cold_start_engine`).
