@@ -128,7 +128,9 @@ def told(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.strip() and not line.startswith(notes)]
 
 
-@pytest.mark.parametrize("after_chunks", [0, 3, 12])
+# (the third moment repeats the second's fault with more chunks stored: the slow tier, as the
+# repeated faults of test_faults.py)
+@pytest.mark.parametrize("after_chunks", [0, 3, pytest.param(12, marks=pytest.mark.slow)])
 def test_a_lost_scheduler_keeps_every_chunk_that_arrived(tmp_path, cluster, local_run,
                                                          after_chunks) -> None:  # fmt: skip
     out = tmp_path / "run"
