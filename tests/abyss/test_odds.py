@@ -223,6 +223,25 @@ def test_every_zone_occupied_means_certain_attack(tables: CardTables) -> None:
     assert odds.explore_risk(tables, {}).p_attacked == 0
 
 
+def test_the_attack_chance_of_every_border_counts_the_dice(tables: CardTables) -> None:
+    """ "The sum of the results obtained indicates the Border zone where the Leviathan will
+    position itself. If the zone is occupied: The Leviathan already present in the zone attacks
+    you": for every set of occupied zones, the chance of an attack is the share of the 36 rolls
+    whose sum points at one of them (the fight page's table of every set uses it)."""
+    import itertools
+
+    rolls = [a + b for a in range(1, 7) for b in range(1, 7)]
+    zones = range(int(tables.n_border_zones))
+    for k in range(len(zones) + 1):
+        for occupied in itertools.combinations(zones, k):
+            hits = sum(int(tables.border_zone_of_sum[s]) in occupied for s in rolls)
+            assert odds.attack_chance(tables, occupied) == F(hits, 36)
+            if k in (1, 4):
+                risk = odds.explore_risk(tables, dict.fromkeys(occupied))
+                assert risk.p_attacked == F(hits, 36)
+                assert sum(z.p_land for z in risk.zones if z.occupied) == F(hits, 36)
+
+
 def test_losses_are_capped_by_holdings(tables: CardTables) -> None:
     """ "Discard three Pearls. If you have fewer than three Pearls, discard all you have. If you
     possess no Pearls, this attack has no effect on you." (likewise Allies and free Lords)"""

@@ -356,6 +356,18 @@ def zone_sums(tables: CardTables) -> dict[int, tuple[int, ...]]:
     return {z: tuple(v) for z, v in sums.items()}
 
 
+def zone_chances(tables: CardTables) -> dict[int, Fraction]:
+    """0-based zone -> the exact chance that the 2d6 roll places a Leviathan there."""
+    weights = sum_weights()
+    return {z: Fraction(sum(weights[s] for s in sums), 36) for z, sums in zone_sums(tables).items()}
+
+
+def attack_chance(tables: CardTables, occupied) -> Fraction:
+    """`explore_risk`'s P(attacked) alone: the chance the roll lands on an occupied zone."""
+    chance = zone_chances(tables)
+    return sum((chance[z] for z in occupied), Fraction(0))
+
+
 def penalty_loss(
     tables: CardTables, leviathan: int, holdings: dict[str, int] | None = None
 ) -> dict[str, Fraction]:
@@ -402,8 +414,7 @@ def zone_risk(
     holdings: dict[str, int] | None,
 ) -> ZoneRisk:
     """One zone of `explore_risk`."""
-    weights = sum_weights()
-    p_land = Fraction(sum(weights[s] for s in sums), 36)
+    p_land = zone_chances(tables)[zone]
     occupied = zone in border
     resident = border.get(zone)
     if not occupied:
@@ -443,5 +454,5 @@ def explore_risk(
     _check_holdings(holdings)
     zones = [zone_risk(tables, z, sums, border, holdings) for z, sums in zone_sums(tables).items()]
     expected = {k: sum((z.p_land * z.loss[k] for z in zones), Fraction(0)) for k in PENALTY_TYPES}
-    p_attacked = sum((z.p_land for z in zones if z.occupied), Fraction(0))
+    p_attacked = attack_chance(tables, border)
     return ExploreRisk(p_attacked=p_attacked, expected_loss=expected, zones=zones)

@@ -110,12 +110,9 @@ def landing_occupancy(tables: CardTables, k: int) -> dict[frozenset, Fraction]:
     """Exact distribution of the occupied zones after `k` Leviathans landed by 2d6 on distinct
     zones: a landing on an occupied zone replaces its resident and leaves the set unchanged, so
     without fights the occupied zones are the first `k` distinct zones the dice picked."""
-    from games.abyss.engine.odds import sum_weights, zone_sums
+    from games.abyss.engine.odds import zone_chances
 
-    weights = sum_weights()
-    p_land = {
-        z: Fraction(sum(weights[s] for s in sums), 36) for z, sums in zone_sums(tables).items()
-    }
+    p_land = zone_chances(tables)
     states: dict[frozenset, Fraction] = {frozenset(): Fraction(1)}
     for _ in range(k):
         after: dict[frozenset, Fraction] = {}
@@ -132,18 +129,18 @@ def landing_occupancy(tables: CardTables, k: int) -> dict[frozenset, Fraction]:
 def border_risk(tables: CardTables, threshold_36: int | None = None) -> pd.DataFrame:
     """Exact P(attacked) when exploring on, by the number k of Leviathans on the Border.
 
-    `explore_risk` for every set of k occupied zones, summarised four ways: the least likely
-    zones, a uniformly random set (the mean over every set), the sets the dice build
+    `explore_risk`'s P(attacked) for every set of k occupied zones, summarised four ways: the
+    least likely zones, a uniformly random set (the mean over every set), the sets the dice build
     (`landing_occupancy`) and the most likely zones. Values are exact `Fraction`s. With
     `threshold_36`, also the share of dice-built sets whose risk reaches threshold_36/36.
     """
-    from games.abyss.engine.odds import explore_risk
+    from games.abyss.engine.odds import attack_chance
 
     n_zones = int(tables.n_border_zones)
     rows = []
     for k in range(1, n_zones + 1):
         risk = {
-            frozenset(s): explore_risk(tables, dict.fromkeys(s)).p_attacked
+            frozenset(s): attack_chance(tables, s)
             for s in itertools.combinations(range(n_zones), k)
         }
         landed = landing_occupancy(tables, k)
