@@ -2,8 +2,9 @@
 count, checked on load, its digest in every manifest that plays it.
 
 The file holds `weights` (int32 [decisions, features], fixed point), the game's `decisions` and
-`features` (their codes and names, so a file for other features is refused, not misread), and
-`meta` (JSON: game, players, the base strategy it scores over, how it was made).
+`features` (their codes and names, so a file for other features is refused, not misread; one
+made before features were added weighs them 0), and `meta` (JSON: game, players, the base
+strategy it scores over, how it was made).
 """
 
 from __future__ import annotations
@@ -63,15 +64,26 @@ def load_weights(path: Path, game: str, decisions, features) -> Weights:
         raise StrategyError(f"weights file {path}: for the game {meta.get('game')!r}, not {game!r}")
     if meta.get("format") != FORMAT:
         raise StrategyError(f"weights file {path}: format {meta.get('format')}, expected {FORMAT}")
-    shape = (len(decisions), len(features))
+    shape = (len(decisions), len(file_features))
     if weights.shape != shape or weights.dtype != np.int32:
         raise StrategyError(
             f"weights file {path}: weights of shape {weights.shape} ({weights.dtype}), "
             f"expected {shape} (int32)"
         )
-    if tuple(file_decisions) != tuple(decisions) or tuple(file_features) != tuple(features):
+    named = [str(f) for f in file_features]
+    if tuple(file_decisions) != tuple(decisions) or len(set(named)) != len(named) \
+            or not set(named) <= set(features):  # fmt: skip
         raise StrategyError(f"weights file {path}: made for other decisions or features")
-    return Weights(weights, meta, hashlib.sha256(blob).hexdigest())
+    return Weights(by_name(weights, named, features), meta, hashlib.sha256(blob).hexdigest())
+
+
+def by_name(weights: np.ndarray, named: list[str], features) -> np.ndarray:
+    """The file's weights in the columns of the game's `features`, by name: a file made before
+    features were added weighs them 0, and plays as it was made."""
+    out = np.zeros((weights.shape[0], len(features)), dtype=np.int32)
+    column = {name: k for k, name in enumerate(features)}
+    out[:, [column[name] for name in named]] = weights
+    return out
 
 
 @dataclass

@@ -120,6 +120,66 @@ def test_a_weights_file_is_checked_on_load(tmp_path):
         assert "\n" not in str(err.value)
 
 
+def test_a_file_made_before_features_were_added_plays_as_it_was_made(tables, tmp_path):
+    """A weights file names its features: one holding only the first ones (as the built-in 2-,
+    3- and 5-player files do) plays game for game as the same weights with 0 for the features it
+    lacks; a file naming a feature the game does not have is refused in one line."""
+    w = _random_weights(4)
+    first = list(range(2 + P.N_CATEGORIES * P.N_STATE_FIRST))
+    old = tmp_path / "old.npz"
+    save_weights(old, w[:, first], P.LEARNED_DECISIONS, [P.FEATURE_NAMES[k] for k in first],
+                 {"game": "abyss", "players": 4, "base": "pearl_economist_open_4p"})  # fmt: skip
+    padded = np.zeros_like(w)
+    padded[:, first] = w[:, first]
+    new = _weights_file(tmp_path / "new.npz", padded)
+    loaded = REGISTRY.make_policy(f"learned:weights={old}").loaded.weights
+    np.testing.assert_array_equal(loaded, padded)
+    as_made = _seats(tables, [f"learned:weights={old}", *FIELD], "fast", n_games=40)
+    assert as_made.equals(_seats(tables, [f"learned:weights={new}", *FIELD], "fast", n_games=40))
+    unknown = tmp_path / "unknown.npz"
+    save_weights(unknown, w[:, :3], P.LEARNED_DECISIONS, ["heuristic_pick", "greedy_key", "luck"],
+                 {"game": "abyss", "players": 4, "base": "pearl_economist_open_4p"})  # fmt: skip
+    with pytest.raises(StrategyError, match="made for other decisions or features") as err:
+        REGISTRY.make_policy(f"learned:weights={unknown}")
+    assert "\n" not in str(err.value)
+
+
+def test_the_offered_ally_is_described_as_the_rules_price_it(tables):
+    """ "The cost increases during your turn: the first Ally costs 1 Pearl, the second 2 Pearls,
+    and the third 3 Pearls. Each opponent can only purchase one Ally during your turn." and an
+    opponent is offered the Ally only if it can pay. At every buying decision the search records,
+    the offered Ally's price is 1 to 3, at most the buyer's Pearls, and the track holds 1 to 5
+    cards; at taking one, no price; declining has none of these features; and over the games
+    some buying decision comes after a purchase (a price of 2 or more)."""
+    from games.abyss.engine.kernel import learn as L
+
+    lineup = ["search:rollouts=8", *FIELD]
+    kinds, params = lineup_arrays(REGISTRY.make_policies(lineup, 4))
+    g = np.arange(12, dtype=np.int64)
+    _, _, rec = L.learn_tables(W.cached_template(tables), 9, g, seatings_of(g, 4, 4), kinds,
+                               params)  # fmt: skip
+    count, row, n, features, *_ = rec
+    offer = [P.FEATURE_NAMES.index(name) for name in P.OFFER_NAMES]
+    pearls = P.FEATURE_NAMES.index("pearls@1")  # (the "buy" option's block)
+    buy, take = P.LEARNED_DECISIONS.index(3), P.LEARNED_DECISIONS.index(4)
+    prices = []
+    for i in range(len(g)):
+        for k in range(count[i]):
+            if row[i, k] not in (buy, take):
+                continue
+            options = features[i, k, : n[i, k]]
+            described = np.flatnonzero(options[:, offer].any(axis=1))
+            assert n[i, k] == 2 and len(described) == 1, (i, k)  # yes is, no is not
+            value, price, track = options[described[0], offer]
+            assert 1 <= value <= 5 and 1 <= track <= 5, (i, k)
+            if row[i, k] == buy:
+                assert 1 <= price <= 3 and price <= options[described[0], pearls], (i, k)
+                prices.append(price)
+            else:
+                assert price == 0
+    assert len(prices) > 20 and max(prices) >= 2
+
+
 def test_the_cli_refuses_bad_weights_in_one_line(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "cli.entry", "simulate", "--games", "4",
