@@ -11,6 +11,7 @@ from conspiracy_helpers import tables
 
 from games.conspiracy.engine import policies as P
 from games.conspiracy.engine import state as S
+from games.conspiracy.engine.kernel import core as K
 from games.conspiracy.strategies import REGISTRY
 from sim import games
 from strategies.learned import save_weights
@@ -101,3 +102,67 @@ def test_the_builtin_weights_load_and_name_their_base():
     policy = REGISTRY.make_policy("learned")
     assert policy.loaded.meta["base"] in REGISTRY.strategy_names()
     assert policy.params()[S.L_WEIGHTS:S.N_SLOTS].any()
+
+
+def _seat(w, seat, pearls=0, keys=(), any_two=0):
+    b = K.pb(seat)
+    w[b + S.P_PEARLS], w[b + S.P_ANY_TWO] = pearls, any_two
+    w[b + S.P_KEYS] = len(keys)
+    w[b + S.P_KEYS + 1 : b + S.P_KEYS + 1 + len(keys)] = keys
+
+
+def test_a_location_due_is_the_rules_threshold_of_keys():
+    """ "When you have either two identical keys, or three keys, you must take control of a
+    Location" (and "If they are different, you will take control of a Location only after
+    gaining a third key"): the learned player's `location_due` and the game's own check are one
+    function (kernel.core.keys_complete), here on set keys."""
+    w = S.cached_template(tables()).copy()
+    silver, gold = K.KEY_SILVER, K.KEY_GOLD
+    cases = [((), 1, 0, False), ((), 2, 0, True), ((), 1, 1, False), ((), 1, 2, True),
+             ((silver,), 0, 1, False), ((silver,), 1, 0, True), ((silver, gold), 0, 1, True),
+             ((gold,), 0, 0, False)]  # fmt: skip
+    for keys, more_silver, more_gold, due in cases:
+        _seat(w, 0, keys=keys)
+        assert K.keys_complete(w, 0, more_silver, more_gold) == due, (keys, more_silver, more_gold)
+    _seat(w, 0, keys=(silver,), any_two=1)  # a Location's power: any two keys
+    assert K.keys_complete(w, 0, 0, 1) and not K.keys_complete(w, 0, 0, 0)
+
+
+def test_the_pearl_master_is_taken_by_reaching_the_holders_pearls():
+    """ "The first player that gains one or several Pearls takes the Pearl Master token" and "If
+    an opponent reaches the same number of Pearls as held by the Pearl Master, they steal the
+    Pearl Master token": the learned player's `pearl_master` and the game's gain of Pearls are
+    one function (kernel.core.takes_master)."""
+    w = S.cached_template(tables()).copy()
+    _seat(w, 0, pearls=1)
+    _seat(w, 1, pearls=3)
+    w[S.PEARL_MASTER] = -1
+    assert K.takes_master(w, 0, 1)
+    w[S.PEARL_MASTER] = 1
+    assert K.takes_master(w, 0, 2) and not K.takes_master(w, 0, 1)
+    w[S.PEARL_MASTER] = 0
+    assert not K.takes_master(w, 0, 5)
+
+
+def test_the_recorded_thresholds_are_live():
+    """At the search's recorded decisions, `location_due` and `pearl_master` are 0 or 1, 1 at
+    some of them, and only on a Lord kept or placed, or a pile taken."""
+    from games.conspiracy.engine.fast import lineup_arrays
+    from games.conspiracy.engine.kernel import search as KS
+
+    kinds, params = lineup_arrays(REGISTRY.make_policies(["search:rollouts=8", BASE], 2))
+    gs = np.arange(8, dtype=np.int64)
+    seatings = np.tile(np.arange(2, dtype=np.int64), (8, 1))
+    *_, rec = KS.learn_tables(S.cached_template(tables()), 6, gs, seatings, kinds, params,
+                              KS.N_SEAT_FIELDS, KS.N_GAME_FIELDS)  # fmt: skip
+    count, row, n, features, *_ = rec
+    due, master = P.FEATURE_NAMES.index("location_due"), P.FEATURE_NAMES.index("pearl_master")
+    allowed = [P.LEARNED_DECISIONS.index(d) for d in (P.D_SOURCE, P.D_KEEP, P.D_PLACE)]
+    seen = np.zeros(2, dtype=int)
+    for i in range(len(gs)):
+        for k in range(count[i]):
+            f = features[i, k, : n[i, k]][:, [due, master]]
+            assert np.isin(f, (0, 1)).all()
+            assert row[i, k] in allowed or not f.any()
+            seen += f.sum(axis=0)
+    assert (seen > 0).all(), seen

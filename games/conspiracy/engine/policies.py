@@ -15,7 +15,15 @@ from __future__ import annotations
 import numpy as np
 
 from games.conspiracy.engine import state as S
-from games.conspiracy.engine.kernel.core import largest_group, pb, swap_spots
+from games.conspiracy.engine.kernel.core import (
+    KEY_GOLD,
+    KEY_SILVER,
+    keys_complete,
+    largest_group,
+    pb,
+    swap_spots,
+    takes_master,
+)
 from sim.core.jit import njit
 from sim.core.linear import scorer_for
 from sim.core.policy import (  # noqa: F401  (the search player's slots, for its callers)
@@ -170,9 +178,7 @@ def lord_value(s, seat, lord, spot):
     pearls = s[S.T_LORD_PEARLS + lord]
     if pearls > 0:
         value += param(s, seat, H_PEARL) * pearls
-        holder = s[S.PEARL_MASTER]
-        mine = s[pb(seat) + S.P_PEARLS] + pearls
-        if holder != seat and (holder < 0 or mine >= s[pb(holder) + S.P_PEARLS]):
+        if takes_master(s, seat, pearls):
             value += param(s, seat, H_MASTER)
     return value
 
@@ -293,7 +299,8 @@ STATE_NAMES = ("bias", "round", "pearls", "lords", "keys", "lord_deck", "opponen
                "opponents_pearls")  # fmt: skip
 N_CATEGORIES = 2
 OWN_NAMES = ("heuristic_pick", "value", "cards", "lord_ip_gain", "lord_keys", "lord_pearls",
-             "lord_colour_held", "lord_swap", "lord_reveal", "opponents_value")  # fmt: skip
+             "lord_colour_held", "lord_swap", "lord_reveal", "opponents_value",
+             "location_due", "pearl_master")  # fmt: skip
 FEATURE_NAMES = OWN_NAMES + tuple(
     f"{name}@{c}" for c in range(N_CATEGORIES) for name in STATE_NAMES
 )
@@ -362,10 +369,30 @@ def option_features(s, seat, decision, o, pick, g, f):
     elif decision == D_KEEP or decision == D_PLACE:
         lord_features(s, seat, o, f)
     f[9] = opponents_value(s, seat, decision, o)
+    if decision == D_KEEP or decision == D_PLACE or (decision == D_SOURCE and o >= PILE):
+        silver = gold = pearls = 0
+        if decision == D_SOURCE:
+            off = S.PILES + (o - PILE) * S.PILE_STRIDE
+            for i in range(s[off]):
+                silver, gold, pearls = brought(s, s[off + 1 + i], silver, gold, pearls)
+        else:
+            silver, gold, pearls = brought(s, o, silver, gold, pearls)
+        # what the rules' thresholds make of them: a Location due, the Pearl Master token
+        due = keys_complete(s, seat, silver, gold) and not keys_complete(s, seat, 0, 0)
+        f[10] = 1 if due else 0
+        f[11] = 1 if pearls > 0 and takes_master(s, seat, pearls) else 0
     c = category(decision, o)
     if c >= 0:
         for k in range(S.N_STATE):
             f[S.N_OWN + c * S.N_STATE + k] = g[k]
+
+
+@njit(cache=True)
+def brought(s, lord, silver, gold, pearls):
+    """The silver and gold keys and the Pearls so far, with the Lord's added."""
+    key = s[S.T_LORD_KEY + lord]
+    pearls += s[S.T_LORD_PEARLS + lord]
+    return silver + (key == KEY_SILVER), gold + (key == KEY_GOLD), pearls
 
 
 @njit(cache=True)

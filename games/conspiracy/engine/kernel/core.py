@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from games.conspiracy.engine import state as S
+from games.conspiracy.engine.cards.loader import KeyKind
 from sim.core.jit import njit
+
+KEY_NONE, KEY_SILVER, KEY_GOLD = int(KeyKind.NONE), int(KeyKind.SILVER), int(KeyKind.GOLD)
 
 
 @njit(cache=True, inline="always")
@@ -61,3 +64,33 @@ def swap_spots(s, seat, i, j):
     t = s[chamber + 1 + i]
     s[chamber + 1 + i] = s[chamber + 1 + j]
     s[chamber + 1 + j] = t
+
+
+@njit(cache=True)
+def keys_complete(s, seat, silver, gold):
+    """ "When you have either two identical keys, or three keys, you must take control of a
+    Location": whether the seat's keys, with `silver` and `gold` more, call for one (a Location
+    power may make any two keys do; a rules option, the BGA reading, asks two identical)."""
+    keys = pb(seat) + S.P_KEYS
+    n = s[keys] + silver + gold
+    if n >= 2 and s[pb(seat) + S.P_ANY_TWO] == 1:
+        return True
+    for i in range(s[keys]):
+        if s[keys + 1 + i] == KEY_SILVER:
+            silver += 1
+        else:
+            gold += 1
+    identical = silver >= 2 or gold >= 2
+    if s[S.T_KEY_RULE_BGA] == 1:
+        return identical
+    return identical or n >= 3
+
+
+@njit(cache=True)
+def takes_master(s, seat, pearls):
+    """ "If an opponent reaches the same number of Pearls as held by the Pearl Master, they steal
+    the Pearl Master token": whether `pearls` more make the seat the Pearl Master (it is not)."""
+    holder = s[S.PEARL_MASTER]
+    if holder == seat:
+        return False
+    return holder < 0 or s[pb(seat) + S.P_PEARLS] + pearls >= s[pb(holder) + S.P_PEARLS]

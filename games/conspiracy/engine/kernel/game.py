@@ -10,8 +10,18 @@ from __future__ import annotations
 
 from games.conspiracy.engine import policies as P
 from games.conspiracy.engine import state as S
-from games.conspiracy.engine.cards.loader import KeyKind, LocationPower, LocationScore, LordPower
-from games.conspiracy.engine.kernel.core import largest_group, pb, pile_of, swap_spots
+from games.conspiracy.engine.cards.loader import LocationPower, LocationScore, LordPower
+from games.conspiracy.engine.kernel.core import (
+    KEY_GOLD,
+    KEY_NONE,
+    KEY_SILVER,
+    keys_complete,
+    largest_group,
+    pb,
+    pile_of,
+    swap_spots,
+    takes_master,
+)
 from sim.core import search as C
 from sim.core.driver import play_for, tables_for
 from sim.core.jit import njit, njit_closure
@@ -21,7 +31,6 @@ from sim.core.stack import clear, index_of, pop, pop_at, push
 from sim.core.workspace import reset_game, seat_lineup, shuffle_in
 
 ST_LORDS, ST_LOCATIONS = 0, 1  # games.conspiracy.engine.rules.game.Stream
-KEY_NONE, KEY_SILVER, KEY_GOLD = int(KeyKind.NONE), int(KeyKind.SILVER), int(KeyKind.GOLD)
 PW_SWAP, PW_REVEAL = int(LordPower.SWAP), int(LordPower.REVEAL)
 LP_TOP_ONE, LP_TOP_TWO = int(LocationPower.TOP_ONE_ONLY), int(LocationPower.TOP_TWO_KEEP_ONE)
 LP_RESHUFFLE_LORDS = int(LocationPower.RESHUFFLE_LORDS)
@@ -236,32 +245,15 @@ def swap(s, seat):
 
 @njit(cache=True)
 def gain_pearls(s, seat, n):
-    b = pb(seat)
-    s[b + S.P_PEARLS] += n
-    holder = s[S.PEARL_MASTER]
-    if holder == seat:
-        return
-    if holder < 0 or s[b + S.P_PEARLS] >= s[pb(holder) + S.P_PEARLS]:
+    s[pb(seat) + S.P_PEARLS] += n
+    if takes_master(s, seat, 0):
         s[S.PEARL_MASTER] = seat
 
 
 # ----------------------------------------------------------------------------- Keys and Locations
 @njit(cache=True)
 def location_due(s, seat):
-    keys = pb(seat) + S.P_KEYS
-    n = s[keys]
-    if n >= 2 and s[pb(seat) + S.P_ANY_TWO] == 1:
-        return True
-    silver = gold = 0
-    for i in range(n):
-        if s[keys + 1 + i] == KEY_SILVER:
-            silver += 1
-        else:
-            gold += 1
-    identical = silver >= 2 or gold >= 2
-    if s[S.T_KEY_RULE_BGA] == 1:
-        return identical
-    return identical or n >= 3
+    return keys_complete(s, seat, 0, 0)
 
 
 @njit(cache=True)

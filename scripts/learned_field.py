@@ -1,0 +1,36 @@
+"""A learned player's share against one field, beside its base's, on the same deals (seats
+rotated; docs/learned.md).
+
+usage: PYTHONPATH=. python scripts/learned_field.py GAME PLAYERS WEIGHTS FIELD [GAMES] [SEED]
+e.g.   PYTHONPATH=. python scripts/learned_field.py conspiracy 2 \
+           games/conspiracy/strategies/learned/learned_2p.npz key_hunter_open_2p 4000
+"""
+
+from __future__ import annotations
+
+import sys
+
+from reports.learn_run import win_share
+from sim import games as registry
+
+
+def main() -> None:
+    game, players, weights, field = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    n_games = int(sys.argv[5]) if len(sys.argv) > 5 else 4000
+    seed = int(sys.argv[6]) if len(sys.argv) > 6 else 77
+    spec = registry.get(game)
+    strategies = spec.strategies()
+    player = f"learned:weights={weights}"
+    base = strategies.make_policy(player).loaded.meta["base"]
+    tables = spec.load_cards(None, [], spec.tournament_expansions)  # (as `learn` plays)
+    for who in (player, base):
+        policies = strategies.make_policies([who] + [field] * (players - 1), players)
+        played = spec.play().run_games(tables, engine="fast", n_players=players, n_games=n_games,
+                                       seed=seed, policies=policies)  # fmt: skip
+        share, half, _ = win_share(played.seats, policies[0].name)
+        print(f"{who} against {players - 1} x {field}: {share:.1%} ± {half:.1%} "
+              f"({n_games} games, seed {seed})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
