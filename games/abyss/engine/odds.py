@@ -410,11 +410,11 @@ def zone_risk(
     tables: CardTables,
     zone: int,
     sums: tuple[int, ...],
+    p_land: Fraction,
     border: dict[int, int | None],
     holdings: dict[str, int] | None,
 ) -> ZoneRisk:
-    """One zone of `explore_risk`."""
-    p_land = zone_chances(tables)[zone]
+    """One zone of `explore_risk` (`p_land`: its `zone_chances`)."""
     occupied = zone in border
     resident = border.get(zone)
     if not occupied:
@@ -452,7 +452,9 @@ def explore_risk(
         if lev is not None and not 0 <= lev < n_cards:
             raise ValueError(f"leviathan {lev} is not a card index (0..{n_cards - 1})")
     _check_holdings(holdings)
-    zones = [zone_risk(tables, z, sums, border, holdings) for z, sums in zone_sums(tables).items()]
+    chance = zone_chances(tables)
+    zones = [zone_risk(tables, z, sums, chance[z], border, holdings)
+             for z, sums in zone_sums(tables).items()]  # fmt: skip
     expected = {k: sum((z.p_land * z.loss[k] for z in zones), Fraction(0)) for k in PENALTY_TYPES}
     p_attacked = attack_chance(tables, border)
     return ExploreRisk(p_attacked=p_attacked, expected_loss=expected, zones=zones)
