@@ -2,7 +2,7 @@
 open preset at 4 players (Abyss with Leviathan, seats rotated), and games per second of a line-up
 with it against four open presets, in one run.
 
-usage: python scripts/learned_table.py WEIGHTS [GAMES]
+usage: python scripts/learned_table.py WEIGHTS [GAMES]  (GAMES 0: the speed only)
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ def main() -> None:
     player = f"learned:weights={weights}"
     base = REGISTRY.make_policy(player).loaded.meta["base"]
     opens = sorted(n for n in REGISTRY.strategy_names() if n.endswith("_open_4p"))
+    opens = opens if games > 0 else []
     print(f"| field (three of) | learned | base ({base}) |")
     print("|---|---|---|")
     for name in opens:

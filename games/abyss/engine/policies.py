@@ -20,7 +20,6 @@ import numpy as np
 from games.abyss.engine import state as S
 from games.abyss.engine.cards.constants import Stream
 from games.abyss.engine.kernel import core as K
-from games.abyss.engine.kernel import scoring
 from games.abyss.engine.kernel import tables as T
 from games.abyss.engine.kernel import workspace as W
 from games.abyss.engine.policy_params import (  # noqa: F401  (the search's slots: the kernel reads P.*)
@@ -53,7 +52,6 @@ from games.abyss.engine.policy_params import (  # noqa: F401  (the search's slot
     N_OFFER,
     N_SLOTS,
     N_STATE,
-    N_STATE_FIRST,
     ROLLOUT_KIND,
     ROLLOUT_PARAMS,
     S_CONFIDENCE,
@@ -559,8 +557,7 @@ def learned_row(decision, n):
 def state_features(s, seat, g):
     """What the seat sees of its position and the race, into g[N_STATE] (`STATE_NAMES`):
     nothing hidden (no card face down, no opponent's tokens). The opponents' most Lords says
-    how near the end is (a seventh Lord ends the game), their most Pearls who can outbid, the
-    lead how far ahead the seat is; then the biggest Council stack and the seat's Keys."""
+    how near the end is (a seventh Lord ends the game), their most Pearls who can outbid."""
     b = K.pbase(seat)
     g[0] = 1
     g[1] = (s[S.TURN] - 1) // s[S.N_PLAYERS] + 1
@@ -575,15 +572,6 @@ def state_features(s, seat, g):
         if q != seat:
             g[7] = max(g[7], s[K.pbase(q) + S.P_LORDS])
             g[8] = max(g[8], s[K.pbase(q) + S.P_PEARLS])
-    best = -1000  # (the lead: the seat's public score over the best opponent's)
-    for q in range(s[S.N_PLAYERS]):
-        if q != seat:
-            best = max(best, scoring.public_score(s, q))
-    g[9] = scoring.public_score(s, seat) - best
-    g[10] = 0
-    for r in range(5):
-        g[10] = max(g[10], council_size(s, r))
-    g[11] = s[b + S.P_KEYS]
 
 
 @njit(cache=True)
@@ -607,11 +595,8 @@ def option_features(s, seat, decision, o, pick, g, f):
         f[1] = round(greedy_key(s, seat, decision, o))
     c = category(decision, o)
     if c >= 0:
-        for k in range(N_STATE_FIRST):
-            f[2 + c * N_STATE_FIRST + k] = g[k]
-        at = 2 + N_CATEGORIES * N_STATE_FIRST + c * (N_STATE - N_STATE_FIRST)
-        for k in range(N_STATE - N_STATE_FIRST):
-            f[at + k] = g[N_STATE_FIRST + k]
+        for k in range(N_STATE):
+            f[2 + c * N_STATE + k] = g[k]
     if (decision == D_BUY or decision == D_TAKE_ALLY) and o == 1:
         at = N_FEATURES - N_OFFER
         f[at] = K.value(s, last_track_card(s))

@@ -16,13 +16,11 @@ LEARNED = 4  # the learned player: a linear option scorer over its base heuristi
 # then one row of N_FEATURES fixed-point weights (LEARNED_SCALE per unit) for each decision it
 # scores (policies.LEARNED_DECISIONS, N_LEARNED of them). The features of an option
 # (policies.option_features), in order: whether the base heuristic picks it and greedy's key of
-# it; the seat's state features in the block of the option's category (N_CATEGORIES blocks): the
-# first N_STATE_FIRST, then, in blocks of their own, the ones added later; then the Ally offered
-# at buying or taking one (N_OFFER). A weights file names its features (strategies.learned), so
-# one made before features were added plays as it was made.
+# it; the seat's state features in the block of the option's category (N_CATEGORIES blocks); then
+# the Ally offered at buying or taking one (N_OFFER). A weights file names its features
+# (strategies.learned), so one made before features were added plays as it was made.
 N_LEARNED = 16
-N_STATE = 12
-N_STATE_FIRST = 9
+N_STATE = 9
 N_CATEGORIES = 3
 N_OFFER = 3
 N_FEATURES = 2 + N_CATEGORIES * N_STATE + N_OFFER
@@ -36,12 +34,11 @@ N_SLOTS = L_WEIGHTS + N_LEARNED * N_FEATURES  # parameters of a strategy (int32)
 LEARNED_DECISIONS = (2, 0, 1, 3, 4, 5, 6, 7, 8, 18, 9, 12, 13, 30, 31, 34)
 #: the seat's state features (policies.state_features) and an option's features, in order
 STATE_NAMES = ("bias", "round", "pearls", "hand", "lords", "threat", "arrival_risk",
-               "opponents_lords", "opponents_pearls", "lead", "council_biggest", "keys")
+               "opponents_lords", "opponents_pearls")
 OFFER_NAMES = ("offered_value", "offered_price", "track_cards")
 FEATURE_NAMES = (
     ("heuristic_pick", "greedy_key")
-    + tuple(f"{name}@{c}" for c in range(N_CATEGORIES) for name in STATE_NAMES[:N_STATE_FIRST])
-    + tuple(f"{name}@{c}" for c in range(N_CATEGORIES) for name in STATE_NAMES[N_STATE_FIRST:])
+    + tuple(f"{name}@{c}" for c in range(N_CATEGORIES) for name in STATE_NAMES)
     + OFFER_NAMES
 )
 assert len(LEARNED_DECISIONS) == N_LEARNED and len(FEATURE_NAMES) == N_FEATURES

@@ -74,48 +74,6 @@ def location_score(s, seat, loc):
 
 
 @njit(cache=True)
-def locations_ip(s, seat):
-    """The IP of the seat's Locations."""
-    off = K.pbase(seat) + S.P_LOCATIONS
-    total = 0
-    for i in range(s[off]):
-        total += location_score(s, seat, s[off + 1 + i])
-    return total
-
-
-@njit(cache=True)
-def allies_ip(s, seat):
-    """The value of the seat's strongest affiliated Ally of each race."""
-    off = K.pbase(seat) + S.P_AFFILIATED
-    total = 0
-    for r in range(5):
-        strongest = 0
-        for i in range(s[off]):
-            a = s[off + 1 + i]
-            if K.race(s, a) == r:
-                strongest = max(strongest, K.value(s, a))
-        total += strongest
-    return total
-
-
-@njit(cache=True)
-def scourge_ip(s, seat):
-    return 5 if s[S.LEVIATHAN] == 1 and s[S.SCOURGE] == seat else 0
-
-
-@njit(cache=True)
-def public_score(s, seat):
-    """The seat's score so far as every player sees it: all of it but its Monster tokens, which
-    are kept face down."""
-    b = K.pbase(seat)
-    lords = 0
-    for i in range(s[b + S.P_LORDS]):
-        lords += s[T.LORD_IP + s[b + S.P_LORDS + 1 + i]]
-    return lords + locations_ip(s, seat) + allies_ip(s, seat) - s[b + S.P_WOUNDS] \
-        + scourge_ip(s, seat)
-
-
-@njit(cache=True)
 def seat_score(s, seat, row):
     """Scores by source and counts of one seat into row[R_*] (its rank aside); returns the IP
     of its best Lord (the second tie-break). Also the running score during a game."""
@@ -127,14 +85,25 @@ def seat_score(s, seat, row):
         ip = s[T.LORD_IP + s[off + 1 + i]]
         lords += ip
         best_lord = max(best_lord, ip)
-    locations = locations_ip(s, seat)
-    allies = allies_ip(s, seat)
+    locations = 0
+    off = b + S.P_LOCATIONS
+    for i in range(s[off]):
+        locations += location_score(s, seat, s[off + 1 + i])
+    allies = 0
+    off = b + S.P_AFFILIATED
+    for r in range(5):
+        strongest = 0
+        for i in range(s[off]):
+            a = s[off + 1 + i]
+            if K.race(s, a) == r:
+                strongest = max(strongest, K.value(s, a))
+        allies += strongest
     monsters = 0
     off = b + S.P_TOKENS
     for i in range(s[off]):
         monsters += s[T.MONSTER_TOKEN_IP + s[off + 1 + i]]
     wounds = -s[b + S.P_WOUNDS]
-    scourge = scourge_ip(s, seat)
+    scourge = 5 if s[S.LEVIATHAN] == 1 and s[S.SCOURGE] == seat else 0
     row[R_SCORE] = lords + locations + allies + monsters + wounds + scourge
     row[R_LORDS], row[R_LOCATIONS], row[R_ALLIES] = lords, locations, allies
     row[R_MONSTERS], row[R_WOUNDS_IP], row[R_SCOURGE] = monsters, wounds, scourge
