@@ -1,5 +1,6 @@
 """A learned player's share against one field, beside its base's, on the same deals (seats
-rotated; docs/learned.md).
+rotated; docs/learned.md), each with the games' wall and CPU time (after a warm-up, so no
+compiling): their ratio is the learned player's speed beside its base's.
 
 usage: PYTHONPATH=. python scripts/learned_field.py GAME PLAYERS WEIGHTS FIELD [GAMES] [SEED]
 e.g.   PYTHONPATH=. python scripts/learned_field.py conspiracy 2 \
@@ -9,6 +10,7 @@ e.g.   PYTHONPATH=. python scripts/learned_field.py conspiracy 2 \
 from __future__ import annotations
 
 import sys
+import time
 
 from reports.learn_run import win_share
 from sim import games as registry
@@ -25,11 +27,15 @@ def main() -> None:
     tables = spec.load_cards(None, [], spec.tournament_expansions)  # (as `learn` plays)
     for who in (player, base):
         policies = strategies.make_policies([who] + [field] * (players - 1), players)
+        spec.play().run_games(tables, engine="fast", n_players=players, n_games=100,
+                              seed=seed + 1, policies=policies)  # (warm)  # fmt: skip
+        t0, c0 = time.perf_counter(), time.process_time()
         played = spec.play().run_games(tables, engine="fast", n_players=players, n_games=n_games,
                                        seed=seed, policies=policies)  # fmt: skip
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         share, half, _ = win_share(played.seats, policies[0].name)
         print(f"{who} against {players - 1} x {field}: {share:.1%} ± {half:.1%} "
-              f"({n_games} games, seed {seed})", flush=True)
+              f"({n_games} games, seed {seed}; {wall:.2f} s wall, {cpu:.2f} s CPU)", flush=True)
 
 
 if __name__ == "__main__":

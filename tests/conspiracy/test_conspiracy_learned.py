@@ -146,7 +146,8 @@ def test_the_pearl_master_is_taken_by_reaching_the_holders_pearls():
 
 def test_the_recorded_thresholds_are_live():
     """At the search's recorded decisions, `location_due` and `pearl_master` are 0 or 1, 1 at
-    some of them, and only on a Lord kept or placed, or a pile taken."""
+    some of them, and only on a Lord kept or placed, or a pile taken (`pearl_master` also on
+    a Location, whose Pearls count the same)."""
     from games.conspiracy.engine.fast import lineup_arrays
     from games.conspiracy.engine.kernel import search as KS
 
@@ -157,12 +158,104 @@ def test_the_recorded_thresholds_are_live():
                               KS.N_SEAT_FIELDS, KS.N_GAME_FIELDS)  # fmt: skip
     count, row, n, features, *_ = rec
     due, master = P.FEATURE_NAMES.index("location_due"), P.FEATURE_NAMES.index("pearl_master")
-    allowed = [P.LEARNED_DECISIONS.index(d) for d in (P.D_SOURCE, P.D_KEEP, P.D_PLACE)]
+    lords = [P.LEARNED_DECISIONS.index(d) for d in (P.D_SOURCE, P.D_KEEP, P.D_PLACE)]
+    places = [P.LEARNED_DECISIONS.index(d) for d in (P.D_LOCATION_SOURCE, P.D_LOCATION_KEEP)]
     seen = np.zeros(2, dtype=int)
     for i in range(len(gs)):
         for k in range(count[i]):
             f = features[i, k, : n[i, k]][:, [due, master]]
             assert np.isin(f, (0, 1)).all()
-            assert row[i, k] in allowed or not f.any()
+            assert row[i, k] in lords or not f[:, 0].any()
+            assert row[i, k] in lords + places or not f[:, 1].any()
             seen += f.sum(axis=0)
     assert (seen > 0).all(), seen
+
+
+def _chamber(w, seat, lords, locations=()):
+    b = K.pb(seat)
+    w[b + S.P_CHAMBER] = len(lords)
+    w[b + S.P_CHAMBER + 1 : b + S.P_CHAMBER + 1 + len(lords)] = lords
+    w[b + S.P_LOCATIONS] = len(locations)
+    w[b + S.P_LOCATIONS + 1 : b + S.P_LOCATIONS + 1 + len(locations)] = locations
+
+
+def _unchanged(w, before):
+    scratch = np.zeros(len(w), dtype=bool)
+    scratch[S.ROW3 : S.ROW3 + S.ROW_WIDTH] = True
+    return np.array_equal(w[~scratch], before[~scratch])
+
+
+def _scored(w, seat):
+    from games.conspiracy.engine.kernel import game as KN
+
+    row = np.zeros(KN.N_SEAT_FIELDS, dtype=np.int64)
+    KN.seat_score(w, seat, row)
+    return row[KN.R_COALITION], row[KN.R_LOCATIONS]
+
+
+def test_a_lords_coalition_and_locations_gain_are_the_games_score():
+    """ "Your Lords Coalition: the biggest group of adjacent Lords of the same color is identified
+    and 3 points are scored for each Lord within it", and "Your Locations: the total of Influence
+    Points from the Locations you control": `coalition_gain` and `locations_gain` of a Lord kept
+    or a pile taken are what the game's own score gains when they take the next spots; the
+    workspace is left as it was (but for the scoring's scratch row)."""
+    t = tables()
+    w = S.cached_template(t).copy()
+    blue = [i for i in range(t.n_lords) if t.lord_colour[i] == 1 and t.lord_ip[i] > 0]
+    red = [i for i in range(t.n_lords) if t.lord_colour[i] == 0 and t.lord_ip[i] > 0]
+    count_red = int(np.flatnonzero((t.location_score == 6) & (t.location_colour == 0))[0])
+    _chamber(w, 0, [red[0], blue[0]], locations=[count_red])  # spots 1 and 2 (adjacent)
+    f = np.zeros(S.N_FEATURES, dtype=np.int64)
+    pile = S.PILES + 1 * S.PILE_STRIDE
+    w[pile], w[pile + 1], w[pile + 2] = 2, blue[1], blue[2]
+    gain = P.FEATURE_NAMES.index("coalition_gain"), P.FEATURE_NAMES.index("locations_gain")
+    cases = [(P.D_KEEP, blue[3], [blue[3]]), (P.D_KEEP, red[1], [red[1]]),
+             (P.D_PLACE, blue[3], [blue[3]]),
+             (P.D_SOURCE, P.PILE + 1, [blue[1], blue[2]])]  # fmt: skip
+    seen = set()
+    for decision, o, placed in cases:
+        before = w.copy()
+        P.lords_gains(w, 0, decision, o, f)
+        assert _unchanged(w, before)
+        coalition, locations = _scored(w, 0)
+        _chamber(w, 0, [red[0], blue[0], *placed], locations=[count_red])
+        after = _scored(w, 0)
+        _chamber(w, 0, [red[0], blue[0]], locations=[count_red])
+        assert f[gain[0]] * t.coalition_ip == after[0] - coalition, (decision, o)
+        assert f[gain[1]] == after[1] - locations, (decision, o)
+        seen.add((int(f[gain[0]]), int(f[gain[1]])))
+    assert seen == {(1, 0), (0, 1), (2, 0)}, seen  # a blue closes a coalition, a red counts
+
+
+def test_a_location_on_offer_is_scored_as_the_game_scores_it():
+    """A Location scores its printed IP and `per` times its quantity ("the total of Influence
+    Points from the Locations you control"); one scoring per Location controlled counts itself
+    and raises another held. `location_ip` is the IP the seat's Locations gain by taking it; its
+    power is one of five kinds (the two that restrict the opponents' next draw are one)."""
+    t = tables()
+    w = S.cached_template(t).copy()
+    red = [i for i in range(t.n_lords) if t.lord_colour[i] == 0 and t.lord_ip[i] > 0]
+    count_red = int(np.flatnonzero((t.location_score == 6) & (t.location_colour == 0))[0])
+    per_location = int(np.flatnonzero(t.location_score == 4)[0])
+    fixed = int(np.flatnonzero(t.location_score == 0)[0])
+    ip, per = t.location_ip, t.location_per
+    f = np.zeros(S.N_FEATURES, dtype=np.int64)
+    k = P.FEATURE_NAMES.index("location_ip")
+    _chamber(w, 0, red[:2], locations=[fixed])
+    for location, expected in ((count_red, ip[count_red] + 2 * per[count_red]),
+                               (per_location, ip[per_location] + 2 * per[per_location]),
+                               (fixed, ip[fixed])):  # fmt: skip
+        before = w.copy()
+        P.location_features(w, 0, location, f)
+        assert _unchanged(w, before)
+        assert f[k] == expected and f[k + 1] == per[location], location
+    _chamber(w, 0, red[:2], locations=[per_location])  # a second Location raises the first
+    P.location_features(w, 0, fixed, f)
+    assert f[k] == ip[fixed] + per[per_location]
+    powers = [P.FEATURE_NAMES.index(f"location_{name}") for name in
+              ("restricts", "reshuffles_lords", "reshuffles_locations", "any_two", "whole_deck")]
+    for power, at in ((1, 0), (2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (0, None)):
+        location = int(np.flatnonzero(t.location_power == power)[0])
+        f[:] = 0
+        P.location_features(w, 0, location, f)
+        assert f[powers].tolist() == [int(i == at) for i in range(5)], power

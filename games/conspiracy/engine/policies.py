@@ -20,6 +20,7 @@ from games.conspiracy.engine.kernel.core import (
     KEY_SILVER,
     keys_complete,
     largest_group,
+    locations_ip,
     pb,
     swap_spots,
     takes_master,
@@ -292,7 +293,10 @@ LEARNED_DECISIONS = (D_SOURCE, D_KEEP, D_PLACE, D_SWAP, D_LOCATION_SOURCE, D_LOC
 #: base heuristic picks it, the heuristic's own value of it, the cards it brings (drawn, or a
 #: pile's), for a Lord what it brings (IP over the colour's best, Keys, Pearls, Lords of its
 #: colour already in the Chamber, its power), the IP it would add to the best-placed opponent (a
-#: card or pile left is theirs to take), then the state features in its category's block
+#: card or pile left is theirs to take), what the rules' thresholds and scoring make of it (a
+#: Location due, the Pearl Master, the coalition and the Locations' IP it adds), for a Location
+#: on offer its IP to the seat, its `per` and its power, then the state features in its
+#: category's block
 #: (a draw or declining: 0; a pile, a swap, a face-up Location: 1; a card chosen among cards:
 #: none, the same for every option)
 STATE_NAMES = ("bias", "round", "pearls", "lords", "keys", "lord_deck", "opponents_lords",
@@ -300,7 +304,10 @@ STATE_NAMES = ("bias", "round", "pearls", "lords", "keys", "lord_deck", "opponen
 N_CATEGORIES = 2
 OWN_NAMES = ("heuristic_pick", "value", "cards", "lord_ip_gain", "lord_keys", "lord_pearls",
              "lord_colour_held", "lord_swap", "lord_reveal", "opponents_value",
-             "location_due", "pearl_master")  # fmt: skip
+             "location_due", "pearl_master", "coalition_gain", "locations_gain",
+             "location_ip", "location_per", "location_restricts", "location_reshuffles_lords",
+             "location_reshuffles_locations", "location_any_two",
+             "location_whole_deck")  # fmt: skip
 FEATURE_NAMES = OWN_NAMES + tuple(
     f"{name}@{c}" for c in range(N_CATEGORIES) for name in STATE_NAMES
 )
@@ -381,10 +388,67 @@ def option_features(s, seat, decision, o, pick, g, f):
         due = keys_complete(s, seat, silver, gold) and not keys_complete(s, seat, 0, 0)
         f[10] = 1 if due else 0
         f[11] = 1 if pearls > 0 and takes_master(s, seat, pearls) else 0
+        lords_gains(s, seat, decision, o, f)
+    if (decision == D_LOCATION_SOURCE and o < LOCATION_DRAW) or decision == D_LOCATION_KEEP:
+        location_features(s, seat, o, f)
     c = category(decision, o)
     if c >= 0:
         for k in range(S.N_STATE):
             f[S.N_OWN + c * S.N_STATE + k] = g[k]
+
+
+@njit(cache=True)
+def lords_gains(s, seat, decision, o, f):
+    """What option o's Lords add, placed on the next spots (the Lord kept or placed, or a
+    pile's Lords in the pile's order), to the seat's biggest coalition ("3 points are scored for
+    each Lord within it") and to the IP of the Locations it controls (a Location scoring per
+    key, per Lord of a colour...), into f[12] and f[13]. The spots are written and restored
+    (the old ones kept in ROW3's upper half; its lower half is the group search's)."""
+    chamber = pb(seat) + S.P_CHAMBER
+    n = s[chamber]
+    coalition, locations = largest_group(s, seat, 0), locations_ip(s, seat)
+    saved = S.ROW3 + S.ROW_WIDTH // 2
+    k = 0
+    if decision == D_SOURCE:
+        off = S.PILES + (o - PILE) * S.PILE_STRIDE
+        k = min(s[off], s[S.T_N_SPOTS] - n)
+        for i in range(k):
+            s[saved + i] = s[chamber + 1 + n + i]
+            s[chamber + 1 + n + i] = s[off + 1 + i]
+    elif n < s[S.T_N_SPOTS]:
+        k = 1
+        s[saved] = s[chamber + 1 + n]
+        s[chamber + 1 + n] = o
+    s[chamber] = n + k
+    f[12] = largest_group(s, seat, 0) - coalition
+    f[13] = locations_ip(s, seat) - locations
+    s[chamber] = n
+    for i in range(k):
+        s[chamber + 1 + n + i] = s[saved + i]
+
+
+@njit(cache=True)
+def location_features(s, seat, location, f):
+    """A Location on offer: the IP the seat's Locations gain if it takes it (its own, at the
+    seat's Chamber now, and a Location scoring per Location grows), its `per` (how much it may
+    still grow), whether its Pearls take the Pearl Master token, its power (one of five kinds);
+    into f[14], f[15], f[11], f[16:21]."""
+    off = pb(seat) + S.P_LOCATIONS
+    n = s[off]
+    before = locations_ip(s, seat)
+    if n < S.MAX_LOCATIONS:
+        saved = s[off + 1 + n]
+        s[off + 1 + n] = location
+        s[off] = n + 1
+        f[14] = locations_ip(s, seat) - before
+        s[off] = n
+        s[off + 1 + n] = saved
+    f[15] = s[S.T_LOC_PER + location]
+    power = s[S.T_LOC_POWER + location]  # (1 and 2 both restrict the opponents' next draw)
+    if power > 0:
+        f[16 + max(0, power - 2)] = 1
+    pearls = s[S.T_LOC_PEARLS + location]
+    f[11] = 1 if pearls > 0 and takes_master(s, seat, pearls) else 0
 
 
 @njit(cache=True)

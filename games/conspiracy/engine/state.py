@@ -84,7 +84,7 @@ ROW_WIDTH = 128  # longest option list (the 0's swaps: at most 105 pairs + decli
 # weights (LEARNED_SCALE per unit) for each of the N_LEARNED decisions, the features of an option
 # being N_OWN of its own and the seat's N_STATE state features for each of N_CATEGORIES categories.
 L_WEIGHTS = 16
-N_LEARNED, N_OWN, N_STATE, N_CATEGORIES = 6, 12, 8, 2
+N_LEARNED, N_OWN, N_STATE, N_CATEGORIES = 6, 21, 8, 2
 N_FEATURES = N_OWN + N_CATEGORIES * N_STATE
 LEARNED_SCALE = 1 << 12
 N_SLOTS = L_WEIGHTS + N_LEARNED * N_FEATURES

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from games.conspiracy.engine import state as S
-from games.conspiracy.engine.cards.loader import KeyKind
+from games.conspiracy.engine.cards.loader import KeyKind, LocationScore
 from sim.core.jit import njit
 
 KEY_NONE, KEY_SILVER, KEY_GOLD = int(KeyKind.NONE), int(KeyKind.SILVER), int(KeyKind.GOLD)
+LS_FIXED, LS_SILVER, LS_GOLD = (
+    int(LocationScore.FIXED),
+    int(LocationScore.SILVER_KEYS),
+    int(LocationScore.GOLD_KEYS),
+)
+LS_PEARL_PAIRS, LS_PER_LOCATION = int(LocationScore.PEARL_PAIRS), int(LocationScore.PER_LOCATION)
+LS_COLOUR_TOP, LS_COLOUR_COUNT = int(LocationScore.COLOUR_TOP), int(LocationScore.COLOUR_COUNT)
+LS_NO_KEY_NO_PEARL = int(LocationScore.NO_KEY_NO_PEARL)
+LS_GROUP_1 = int(LocationScore.GROUP_1IP)  # ..GROUP_4IP follow: group IP = kind - LS_GROUP_1 + 1
 
 
 @njit(cache=True, inline="always")
@@ -94,3 +103,47 @@ def takes_master(s, seat, pearls):
     if holder == seat:
         return False
     return holder < 0 or s[pb(seat) + S.P_PEARLS] + pearls >= s[pb(holder) + S.P_PEARLS]
+
+
+@njit(cache=True)
+def location_quantity(s, seat, location):
+    b = pb(seat)
+    chamber = b + S.P_CHAMBER
+    kind = s[S.T_LOC_SCORE + location]
+    colour = s[S.T_LOC_COLOUR + location]
+    if kind == LS_FIXED:
+        return 0
+    if kind == LS_PEARL_PAIRS:
+        return s[b + S.P_PEARLS] // 2
+    if kind == LS_PER_LOCATION:
+        return s[b + S.P_LOCATIONS]
+    if kind >= LS_GROUP_1 and kind < LS_GROUP_1 + 4:
+        return largest_group(s, seat, kind - LS_GROUP_1 + 1)
+    q = 0
+    for i in range(s[chamber]):
+        lord = s[chamber + 1 + i]
+        key = s[S.T_LORD_KEY + lord]
+        if kind == LS_SILVER:
+            q += key == KEY_SILVER
+        elif kind == LS_GOLD:
+            q += key == KEY_GOLD
+        elif kind == LS_COLOUR_TOP:
+            if s[S.T_LORD_COLOUR + lord] == colour:
+                q = max(q, s[S.T_LORD_IP + lord])
+        elif kind == LS_COLOUR_COUNT:
+            q += s[S.T_LORD_COLOUR + lord] == colour
+        elif kind == LS_NO_KEY_NO_PEARL:
+            q += key == KEY_NONE and s[S.T_LORD_PEARLS + lord] == 0
+    return q
+
+
+@njit(cache=True)
+def locations_ip(s, seat):
+    """The IP of the seat's Locations: "the total of Influence Points from the Locations you
+    control", each its printed IP and `per` times its quantity."""
+    off = pb(seat) + S.P_LOCATIONS
+    total = 0
+    for i in range(s[off]):
+        c = s[off + 1 + i]
+        total += s[S.T_LOC_IP + c] + s[S.T_LOC_PER + c] * location_quantity(s, seat, c)
+    return total

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from games.conspiracy.engine import policies as P
 from games.conspiracy.engine import state as S
-from games.conspiracy.engine.cards.loader import LocationPower, LocationScore, LordPower
+from games.conspiracy.engine.cards.loader import LocationPower, LordPower
 from games.conspiracy.engine.kernel.core import (
-    KEY_GOLD,
     KEY_NONE,
-    KEY_SILVER,
     keys_complete,
     largest_group,
+    locations_ip,
     pb,
     pile_of,
     swap_spots,
@@ -36,15 +35,6 @@ LP_TOP_ONE, LP_TOP_TWO = int(LocationPower.TOP_ONE_ONLY), int(LocationPower.TOP_
 LP_RESHUFFLE_LORDS = int(LocationPower.RESHUFFLE_LORDS)
 LP_RESHUFFLE_LOCATIONS = int(LocationPower.RESHUFFLE_LOCATIONS)
 LP_ANY_TWO, LP_WHOLE_DECK = int(LocationPower.ANY_TWO_KEYS), int(LocationPower.WHOLE_DECK)
-LS_FIXED, LS_SILVER, LS_GOLD = (
-    int(LocationScore.FIXED),
-    int(LocationScore.SILVER_KEYS),
-    int(LocationScore.GOLD_KEYS),
-)
-LS_PEARL_PAIRS, LS_PER_LOCATION = int(LocationScore.PEARL_PAIRS), int(LocationScore.PER_LOCATION)
-LS_COLOUR_TOP, LS_COLOUR_COUNT = int(LocationScore.COLOUR_TOP), int(LocationScore.COLOUR_COUNT)
-LS_NO_KEY_NO_PEARL = int(LocationScore.NO_KEY_NO_PEARL)
-LS_GROUP_1 = int(LocationScore.GROUP_1IP)  # ..GROUP_4IP follow: group IP = kind - LS_GROUP_1 + 1
 PILE, NO_SWAP, LOCATION_DRAW = 10, -1, 1000
 
 #: Result fields: out_seats[seat, R_*] and out_game[RG_*].
@@ -330,38 +320,6 @@ def location_power(s, seat, location):
 
 # ----------------------------------------------------------------------------- scoring
 @njit(cache=True)
-def location_quantity(s, seat, location):
-    b = pb(seat)
-    chamber = b + S.P_CHAMBER
-    kind = s[S.T_LOC_SCORE + location]
-    colour = s[S.T_LOC_COLOUR + location]
-    if kind == LS_FIXED:
-        return 0
-    if kind == LS_PEARL_PAIRS:
-        return s[b + S.P_PEARLS] // 2
-    if kind == LS_PER_LOCATION:
-        return s[b + S.P_LOCATIONS]
-    if kind >= LS_GROUP_1 and kind < LS_GROUP_1 + 4:
-        return largest_group(s, seat, kind - LS_GROUP_1 + 1)
-    q = 0
-    for i in range(s[chamber]):
-        lord = s[chamber + 1 + i]
-        key = s[S.T_LORD_KEY + lord]
-        if kind == LS_SILVER:
-            q += key == KEY_SILVER
-        elif kind == LS_GOLD:
-            q += key == KEY_GOLD
-        elif kind == LS_COLOUR_TOP:
-            if s[S.T_LORD_COLOUR + lord] == colour:
-                q = max(q, s[S.T_LORD_IP + lord])
-        elif kind == LS_COLOUR_COUNT:
-            q += s[S.T_LORD_COLOUR + lord] == colour
-        elif kind == LS_NO_KEY_NO_PEARL:
-            q += key == KEY_NONE and s[S.T_LORD_PEARLS + lord] == 0
-    return q
-
-
-@njit(cache=True)
 def seat_score(s, seat, row):
     """The seat's score and counts into row[R_*] (not the rank)."""
     b = pb(seat)
@@ -374,10 +332,7 @@ def seat_score(s, seat, row):
             if s[S.T_LORD_COLOUR + lord] == c:
                 best = max(best, s[S.T_LORD_IP + lord])
         lords += best
-    locations = 0
-    for i in range(s[b + S.P_LOCATIONS]):
-        c = s[b + S.P_LOCATIONS + 1 + i]
-        locations += s[S.T_LOC_IP + c] + s[S.T_LOC_PER + c] * location_quantity(s, seat, c)
+    locations = locations_ip(s, seat)
     size = largest_group(s, seat, 0)
     coalition = s[S.T_COALITION_IP] * size
     master = s[S.T_PEARL_MASTER_IP] if s[S.PEARL_MASTER] == seat else 0
