@@ -121,8 +121,8 @@ def test_a_weights_file_is_checked_on_load(tmp_path):
 
 
 def test_a_file_made_before_features_were_added_plays_as_it_was_made(tables, tmp_path):
-    """A weights file names its features: one holding only the first ones (as the built-in 2- and
-    5-player files do) plays game for game as the same weights with 0 for the features it
+    """A weights file names its features: one holding only the first ones (as the built-in
+    5-player file does) plays game for game as the same weights with 0 for the features it
     lacks; a file naming a feature the game does not have is refused in one line."""
     w = _random_weights(4)
     first = list(range(2 + P.N_CATEGORIES * P.N_STATE))
