@@ -1,23 +1,23 @@
 """Where the learned player loses to the search it imitates, by decision (docs/learned.md, "Where
-the gap is"). The search (its rollouts modelling its own seat by the learned player, the
-opponents by their strategies) plays in each seat in turn against three copies of FIELD; at each
-decision it records, the learned player's pick under WEIGHTS is compared with the option the
-search played: how often they differ, and the search's mean reward of its own choice minus that
-of the learned pick (win shares, over the rollouts of each).
+the gap is", and for Conspiracy "How it got there"). The search (its rollouts modelling its own
+seat by the learned player, the opponents by their strategies) plays in each seat in turn against
+copies of FIELD; at each decision it records, the learned player's pick under WEIGHTS is compared
+with the option the search played: how often they differ, and the search's mean reward of its
+own choice minus that of the learned pick (win shares, over the rollouts of each). The game and
+the player count are the weights file's.
 
 The reward gap is measured on the same rollouts that chose the search's option, so it is biased
 upwards (the winner of noisy means); it ranks the decisions, it does not price them.
 
 usage: PYTHONPATH=ROOT python scripts/learned_regret.py WEIGHTS FIELD GAMES [ROLLOUTS]"""
 
+import json
 import sys
+from importlib import import_module
 
 import numpy as np
 import pandas as pd
 
-from games.abyss.engine import policies as Pol
-from games.abyss.engine import policy_params as P
-from games.abyss.report import learn
 from reports import learned_fit as F
 from reports.learn_run import search_records
 from sim import games as registry
@@ -25,15 +25,19 @@ from strategies.learned import load_weights
 
 weights_path, field, n_games = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rollouts = int(sys.argv[4]) if len(sys.argv) > 4 else 64
-spec = registry.get("abyss")
-tables = spec.load_cards(None, [], ("leviathan",))
-weights = load_weights(weights_path, "abyss", learn.DECISIONS, learn.FEATURES).weights
+with np.load(weights_path, allow_pickle=False) as data:
+    meta = json.loads(str(data["meta"]))
+game, n_players = meta["game"], int(meta["players"])
+spec = registry.get(game)
+learn = import_module(spec.report().LEARN)
+tables = spec.load_cards(None, [], spec.tournament_expansions)  # (as `learn` plays)
+weights = load_weights(weights_path, game, learn.DECISIONS, learn.FEATURES).weights
 search = (f"search:rollouts={rollouts}:rollout_policy=learned:opponents=own"
           f":rollout_weights={weights_path}")  # fmt: skip
 parts = []
-per_seat = -(-n_games // 4)
-for seat in range(4):
-    lineup = [field] * 3
+per_seat = -(-n_games // n_players)
+for seat in range(n_players):
+    lineup = [field] * (n_players - 1)
     lineup.insert(seat, search)
     games = 10_000_000 + seat * per_seat + np.arange(per_seat)
     parts.append(search_records(learn, tables, lineup, 2026, games, spec.strategies()))
@@ -44,14 +48,16 @@ means = np.divide(rec.total, visits, out=np.full_like(visits, np.nan), where=vis
 rows = np.arange(len(rec))
 gap = means[rows, rec.chosen] - means[rows, pick]
 frame = pd.DataFrame({"code": rec.code, "differs": pick != rec.chosen, "gap": gap})
-by_value = {v: k.removeprefix("D_").lower() for k, v in vars(Pol).items()
+policies = import_module(f"games.{game}.engine.policies")
+by_value = {v: k.removeprefix("D_").lower() for k, v in vars(policies).items()
             if k.startswith("D_") and isinstance(v, int)}  # fmt: skip
-names = {code: by_value.get(d, str(d)) for code, d in enumerate(P.LEARNED_DECISIONS)}
+names = {code: by_value.get(d, str(d)) for code, d in enumerate(learn.DECISIONS)}
 table = frame.groupby("code").agg(decisions=("differs", "size"), differs=("differs", "mean"),
                                   gap=("gap", "mean"))  # fmt: skip
 table["gap per game"] = frame.groupby("code")["gap"].sum() / n_games
 table.index = [names.get(c, str(c)) for c in table.index]
-print(f"{n_games} games, the search in each seat against three {field}, {rollouts} rollouts")
+print(f"{n_players * per_seat} games, the search in each seat against {n_players - 1} x {field}, "
+      f"{rollouts} rollouts")
 print(table.sort_values("gap per game", ascending=False).to_string(float_format="%.3f"))
 print(f"all: {len(frame)} decisions, differs {frame['differs'].mean():.3f}, "
       f"gap per game {frame['gap'].sum() / n_games:.3f}")
