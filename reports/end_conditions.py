@@ -68,7 +68,8 @@ def end_table(games: pd.DataFrame, trig: pd.DataFrame) -> pd.DataFrame:
 def trigger_verdict(trig: pd.DataFrame, n_players: int):
     """Does ending the game pay? The win share of the player whose turn triggered the end,
     against the fair 1/n (t interval over blocks or games): a finding when it excludes it."""
-    from reports.verdicts import Verdict, _pct
+    from reports.verdicts import Verdict
+    from reports.verdicts import pct as _pct
 
     t = trig[trig["players"] == n_players]
     if len(t) < 2:

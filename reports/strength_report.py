@@ -5,6 +5,7 @@ restricted play in card_values/<tier>/) beside the run, and writes the `Verdicts
 
 from __future__ import annotations
 
+from reports import card_verdicts as C
 from reports import strengths as St
 from reports import verdicts as V
 
@@ -30,10 +31,10 @@ def add_verdicts(report, run, verdicts_of) -> None:
         found = verdicts_of(d, d == run.dir)
         cards = St.load_card_values(run.dir, label)
         if cards is not None:
-            found += V.card_verdicts(*cards)
+            found += C.card_verdicts(*cards)
             has_cards = True
         tiers[label] = found
-    notes = [] if has_cards else [V.CARD_NOTE]
+    notes = [] if has_cards else [C.CARD_NOTE]
     untuned = St.tuned_note(run.config["tuned_versions"]) \
         if run.config.get("tuned_versions") else None  # fmt: skip
     notes += [untuned] if untuned else []

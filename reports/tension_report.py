@@ -41,7 +41,8 @@ def measured(sample: Sample) -> Tension:
 def comeback_verdict(sample: Sample, n_players: int):
     """Does the leader run away? The win share of the seat last after the first third of the
     game against the fair 1/n (Wilson interval at 95%): a finding when the interval excludes it."""
-    from reports.verdicts import Verdict, _pct
+    from reports.verdicts import Verdict
+    from reports.verdicts import pct as _pct
 
     k = comeback_round(sample)
     t = tension(sample.scores, sample.win, sample.final, ks=[k])

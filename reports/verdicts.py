@@ -19,6 +19,7 @@ excludes the null value exactly when the verdict is a finding.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -26,6 +27,15 @@ from reports.strengths import family as family_of
 from reports.strengths import title
 
 CONF = 0.95
+
+
+class Effect(NamedTuple):
+    """One quantity a verdict's finding rests on, as one play strength measured it: its estimate
+    and standard error, the deal (block) the unit. The verdict table tests whether strengths
+    differ on it (`differences`) and pools it where that means something (`pooled`)."""
+
+    estimate: float
+    se: float
 
 
 @dataclass
@@ -38,6 +48,17 @@ class Verdict:
     accepts: frozenset = field(default_factory=frozenset)  # findings that agree with it
     short: str = ""  # the finding in a few words, for the verdict table ("cannot tell" if none)
     data: object = None  # what a picture of it draws (the seat verdict: its seat table)
+    #: The quantities the finding rests on, comparable across play strengths (label -> Effect):
+    #: a label two strengths share is tested for a difference between them. Empty: the
+    #: strengths' findings cannot be compared by a test (e.g. skill over different line-ups).
+    effects: dict = field(default_factory=dict)
+    #: The independent units (deals) behind the estimate: says which strength lacks power.
+    deals: int | None = None
+    #: A verdict whose effects may be pooled across strengths: the words of a finding below and
+    #: above 0 (e.g. ("behind", "ahead") for a seat, ("costs", "pays") for ending the game), and
+    #: how many effects its own finding is corrected over (Bonferroni; a seat verdict: n).
+    words: tuple[str, str] | None = None
+    family: int = 1
 
     def __post_init__(self) -> None:
         if self.key is not None and not self.accepts:
@@ -51,16 +72,16 @@ class Verdict:
         return self.short or str(self.key)
 
 
-def _pct(x: float) -> str:
+def pct(x: float) -> str:
     return f"{x:.1%}"
 
 
-def _pts(x: float) -> str:
+def pts(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
 # --- the best strategy ------------------------------------------------------------------------
-def _level(x: float) -> str:
+def level_text(x: float) -> str:
     """A confidence level to two significant digits of what it leaves out: 95%, 98.3%, 99.17%,
     99.911%."""
     import math
@@ -70,7 +91,7 @@ def _level(x: float) -> str:
     return f"{100 * x:.{digits}f}".rstrip("0").rstrip(".") + "%"
 
 
-def _the(n: int, noun: str) -> str:
+def the(n: int, noun: str) -> str:
     """`the 6 pairs`, `the one pair`."""
     return f"the one {noun}" if n == 1 else f"the {n} {noun}s"
 
@@ -114,23 +135,23 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
     against = [_against(pairs, best, other) for other in summary.index[1:]]
     shown = next((x for x in against if not x["ahead"]), against[0])
     b = summary.loc[best]
-    gap = (f"{_pts(shown['diff'])} points [{_pts(shown['lo'])}, {_pts(shown['hi'])}] ahead of "
+    gap = (f"{pts(shown['diff'])} points [{pts(shown['lo'])}, {pts(shown['hi'])}] ahead of "
            f"`{shown['other']}`")  # fmt: skip
-    holm = (f"Holm's correction over {_the(family, 'pair')} (p = {shown['p_adj']:.2g}; the "
-            f"interval at the {_level(shown['level'])} level at which that correction tested "
+    holm = (f"Holm's correction over {the(family, 'pair')} (p = {shown['p_adj']:.2g}; the "
+            f"interval at the {level_text(shown['level'])} level at which that correction tested "
             "the pair")  # fmt: skip
     if conf > CONF:
         holm += (f"; blocks played in looks on a time budget, the last tested at the "
-                 f"{_level(conf)} level")  # fmt: skip
+                 f"{level_text(conf)} level")  # fmt: skip
     if shown["ahead"]:
         return Verdict("best strategy", n_players, True,
-                       f"At {n_players} players, `{best}` wins most: {_pct(b['win_rate'])} "
-                       f"[{_pct(b['win_lo'])}, {_pct(b['win_hi'])}], {gap}, paired by deal: "
+                       f"At {n_players} players, `{best}` wins most: {pct(b['win_rate'])} "
+                       f"[{pct(b['win_lo'])}, {pct(b['win_hi'])}], {gap}, paired by deal: "
                        f"significant after {holm}).", key=family_of(best),
-                       short=f"{family_of(best)} ({_pts(shown['diff'])} pts)")  # fmt: skip
+                       short=f"{family_of(best)} ({pts(shown['diff'])} pts)")  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: `{best}` "
-                   f"({_pct(b['win_rate'])}) is {gap}, paired by deal: not significant after "
+                   f"({pct(b['win_rate'])}) is {gap}, paired by deal: not significant after "
                    f"{holm}, so it includes 0).")  # fmt: skip
 
 
@@ -146,8 +167,8 @@ def _cycle_with(df: pd.DataFrame, n_players: int, best: str, conf: float) -> Ver
     if cycle is None:
         return None
     names = " > ".join(f"`{x}`" for x in Y.ring(cycle))
-    edges = "; ".join(f"`{e.winner}` ahead of `{e.loser}` by {_pts(e.d)} [{_pts(e.lo)}, "
-                      f"{_pts(e.hi)}]" for e in cycle)  # fmt: skip
+    edges = "; ".join(f"`{e.winner}` ahead of `{e.loser}` by {pts(e.d)} [{pts(e.lo)}, "
+                      f"{pts(e.hi)}]" for e in cycle)  # fmt: skip
     return Verdict("best strategy", n_players, True,
                    f"At {n_players} players no strategy is best: the ranking rests on a cycle, "
                    f"{names}, head to head in the games they share ({edges} points of win "
@@ -166,13 +187,13 @@ def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
                        f"At {n_players} players only `{only}` played: no comparison.")  # fmt: skip
     best, second = ranked.index[0], ranked.index[1]
     b, s = ranked.loc[best], ranked.loc[second]
-    numbers = (f"`{best}` {_pct(b['win rate'])} [{_pct(b['lo'])}, {_pct(b['hi'])}], `{second}` "
-               f"{_pct(s['win rate'])} [{_pct(s['lo'])}, {_pct(s['hi'])}]")  # fmt: skip
+    numbers = (f"`{best}` {pct(b['win rate'])} [{pct(b['lo'])}, {pct(b['hi'])}], `{second}` "
+               f"{pct(s['win rate'])} [{pct(s['lo'])}, {pct(s['hi'])}]")  # fmt: skip
     if b["lo"] > s["hi"]:
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {numbers} (the intervals "
                        "do not overlap).", key=family_of(best),
-                       short=f"{family_of(best)} ({_pct(b['win rate'])})")  # fmt: skip
+                       short=f"{family_of(best)} ({pct(b['win rate'])})")  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: {numbers} "
                    "(the intervals overlap).")  # fmt: skip
@@ -187,19 +208,19 @@ def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
     fair = 1 / n_players
     off = seats[(seats["lo"] > fair) | (seats["hi"] < fair)].sort_index()
     if off.empty:
-        spread = f"{_pct(seats['win rate'].min())} to {_pct(seats['win rate'].max())}"
+        spread = f"{pct(seats['win rate'].min())} to {pct(seats['win rate'].max())}"
         return Verdict("seat advantage", n_players, False,
                        f"At {n_players} players the data cannot tell a seat advantage: the seats "
-                       f"win {spread} against a fair {_pct(fair)}, every interval including "
+                       f"win {spread} against a fair {pct(fair)}, every interval including "
                        "it.", data=seats)  # fmt: skip
     found, parts = [], []
     for seat, r in off.iterrows():
         word = "an advantage" if r["win rate"] > fair else "a disadvantage"
         found.append((int(seat), word))
-        parts.append(f"seat {seat} has {word}: it wins {_pct(r['win rate'])} [{_pct(r['lo'])}, "
-                     f"{_pct(r['hi'])}] ({_pts(r['win rate'] - fair)} points)")  # fmt: skip
+        parts.append(f"seat {seat} has {word}: it wins {pct(r['win rate'])} [{pct(r['lo'])}, "
+                     f"{pct(r['hi'])}] ({pts(r['win rate'] - fair)} points)")  # fmt: skip
     return Verdict("seat advantage", n_players, True,
-                   f"At {n_players} players {'; '.join(parts)}; against a fair {_pct(fair)}, "
+                   f"At {n_players} players {'; '.join(parts)}; against a fair {pct(fair)}, "
                    f"intervals simultaneous over the {n_players} seats (Bonferroni).",
                    key=frozenset(found), short=_seats_short(off, fair), data=seats)  # fmt: skip
 
@@ -226,7 +247,7 @@ STATUS = {
 
 def _question(v: Verdict) -> str:
     where = f" ({v.players}p)" if v.players and v.topic in PER_COUNT else ""
-    return _cap(v.topic) + where
+    return cap(v.topic) + where
 
 
 def verdict_frame(tiers: dict[str, list[Verdict]]) -> pd.DataFrame:
@@ -296,108 +317,8 @@ def add_verdicts(report, verdicts: list[Verdict], notes: list[str]) -> None:
         sec.note(note)
 
 
-CARD_NOTE = (
-    "What a card is worth is not measured in this report: its card sections show how often "
-    "winners recruited each Lord or took each Location, a correlation (strong players recruit "
-    "more), not a value."
-)
-
-
-# --- card values (restricted play) ---------------------------------------------------------
-def _family(df: pd.DataFrame) -> str:
-    """The restrictions Holm's correction ran over: every row of the impact frame."""
-    rules = int((df["kind"] == "rule").sum())
-    cards = len(df) - rules
-    if not rules:
-        return f"Holm's correction over {_the(cards, 'card')} tested"
-    questions = "1 rules question" if rules == 1 else f"{rules} rules questions"
-    return (f"Holm's correction over the {len(df)} restrictions tested: {_cards(cards)} and "
-            f"{questions}")  # fmt: skip
-
-
-def card_verdicts(df: pd.DataFrame, meta: dict) -> list[Verdict]:
-    """The most and least valuable cards of one play strength's restricted play
-    (`reports.restrict.impact_frame`: value, lo, hi, finding per card, Holm-corrected over every
-    row, each interval at the level that correction tested it)."""
-    who = f"`{meta['strategy']}` at {meta['players']} players ({meta['blocks']:,} deals per card)"
-    family = _family(df)
-    rules = [rule_verdict(r, who, meta["players"], family)
-             for _, r in df[df["kind"] == "rule"].iterrows()]  # fmt: skip
-    df = df[(df["kind"] != "rule") & (df["finding"] != "never taken")]  # restrict.NEVER
-    worth = df[df["finding"] == "worth something"].sort_values("value", ascending=False)
-    worse = df[df["finding"] == "better without"].sort_values("value")
-
-    def card(r) -> str:
-        return (f"{r['card']} ({_pts(r['value'])} points of win rate [{_pts(r['lo'])}, "
-                f"{_pts(r['hi'])}])")  # fmt: skip
-
-    levels = _tested("each interval", df["level"] if "level" in df else None)
-    includes = ", so it includes 0" if "level" in df else ""
-    if len(worth):
-        top = worth.iloc[0]
-        more = f"; then {', '.join(card(r) for _, r in worth.iloc[1:3].iterrows())}" \
-            if len(worth) > 1 else ""  # fmt: skip
-        most = Verdict("most valuable card", meta["players"], True,
-                       f"The most valuable card to {who}: {card(top)} lost when it may not take "
-                       f"it{more}; {len(worth)} of the {len(df)} cards it takes "
-                       f"{'is' if len(worth) == 1 else 'are'} worth something "
-                       f"(restricted play; {family}; {levels}).", key=top["card"],
-                       accepts=frozenset(worth["card"]),
-                       short=f"{top['card']} ({_pts(top['value'])} pts)")  # fmt: skip
-    else:
-        top = df.sort_values("value", ascending=False).iloc[0]
-        most = Verdict("most valuable card", meta["players"], False,
-                       f"The data cannot tell a valuable card to {who}: the highest, "
-                       f"{card(top)}, is not told from 0 after {family} ({levels}"
-                       f"{includes}).")  # fmt: skip
-    if len(worse):
-        low = worse.iloc[0]
-        least = Verdict("least valuable card", meta["players"], True,
-                        f"{who[0].upper() + who[1:]} is better off without "
-                        f"{_cards(len(worse))}, most of all {card(low)} ({family}; "
-                        f"{levels}).", key=low["card"], accepts=frozenset(worse["card"]),
-                        short=f"{low['card']} ({_pts(low['value'])} pts)")  # fmt: skip
-    else:
-        low = df.sort_values("value").iloc[0]
-        least = Verdict("least valuable card", meta["players"], False,
-                        f"The data cannot tell a card that {who} is better off without: the "
-                        f"lowest, {card(low)}, is not told from 0 after {family} ({levels}"
-                        f"{includes}).")  # fmt: skip
-    return [most, least, *rules]
-
-
-def _tested(what: str, level) -> str:
-    """Says at which level an interval of restricted play is (`level`: a number, a column, or
-    None for the card values of a run made before the intervals matched the correction)."""
-    if level is None:
-        return f"{what} at 95% for that row alone, from an older run"
-    if isinstance(level, pd.Series):
-        return f"{what} at the level at which that correction tested it"
-    return f"{what} at the {_level(level)} level at which that correction tested it"
-
-
-def _cap(text: str) -> str:
+def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
-
-
-def rule_verdict(r, who: str, n_players: int, family: str) -> Verdict:
-    """A rules question of restricted play (e.g. "no Leviathan fights"): what the strategy loses
-    (or gains) when it plays under that rule against copies of itself that do not."""
-    cost = (f"{_pts(r['value'])} points of win rate [{_pts(r['lo'])}, {_pts(r['hi'])}] lost "
-            f"by {who} playing by it ({family}; "
-            f"{_tested('the interval', r.get('level'))})")  # fmt: skip
-    topic = f"rules question: {r['card']}"
-    if r["finding"] == "cannot tell":
-        return Verdict(topic, n_players, False, f"The data cannot tell what \"{r['card']}\" "
-                       f"changes: {cost}.")  # fmt: skip
-    word = "costs" if r["value"] > 0 else "gains"
-    return Verdict(topic, n_players, True, f"\"{_cap(r['card'])}\" {word} a player: "
-                   f"{cost}.", key=word,
-                   short=f"{word} {100 * abs(r['value']):.1f} pts")  # fmt: skip
 
 
 # --- robustness across play strengths -------------------------------------------------------
@@ -443,10 +364,10 @@ def add_strength_verdicts(report, tiers: dict[str, list[Verdict]], notes: list[s
         present = [v for v in found.values() if v is not None]
         where = f" at {players} players" if players and topic in PER_COUNT else ""
         verdict = holds(present) if len(present) > 1 else None
-        head = f"**{_cap(topic)}{where}: " + (
+        head = f"**{cap(topic)}{where}: " + (
             HOLDS[verdict] if verdict else
             f"only the {title(next(t for t, v in found.items() if v))} played") + ".**"
-        body = " ".join(f"{_cap(title(t))}: " + v.sentence
+        body = " ".join(f"{cap(title(t))}: " + v.sentence
                         for t, v in found.items() if v is not None)  # fmt: skip
         sec.paragraph(f"{head} {body}")
     for note in notes:

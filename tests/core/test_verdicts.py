@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from games.abyss.report.balance import fight_verdict
+from reports.card_verdicts import card_verdicts
 from reports.render import Report
 from reports.seat_tables import seat_advantage_blocks
 from reports.verdicts import (
@@ -16,7 +17,6 @@ from reports.verdicts import (
     add_verdicts,
     best_strategy_blocks,
     best_strategy_rates,
-    card_verdicts,
     holds,
     seat_verdict,
 )

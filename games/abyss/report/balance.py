@@ -326,7 +326,8 @@ def _verdict_seat_table(part) -> pd.DataFrame:
 def fight_verdict(rule: dict):
     """The learnt rule of `games.abyss.report.fight_rule.recommended_rule`: a finding only when its
     out-of-sample gain in win probability has an interval above 0."""
-    from reports.verdicts import Verdict, _pts
+    from reports.verdicts import Verdict
+    from reports.verdicts import pts as _pts
 
     mean, lo, hi = rule["gain_win"]
     gain = f"{_pts(mean)} points of win probability [{_pts(lo)}, {_pts(hi)}] out of sample"
