@@ -31,12 +31,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reports import seeds as S
 from reports.design_targets import Estimate, Field, Target, Vary, measure
-from reports.tune import derived_seed
+from reports.seeds import derived_seed
 from sim.core.errors import UserError
 
 #: Streams of the run's seed (`reports.tune.derived_seed`): the fresh deals of each stage.
-REEVAL, ADAPT, LEARNED, RETUNE, SAMPLER = 11, 12, 13, 14, 15
+REEVAL, ADAPT, LEARNED, RETUNE, SAMPLER = (S.DESIGN_REEVAL, S.DESIGN_ADAPT, S.DESIGN_LEARNED,
+                                          S.DESIGN_RETUNE, S.DESIGN_SAMPLER)  # fmt: skip
 #: The share of `--minutes` the search may use; the rest is for the finalists and the players.
 SEARCH_SHARE = 0.6
 

@@ -15,7 +15,7 @@ The metrics (docs/design.md defines each; shares are fractions), with their 95% 
   play (t over blocks); `max_card_value`: the largest of every card's (Holm-adjusted,
   `reports.restrict`);
 - `lead_changes`, `decisive_point`, `comeback`, `margin`: tension (`reports.tension`, over the
-  games a tournament samples).
+  games a tournament samples; t over their deals).
 
 A target holds on a candidate's games when its estimate is on the asked side of the bound
 (`<=`, `>=`); `==X` asks that the metric is not told from X: its interval contains X.
@@ -347,8 +347,9 @@ def _tension(spec, aggregates, target: Target) -> Estimate:
                         "these games (no tension metrics)")  # fmt: skip
     k = comeback_round(sample)
     metric = {"comeback": f"comeback_{k}"}.get(target.metric, target.metric)
-    value, lo, hi, n = tension(sample.scores, sample.win, sample.final, ks=[k]).summary(metric)
-    return Estimate(value, lo, hi, n)
+    t = tension(sample.scores, sample.win, sample.final, ks=[k], deal=sample.deal)
+    c = t.clustered(metric)  # the interval over deals: a deal's tables are one draw
+    return Estimate(c.mean, c.lo, c.hi, c.games)
 
 
 def _card_metrics(fld, tables, targets, seed, blocks, client):

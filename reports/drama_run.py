@@ -4,8 +4,9 @@ strength and player count of a tournament, on its sampled deals.
 The games are the tournament's own: the tables of every 16th deal (`sim.core.samples.EVERY`,
 the deals whose rounds the tension metrics keep), rebuilt from the manifest's design, seed and
 line-up, and played again with the oracle (`sim.core.oracle`), so the values belong to the games
-the report describes. Each strength's values go to its run directory (`drama-<n>p.npz`), where
-the report finds them (`reports.drama.add_section`).
+the report describes. Each strength's values go to its run directory (`drama-<n>p.npz`, with each
+game's deal: the report's intervals take the deal as the unit), where the report finds them
+(`reports.drama.add_section`).
 """
 
 from __future__ import annotations
@@ -55,15 +56,20 @@ def oracle_games(config: dict, n_players: int, wanted: int):
 
 
 def run_drama(run_dir: Path, games: int, rollouts: int, progress=None) -> dict:
-    """Play each strength's sampled games with the oracle: {strength title: {n: values}}, each
-    saved beside the strength's games. A UserError when the run is no tournament or its game
-    has no oracle."""
+    """Play each strength's sampled games with the oracle: {strength title: {n: Measured}}, each
+    saved beside the strength's games. A UserError when the run is no tournament, its game has
+    no oracle or the rollouts do not split into the oracle's folds."""
     from reports import strengths as St
+    from reports.drama import Measured
     from reports.run import recorded_paths
     from reports.strength_report import tier_dirs
     from reports.tournament import game_policies
     from sim import games as registry
+    from sim.core.oracle import FOLDS
 
+    if rollouts < FOLDS or rollouts % FOLDS:
+        raise UserError(f"--rollouts must be a multiple of {FOLDS} (the oracle reads its "
+                        f"favourites on folds of the rollouts); got {rollouts}")  # fmt: skip
     run_dir = Path(run_dir)
     config = _config(run_dir)
     if config.get("command") != "tournament":
@@ -89,5 +95,5 @@ def run_drama(run_dir: Path, games: int, rollouts: int, progress=None) -> dict:
                 continue
             np.savez(d / f"drama-{n}p.npz", values=values, games=g, seatings=seats,
                      rollouts=np.int64(rollouts))  # fmt: skip
-            out.setdefault(St.title(tier), {})[n] = values
+            out.setdefault(St.title(tier), {})[n] = Measured(values, g, rollouts)
     return out

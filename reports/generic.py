@@ -128,10 +128,10 @@ def verdicts(seats, config: dict | None = None) -> list:
                     table.rename(columns={"lo": "win lo", "hi": "win hi"}), n))
         level = 1 - 0.05 / n
         if blocks:
-            table = seat_advantage_blocks(part, level)
+            table = seat_advantage_blocks(part, level, se=True)
         else:
             by_seat = part.groupby("seat", sort=True)["win"]
-            table = seat_rates(by_seat.size(), by_seat.sum(), level)
+            table = seat_rates(by_seat.size(), by_seat.sum(), level, se=True)
         out.append(V.seat_verdict(table, n))
     skill = skill_verdict({int(n): part for n, part in seats.groupby("n_players", sort=True)})
     return out + ([skill] if skill else [])

@@ -26,9 +26,10 @@ import pandas as pd
 #: of its per-option mean rewards over a temperature.
 TARGETS = ("visits", "chosen", "means")
 #: The mean rewards at 0.1 recovered a planted scorer from UCB1 records as well as any target
-#: measured, the one-hot clearly worst (tests/core/test_learned_fit.py,
-#: `test_default_target_is_the_best_measured`). Mean rewards are win shares: at 0.1 a gap of
-#: 0.1 between two options is a factor e in the target.
+#: measured, the one-hot clearly worst (measured once, not a test: `learn` fits the visit
+#: shares, `reports.learn_run.LearnSetup.target`, which tests/core/test_learned_fit.py tests).
+#: Mean rewards are win shares: at 0.1 a gap of 0.1 between two options is a factor e in the
+#: target.
 DEFAULT_TARGET = "means"
 DEFAULT_TEMPERATURE = 0.1
 #: L2 penalty on the standardised weights, per unit of record weight.

@@ -10,6 +10,11 @@ cards and a t interval over blocks at the level Holm's procedure tested each car
 wider): a card is worth something when its interval lies above 0, which is when its Holm-adjusted
 p-value is below 0.05; a card the strategy is better off without has one below 0.
 
+A card too weak to matter is one shown to be worth less than a margin (`MARGIN`, in win rate)
+either way: Schuirmann's (1987) two one-sided tests (`equivalence`), Holm's correction over the
+cards the strategy takes. A card whose interval merely includes 0 is not one: "not told from 0"
+is no evidence of being small.
+
 The games are those of `reports.tune.evaluate`: the same seating plan, chunks and Dask tasks.
 """
 
@@ -22,6 +27,8 @@ import pandas as pd
 BATCH = 8
 #: The finding of a card whose restriction changed no game (the strategy never took it).
 NEVER = "never taken"
+#: "Too weak to matter": a card whose value is shown within ±MARGIN of 0 (1 point of win rate).
+MARGIN = 0.01
 
 
 def batches(n: int) -> list[tuple[int, int]]:
@@ -67,7 +74,7 @@ def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_player
     column per block. One row per card, most valuable first; Holm's correction runs over every
     row (every card and rules question), and `lo`, `hi` are each row's interval at the `level` at
     which that correction tested it (`reports.stats.adjusted_levels`): it excludes 0 exactly when
-    the row is a finding."""
+    the row is a finding; `se` its standard error over its `deals` (every row: all blocks)."""
     from reports.stats import adjust_pvalues, adjusted_levels, paired_test
 
     diffs = [shares[0] - shares[1 + i] for i in range(len(cards))]
@@ -78,7 +85,8 @@ def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_player
         value, lo, hi, _ = paired_test(diffs[i], levels[i])
         rows.append({"kind": kind, "card": name, "players": n_players, "value": value,
                      "lo": lo, "hi": hi, "level": levels[i], "p": p[i],
-                     "restricted": float(shares[1 + i].mean()),
+                     "se": float(diffs[i].std(ddof=1) / np.sqrt(len(diffs[i]))),
+                     "deals": len(diffs[i]), "restricted": float(shares[1 + i].mean()),
                      "games": shares.shape[1] * n_players})  # fmt: skip
     df = pd.DataFrame(rows)
     df["p_holm"] = adjust_pvalues(df["p"].to_numpy(), "holm")
@@ -89,6 +97,46 @@ def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_player
     unused = [bool(np.all(shares[0] == shares[1 + i])) for i in range(len(cards))]
     df.loc[unused, "finding"] = NEVER
     return df.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
+
+
+def equivalence(df: pd.DataFrame, margin: float = MARGIN, alpha: float = 0.05) -> pd.DataFrame:
+    """Which cards are too weak to matter: each card the strategy takes (not a rules question,
+    not one never taken) tested for a value within ±`margin` by Schuirmann's two one-sided t
+    tests on its deals (`p_tost`: the larger of the two p-values), Holm's correction over those
+    cards (`p_tost_holm`); `tost_lo`..`tost_hi` the interval that matches the test at the level
+    Holm's procedure tested the card (a one-sided level 1 - a: the two-sided 1 - 2a interval),
+    inside ±`margin` exactly when the card is `negligible`. Returns those cards' rows."""
+    from scipy.stats import t as student
+
+    from reports.stats import adjust_pvalues, adjusted_levels
+
+    out = df[(df["kind"] != "rule") & (df["finding"] != NEVER)].copy()
+    se, deals = standard_errors(out)
+    dof = np.maximum(deals - 1, 1)
+    value = out["value"].to_numpy(dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        below = student.sf((value + margin) / se, dof)  # H0: value <= -margin
+        above = student.cdf((value - margin) / se, dof)  # H0: value >= +margin
+    out["p_tost"] = np.nan_to_num(np.maximum(below, above), nan=1.0)
+    out["p_tost_holm"] = adjust_pvalues(out["p_tost"].to_numpy(), "holm")
+    half = student.ppf(adjusted_levels(out["p_tost"].to_numpy(), 1 - alpha, "holm"), dof) * se
+    out["tost_lo"], out["tost_hi"] = value - half, value + half
+    out["negligible"] = out["p_tost_holm"] < alpha
+    out["margin"] = margin
+    return out
+
+
+def standard_errors(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's standard error and deals; a frame saved before they were stored: from its
+    interval, its level (95% before the levels were stored) and its games."""
+    from scipy.stats import t as student
+
+    if "se" in df and "deals" in df:
+        return df["se"].to_numpy(dtype=float), df["deals"].to_numpy(dtype=int)
+    deals = (df["games"] // df["players"]).to_numpy(dtype=int)
+    level = df["level"].to_numpy(dtype=float) if "level" in df else np.full(len(df), 0.95)
+    t = student.ppf((1 + level) / 2, np.maximum(deals - 1, 1))
+    return ((df["hi"] - df["lo"]).to_numpy(dtype=float) / (2 * t)), deals
 
 
 def summary_text(df: pd.DataFrame, strategy: str, n_players: int, unrestricted: float) -> str:
@@ -112,7 +160,21 @@ def summary_text(df: pd.DataFrame, strategy: str, n_players: int, unrestricted: 
     lines += ["", f"{len(found)} of {len(df)} cards differ from worthless at 95% (Holm); "
               + (f"{never} were never taken by {strategy} (forbidding them changed no game); "
                  if never else "") + "for the rest the data cannot tell."]  # fmt: skip
+    lines.append(weak_text(equivalence(df)))
     return "\n".join(lines) + "\n"
+
+
+def weak_text(eq: pd.DataFrame) -> str:
+    """The cards shown too weak to matter, in a sentence (`eq`: `equivalence`'s rows)."""
+    points = 100 * (eq["margin"].iloc[0] if len(eq) else MARGIN)
+    within = f"±{points:g} point{'' if points == 1 else 's'} of win rate either way"
+    test = (f"Schuirmann's two one-sided tests, Holm's correction over the {len(eq)} cards "
+            "taken")  # fmt: skip
+    weak = eq[eq["negligible"]].sort_values("p_tost")
+    if weak.empty:
+        return f"No card is shown worth less than {within} ({test})."
+    told = "1 card is" if len(weak) == 1 else f"{len(weak)} cards are"
+    return f"{told} shown worth less than {within} ({test}): {', '.join(weak['card'])}."
 
 
 def chart_png(df: pd.DataFrame, strategy: str, n_players: int) -> bytes:

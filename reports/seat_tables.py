@@ -14,22 +14,25 @@ from reports.intervals import wilson_interval
 CONF = 0.95
 
 
-def seat_rates(games, wins, conf: float = CONF) -> pd.DataFrame:
+def seat_rates(games, wins, conf: float = CONF, se: bool = False) -> pd.DataFrame:
     """Win rate of each seat from its games and wins (a shared win counts its share, rounded),
-    with Wilson intervals; index: seat from 1."""
+    with Wilson intervals; index: seat from 1. `se`: with the binomial standard error (each game
+    an independent deal)."""
     rows = []
     for seat, (n, w) in enumerate(zip(games, wins, strict=True)):
         n, w = int(n), int(round(w))
         lo, hi = wilson_interval(w, n, conf)
-        rows.append(
-            {"seat": seat + 1, "games": n, "win rate": w / n if n else np.nan, "lo": lo, "hi": hi}
-        )
+        rate = w / n if n else np.nan
+        rows.append({"seat": seat + 1, "games": n, "win rate": rate, "lo": lo, "hi": hi,
+                     **({"se": float(np.sqrt(rate * (1 - rate) / n)), "deals": n} if se else {})})
     return pd.DataFrame(rows).set_index("seat")
 
 
-def seat_advantage_blocks(seats: pd.DataFrame, conf: float = CONF) -> pd.DataFrame:
+def seat_advantage_blocks(seats: pd.DataFrame, conf: float = CONF,
+                          se: bool = False) -> pd.DataFrame:  # fmt: skip
     """Win share of each seat in a tournament, with t intervals over blocks (as
-    `reports.stats.strategy_summary` does for strategies, the seat playing the strategy's part)."""
+    `reports.stats.strategy_summary` does for strategies, the seat playing the strategy's part);
+    `se`: with the standard error over blocks."""
     from reports import stats
 
     df = seats[["block", "table", "seat", "win", "score", "rank"]].rename(columns={"score": "ip"})
@@ -41,6 +44,7 @@ def seat_advantage_blocks(seats: pd.DataFrame, conf: float = CONF) -> pd.DataFra
             "win rate": summary["win_rate"],
             "lo": summary["win_lo"],
             "hi": summary["win_hi"],
+            **({"se": summary["win_se"], "deals": summary["blocks"]} if se else {}),
         }
     )
     out.index = out.index.astype(int)

@@ -8,15 +8,26 @@ A group-sequential design over restricted play (`reports.restrict`). The looks a
 advance: `first` deals, then twice as many at each look, at most `looks` looks. At each look every
 card's value (the unrestricted strategy's win share minus the restricted one's, deal by deal, the
 same deals) is tested, and Holm's procedure runs over every card at level alpha / `looks`: a card
-it rejects is decided ("worth something" or "better without") and plays no more deals. The
-family-wise error over all cards and all looks is then at most alpha (a union bound over the
-looks: Bonferroni's alpha spending, the simplest that holds for any number of looks actually
-taken, so a budget that runs out early is no harm). Cards left open at the last look are "cannot
-tell". The error rates are tested on planted and null cases (tests/core/test_sequential.py).
+it rejects is decided and plays no more deals. The family-wise error over all cards and all looks
+is then at most alpha (a union bound over the looks: Bonferroni's alpha spending, the simplest
+that holds for any number of looks actually taken, so a budget that runs out early is no harm).
+Cards left open at the last look are "cannot tell".
+
+A card decided early is chosen for a large estimate on few deals: its estimate there is biased
+away from 0 (the winner's curse of stopping). So the looks only choose: a card they decide is
+played again, in the same look, on as many fresh deals of another stream of the seed (`CONFIRM`),
+and its value, interval and finding come from those deals alone: "worth something" (or "better
+without") only when a one-sided test in the direction the looks found rejects there, Holm's
+correction over every card the looks decided. A card never decided keeps its estimate on all its
+deals: its deals were not chosen by its own data (only ever stopped for crossing a bound it never
+crossed), so a test of it there keeps its level. The error rates and the bias are tested on
+planted and null cases (tests/core/test_sequential.py).
 
 `play(rows, first, count)` plays the deals first .. first + count - 1 for the given rows (0: the
 unrestricted strategy, 1 + i: forbidden card i) and returns their win shares, one row per row
 asked, one column per deal: the same deal for every row (common random numbers).
+`confirm(rows, count, look)` does the same on the fresh deals 0 .. count - 1 (`look`: the look
+that asks, a key for storing them).
 """
 
 from __future__ import annotations
@@ -28,24 +39,30 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from reports.stats import adjust_pvalues, paired_test
+from reports.stats import adjust_pvalues, adjusted_levels
 
 #: looks at most, and the deals of the first look (then doubled at each look)
 LOOKS, FIRST = 6, 50
+#: The stream of the card values' seed (`reports.tune.derived_seed(seed, CONFIRM)`) whose deals
+#: confirm the decided cards: deals the looks never played.
+CONFIRM = 1
 
 
 @dataclass
 class Sequential:
-    """What the design decided: each card's deals played, its p-value at its last look, the look
-    at which it was decided (-1: never), and the shares played."""
+    """What the design decided: each card's deals played in the looks, its p-value at its last
+    look, the look at which it was decided (-1: never), the looks' shares and the fresh shares
+    that confirm the decided cards."""
 
     shares: np.ndarray  # [1 + cards, deals] (NaN where a card played no more)
-    deals: np.ndarray  # per card
+    fresh: np.ndarray  # [1 + cards, deals]: a decided card's confirming deals (NaN elsewhere)
+    deals: np.ndarray  # per card, in the looks (a decided card: as many fresh deals)
     p: np.ndarray  # per card, at its last look
     decided_at: np.ndarray  # per card (-1: open)
     looks: int  # looks taken
     level: float  # each look's level: alpha / LOOKS
     stopped_by: str  # "decided" (every card), "looks" or "budget"
+    alpha: float = 0.05
     history: list = field(default_factory=list)  # per look: (deals, open cards, seconds)
 
 
@@ -54,14 +71,16 @@ def schedule(first: int = FIRST, looks: int = LOOKS) -> list[int]:
     return [first * 2**k for k in range(looks)]
 
 
-def run(play: Callable, n_cards: int, *, alpha: float = 0.05, first: int = FIRST,
-        looks: int = LOOKS, seconds: float | None = None,
+def run(play: Callable, n_cards: int, *, confirm: Callable, alpha: float = 0.05,
+        first: int = FIRST, looks: int = LOOKS, seconds: float | None = None,
         clock: Callable[[], float] = time.monotonic) -> Sequential:  # fmt: skip
     """Play looks until every card is decided, the looks are spent, or `seconds` have passed (a
-    look is started only if the last one's time, doubled, fits: deals double at each look)."""
+    look is started only if the last one's time, doubled, fits: deals double at each look). The
+    cards a look decides are confirmed in that look (`confirm`), so its time counts them."""
     marks = schedule(first, looks)
     total = marks[-1]
     shares = np.full((1 + n_cards, total), np.nan)
+    fresh = np.full((1 + n_cards, total), np.nan)
     p = np.ones(n_cards)
     decided_at = np.full(n_cards, -1)
     deals = np.zeros(n_cards, dtype=np.int64)
@@ -81,15 +100,20 @@ def run(play: Callable, n_cards: int, *, alpha: float = 0.05, first: int = FIRST
         deals[open_] = mark
         p[open_] = _p_values(shares[0, :mark] - shares[1 + open_, :mark])
         rejected = adjust_pvalues(p, "holm") < level
-        decided_at[open_[rejected[open_]]] = k
+        new = open_[rejected[open_]]
+        decided_at[new] = k
+        if len(new):  # the same number of deals again, fresh: they, not these, report
+            fresh[[0, *(1 + new)], :mark] = confirm([0, *(1 + new)], mark, k)
         history.append((mark, len(open_), clock() - t0))
-    return Sequential(shares, deals, p, decided_at, len(history), level,
-                      "decided" if (decided_at >= 0).all() else stopped, history)  # fmt: skip
+    return Sequential(shares, fresh, deals, p, decided_at, len(history), level,
+                      "decided" if (decided_at >= 0).all() else stopped, alpha,
+                      history)  # fmt: skip
 
 
-def _p_values(d: np.ndarray) -> np.ndarray:
-    """Each row's two-sided one-sample t-test p-value (H0: mean 0), as `stats.paired_test`'s,
-    for all rows at once; a row without variance: 1 if its mean is 0, else 0."""
+def _p_values(d: np.ndarray, sign: np.ndarray | None = None) -> np.ndarray:
+    """Each row's one-sample t-test p-value (H0: mean 0), as `stats.paired_test`'s, for all rows
+    at once: two-sided, or one-sided in the direction `sign` (+1: H1 mean > 0). A row without
+    variance: 1 if its mean is 0 (or on the wrong side), else 0."""
     from scipy.stats import t as student
 
     n = d.shape[1]
@@ -97,47 +121,97 @@ def _p_values(d: np.ndarray) -> np.ndarray:
     flat = np.ptp(d, axis=1) == 0
     with np.errstate(divide="ignore", invalid="ignore"):
         stat = mean / (sd / np.sqrt(n))
-    p = 2 * student.sf(np.abs(stat), n - 1)
-    return np.where(flat, np.where(mean == 0, 1.0, 0.0), p)
+    if sign is None:
+        p = 2 * student.sf(np.abs(stat), n - 1)
+        return np.where(flat, np.where(mean == 0, 1.0, 0.0), p)
+    p = student.sf(sign * stat, n - 1)
+    return np.where(flat, np.where(sign * mean > 0, 0.0, 1.0), p)
+
+
+def estimates(result: Sequential) -> pd.DataFrame:
+    """Each card's value as reported (one row per card, in card order): on its fresh deals for a
+    card the looks decided (`fresh`), else on all its deals; its standard error, deals, p-value
+    (one-sided in the looks' direction on the fresh deals; two-sided at its last look for an open
+    card), `p_holm` (Holm over the decided cards; an open card's: Holm's at its last look, on
+    the scale of alpha), the `level` of the interval `lo`..`hi` that matches the test
+    (it excludes 0 exactly when the card is a finding), and the finding."""
+    from scipy.stats import t as student
+
+    n_cards = len(result.p)
+    out = pd.DataFrame({"deals": result.deals, "look": result.decided_at,
+                        "fresh": result.decided_at >= 0})  # fmt: skip
+    values, ses = np.zeros(n_cards), np.zeros(n_cards)
+    for i in range(n_cards):
+        src = result.fresh if out.at[i, "fresh"] else result.shares
+        d = src[0, :result.deals[i]] - src[1 + i, :result.deals[i]]
+        values[i] = d.mean()
+        ses[i] = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.nan
+    out["value"], out["se"] = values, ses
+    open_ = ~out["fresh"].to_numpy()
+    screen = np.sign(_looks_values(result))
+    p = np.where(open_, result.p, np.nan)
+    # an open card: Holm's at its last look, each look at alpha / looks: compared with alpha
+    p_holm = np.minimum(1.0, adjust_pvalues(result.p, "holm") * result.alpha / result.level)
+    levels = adjusted_levels(result.p, 1 - result.level, "holm")  # open: two-sided
+    half = np.where(open_, 1 - (1 - levels) / 2, np.nan)
+    dec = np.flatnonzero(~open_)
+    if len(dec):
+        p_dec = np.array([_p_values(_fresh_row(result, i)[None], screen[i:i + 1])[0]
+                          for i in dec])  # fmt: skip
+        p[dec] = p_dec
+        p_holm[dec] = adjust_pvalues(p_dec, "holm")
+        one_sided = adjusted_levels(p_dec, 1 - result.alpha, "holm")
+        half[dec] = one_sided  # a one-sided test at 1 - a: the two-sided interval at 1 - 2a
+        levels = levels.copy()
+        levels[dec] = 2 * one_sided - 1
+    t = student.ppf(half, np.maximum(out["deals"].to_numpy() - 1, 1))
+    out["lo"], out["hi"] = values - t * ses, values + t * ses
+    out["level"], out["p"], out["p_holm"] = levels, p, p_holm
+    found = p_holm < result.alpha
+    word = np.where(screen > 0, "worth something", "better without")
+    out["finding"] = np.where(~open_ & found, word, "cannot tell")
+    return out
+
+
+def _looks_values(result: Sequential) -> np.ndarray:
+    """Each card's value on its deals of the looks (for a decided card: the biased estimate
+    that chose it, kept only for its direction)."""
+    return np.array([np.mean(result.shares[0, :n] - result.shares[1 + i, :n])
+                     for i, n in enumerate(result.deals)])  # fmt: skip
+
+
+def _fresh_row(result: Sequential, i: int) -> np.ndarray:
+    n = result.deals[i]
+    return result.fresh[0, :n] - result.fresh[1 + i, :n]
 
 
 def findings(result: Sequential) -> list[str]:
-    """Each card's finding: "worth something" (its value above 0), "better without" (below), or
-    "cannot tell" (never decided)."""
-    out = []
-    for i in range(len(result.p)):
-        if result.decided_at[i] < 0:
-            out.append("cannot tell")
-            continue
-        n = result.deals[i]
-        value = np.mean(result.shares[0, :n] - result.shares[1 + i, :n])
-        out.append("worth something" if value > 0 else "better without")
-    return out
+    """Each card's finding: "worth something" (its value above 0, confirmed on fresh deals),
+    "better without" (below), or "cannot tell"."""
+    return estimates(result)["finding"].tolist()
 
 
 def impact_frame(cards: list[tuple[str, str, str]], result: Sequential,
                  n_players: int) -> pd.DataFrame:  # fmt: skip
     """`reports.restrict.impact_frame`'s table for a sequential run: one row per card, most
-    valuable first, each on its own deals; `level` the level at which Holm's procedure (at each
-    look's alpha) tested it, so `lo`..`hi` excludes 0 for a decided card; `look` the look that
-    decided it (-1: open)."""
+    valuable first, each on its own deals (`deals`: fresh ones for a card the looks decided,
+    `fresh` True) with its standard error `se`; `lo`..`hi` at the `level` that matches its test
+    (`estimates`), so it excludes 0 exactly when the card is a finding; `look` the look that
+    decided it (-1: open); `games` the games it played in the looks."""
     from reports.restrict import NEVER
-    from reports.stats import adjusted_levels
 
-    levels = adjusted_levels(result.p, 1 - result.level, "holm")
-    found = findings(result)
+    est = estimates(result)
     rows = []
     for i, (kind, name, _) in enumerate(cards):
         n = int(result.deals[i])
-        d = result.shares[0, :n] - result.shares[1 + i, :n]
-        value, lo, hi, _ = paired_test(d, levels[i])
-        rows.append({"kind": kind, "card": name, "players": n_players, "value": value,
-                     "lo": lo, "hi": hi, "level": levels[i], "p": result.p[i],
-                     "restricted": float(np.mean(result.shares[1 + i, :n])),
-                     "games": n * n_players, "look": int(result.decided_at[i]),
-                     "finding": NEVER if not d.any() else found[i]})  # fmt: skip
-    df = pd.DataFrame(rows)
-    df["p_holm"] = adjust_pvalues(df["p"].to_numpy(), "holm")
+        src = result.fresh if est.at[i, "fresh"] else result.shares
+        looked = result.shares[0, :n] - result.shares[1 + i, :n]
+        rows.append({"kind": kind, "card": name, "players": n_players,
+                     "restricted": float(np.mean(src[1 + i, :n])), "games": n * n_players,
+                     **{c: est.at[i, c] for c in ("value", "lo", "hi", "level", "p", "p_holm",
+                                                  "se", "deals", "look", "fresh")},
+                     "finding": NEVER if not looked.any() else est.at[i, "finding"]})
+    df = pd.DataFrame(rows).astype({"deals": int, "look": int, "fresh": bool})
     return df.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
 
 

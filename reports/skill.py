@@ -12,13 +12,16 @@ two players' wins in the games both play (the head-to-head of `reports.cycles`),
 scale holds for every player count.
 
 The ladder's bottom is the random policy and its top the strongest player we have, so the span
-is a lower bound on the game's depth (better players would add steps).
+is a lower bound on the game's depth (better players would add steps). A rung that wins every
+deal against the one below it (a sweep) has no upper end: its step, and the span, are one-sided
+("at least"), never an interval whose top is set by the number of games.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -34,94 +37,200 @@ def _steps(p: float) -> float:
     return math.log(p / (1 - p)) / STEP
 
 
+class Span(NamedTuple):
+    """A ladder's skill steps and their interval. One-sided when a rung sweeps the one below it:
+    then `steps` is not known (NaN) and `hi` is inf ("at least `lo`"); `lo` is -inf where a rung
+    is swept by the one below it ("at most `hi`")."""
+
+    steps: float
+    lo: float
+    hi: float
+
+    @property
+    def bounded(self) -> bool:
+        return math.isfinite(self.lo) and math.isfinite(self.hi)
+
+
 @dataclass
 class Ladder:
     rungs: list[str]
     matrix: pd.DataFrame  # head to head: row's share of the two players' wins against column
     steps: pd.DataFrame  # per adjacent pair: share, interval, steps and their interval, games
-    span: tuple[float, float, float]  # the ladder's skill steps and their interval
+    span: Span  # the ladder's skill steps and their interval (one-sided at a sweep)
     n_players: int
+    conf: float = CONF
 
     def verdict(self) -> str:
         steps, lo, hi = self.span
-        if lo > 0:
-            return f"{steps:.1f} skill steps [{lo:.1f}, {hi:.1f}] from `{self.rungs[0]}` to " \
-                f"`{self.rungs[-1]}`"  # fmt: skip
-        return f"cannot tell any skill: {steps:.1f} steps [{lo:.1f}, {hi:.1f}]"
+        ends = f"from `{self.rungs[0]}` to `{self.rungs[-1]}`"
+        if self.span.bounded:
+            if lo > 0:
+                return f"{steps:.1f} skill steps [{lo:.1f}, {hi:.1f}] {ends}"
+            return f"cannot tell any skill: {steps:.1f} steps [{lo:.1f}, {hi:.1f}]"
+        sweep = self.steps[self.steps["sweep"].astype(bool)].iloc[0]
+        a, b = sweep["weaker"], sweep["stronger"]
+        a, b = (a, b) if sweep["stronger's share"] >= 0.5 else (b, a)
+        why = (f"a one-sided {self.conf:.0%} bound: `{b}` wins all or nearly all of its deals "
+               f"against `{a}`, so that step has no far end; its bound is Clopper-Pearson over "
+               "its deals")  # fmt: skip
+        if math.isfinite(lo):
+            if lo > 0:
+                return f"at least {lo:.1f} skill steps {ends} ({why})"
+            return f"cannot tell any skill: at least {lo:.1f} steps ({why})"
+        if math.isfinite(hi):
+            return f"cannot tell any skill: at most {hi:.1f} steps ({why})"
+        return "cannot tell any skill: rungs sweep both ways, so the span has no bound"
 
 
 def ladder(seats: pd.DataFrame, rungs: list[str], n_players: int, conf: float = CONF) -> Ladder:
     """The ladder of `rungs` (weakest first) from a tournament's long-form seats (`block`,
     `table`, `strategy`, `win`) in which every pair of rungs shares games."""
-    from scipy.special import ndtri
-
     table = Y.head_to_head(seats[seats["strategy"].isin(rungs)], n_players)
     index = [table.names.index(r) for r in rungs]
     d = table.share - table.share.T  # i's win share minus j's in their shared games
     se_d = np.hypot(table.se, table.se.T)
     # the stronger's share of the two players' wins: (1 + d / (w_i + w_j)) / 2 at 2 players;
     # with more players, the pair's shares are normalised to the two of them
-    pair_total = _pair_totals(seats, rungs)
-    z = float(ndtri(0.5 + conf / 2))
+    pairs = _pairs(seats, rungs)
     rows = []
     for a, b in zip(rungs, rungs[1:], strict=False):
         i, j = table.names.index(b), table.names.index(a)
-        w = pair_total.get((a, b), 1.0)
-        p = 0.5 + d[i, j] / (2 * w)
-        se_p = se_d[i, j] / (2 * w)
-        n = int(table.n[i, j])
-        lo_p, hi_p = p - z * se_p, p + z * se_p
-        s, s_lo, s_hi, sweep = share_steps(p, lo_p, hi_p, n, conf)
-        rows.append({"weaker": a, "stronger": b, "stronger's share": p, "lo": lo_p,
-                     "hi": hi_p, "steps": s, "steps lo": s_lo, "steps hi": s_hi, "games": n,
-                     "sweep": sweep})  # fmt: skip
+        w, deals = pairs[(a, b)]
+        rows.append(step_row(a, b, 0.5 + d[i, j] / (2 * w), se_d[i, j] / (2 * w),
+                             int(table.n[i, j]), deals, conf))  # fmt: skip
     share = pd.DataFrame(table.share, index=table.names, columns=table.names)
     matrix = (0.5 + (share - share.T) / 2).iloc[index, index]
     steps = pd.DataFrame(rows)
-    return Ladder(list(rungs), matrix, steps, span_of(steps), n_players)
+    return Ladder(list(rungs), matrix, steps, span_of(steps, conf), n_players, conf)
 
 
-def span_of(steps: pd.DataFrame) -> tuple[float, float, float]:
-    """The ladder's span: the sum of its steps, each step's distance to its interval's ends added
-    in quadrature on each side."""
-    s = steps["steps"].to_numpy(float)
-    below = math.sqrt(float(((s - steps["steps lo"].to_numpy(float)) ** 2).sum()))
-    above = math.sqrt(float(((steps["steps hi"].to_numpy(float) - s) ** 2).sum()))
-    return float(s.sum()), float(s.sum()) - below, float(s.sum()) + above
+def step_row(weaker: str, stronger: str, share: float, se: float, games: int, blocks: int,
+             conf: float = CONF) -> dict:  # fmt: skip
+    """One step of a ladder: the stronger's head-to-head share, its standard error (the deal the
+    unit), and the step and its interval, each end of the share's normal interval carried through
+    the logit (monotone; the delta method blows up at the edge: 5.2 steps [-2.9, 13.2] for greedy
+    over random at 4 players). A sweep (the normal interval within half a deal, 1/(2(m+1)), of
+    0 or 1: the share's interval is then set by the number of deals, not by the data) has no far
+    end: its steps are "at least" the Clopper-Pearson bound over its deals, and not estimated."""
+    from scipy.special import ndtri
 
-
-def share_steps(p: float, lo: float, hi: float, games: int,
-                conf: float) -> tuple[float, float, float, bool]:  # fmt: skip
-    """A head-to-head share and its interval in skill steps: each end carried through the logit
-    (monotone; the delta method blows up at the edge, where a third player's wins still vary a
-    pair's shares: 5.2 steps [-2.9, 13.2] for greedy over random at 4 players), clipped at a
-    near-sweep (1/(2(n+1)) from the edge: a sweep counts as almost one). At a near-sweep the
-    far end is the Clopper-Pearson bound of the games (the steps are then "at least" that end).
-    Returns (steps, lo, hi, near-sweep)."""
-    edge = 0.5 / (games + 1)
+    z = float(ndtri(0.5 + conf / 2))
+    lo, hi = share - z * se, share + z * se
+    edge = 0.5 / (blocks + 1)
     sweep = bool(hi >= 1 - edge or lo <= edge)
-    if sweep and np.isfinite(p):
-        from scipy.stats import beta
+    if sweep:
+        bound = sweep_bound(share, blocks, (1 - conf) / 2)
+        lo, hi = (bound, 1.0) if share >= 0.5 else (0.0, bound)
+        steps = math.nan
+        s_lo, s_hi = (_steps(bound), math.inf) if share >= 0.5 else (-math.inf, _steps(bound))
+    else:
+        steps, s_lo, s_hi = (_steps(x) for x in (share, lo, hi))
+    return {"weaker": weaker, "stronger": stronger, "stronger's share": share, "lo": lo,
+            "hi": hi, "steps": steps, "steps lo": s_lo, "steps hi": s_hi, "se": se,
+            "games": games, "blocks": blocks, "sweep": sweep}  # fmt: skip
 
-        won = round(min(max(p, 0.0), 1.0) * games)
-        if p >= 0.5:  # the normal interval fails at the edge: [0.949, 1.051] for 360 of 360
-            lo = float(beta.ppf((1 - conf) / 2, won, games - won + 1))
-        else:
-            hi = float(beta.ppf(1 - (1 - conf) / 2, won + 1, games - won))
-    steps, s_lo, s_hi = (_steps(min(max(x, edge), 1 - edge)) for x in (p, lo, hi))
-    return steps, s_lo, s_hi, sweep
+
+def sweep_bound(share: float, blocks: int, error: float) -> float:
+    """The one-sided Clopper-Pearson bound (missed with probability `error`) on a (near-)sweep's
+    share, the deals as the trials: a share p of the games is about p * m of m deals. For a
+    sweep it is exact whatever the games of one deal share: a deal is won whole with probability
+    at most the mean share, so m of m with at most share^m; counting the games instead would
+    assume a deal's seatings independent."""
+    from scipy.stats import beta
+
+    won = min(max(share, 0.0), 1.0) * blocks
+    if share >= 0.5:  # the normal interval fails at the edge: [0.949, 1.051] for 360 of 360
+        return float(beta.ppf(error, won, blocks - won + 1))
+    return float(beta.ppf(1 - error, won + 1, blocks - won))
 
 
-def _pair_totals(seats: pd.DataFrame, rungs: list[str]) -> dict:
+def span_of(steps: pd.DataFrame, conf: float = CONF) -> Span:
+    """The ladder's span, the sum of its steps. Without a sweep, a two-sided interval: each step's
+    distance to its interval's ends added in quadrature on each side. With sweeps one way, a
+    one-sided bound: the sweeps' Clopper-Pearson bounds plus the other steps' one-sided bound,
+    the error split evenly over these parts (Bonferroni; one sweep among other steps: the lower
+    ends the step table shows)."""
+    sweep = steps["sweep"].astype(bool).to_numpy()
+    share = steps["stronger's share"].to_numpy(float)
+    s = steps["steps"].to_numpy(float)
+    if not sweep.any():
+        below = math.sqrt(float(((s - steps["steps lo"].to_numpy(float)) ** 2).sum()))
+        above = math.sqrt(float(((steps["steps hi"].to_numpy(float) - s) ** 2).sum()))
+        return Span(float(s.sum()), float(s.sum()) - below, float(s.sum()) + above)
+    up = share[sweep] >= 0.5
+    if up.any() and not up.all():
+        return Span(math.nan, -math.inf, math.inf)
+    sign = 1.0 if up.all() else -1.0
+    error = (1 - conf) / (int(sweep.sum()) + int((~sweep).any()))
+    blocks = steps["blocks"].to_numpy(int)
+    bound = sum(_steps(sweep_bound(p, m, error)) for p, m in zip(share[sweep], blocks[sweep],
+                                                                 strict=True))  # fmt: skip
+    if (~sweep).any():
+        from scipy.special import ndtri
+
+        rest, edge = share[~sweep], 0.5 / (blocks[~sweep] + 1)
+        end = np.clip(rest - sign * float(ndtri(1 - error)) * steps["se"].to_numpy(float)[~sweep],
+                      edge, 1 - edge)  # fmt: skip
+        far = np.log(end / (1 - end)) / STEP
+        bound += float(s[~sweep].sum()) - sign * math.sqrt(float(((s[~sweep] - far) ** 2).sum()))
+    return Span(math.nan, bound, math.inf) if sign > 0 else Span(math.nan, -math.inf, bound)
+
+
+def span_difference(a: Span, b: Span, conf: float = CONF) -> Span | None:
+    """`a` minus `b` for two ladders measured on their own deals (two games, two player counts),
+    the distances to the spans' 95% ends added in quadrature as within a span, rescaled to
+    `conf` (e.g. Bonferroni over several comparisons). None unless both spans are bounded: a
+    sweep leaves a span's upper end unknown, so no difference can be told."""
+    from scipy.special import ndtri
+
+    if not (a.bounded and b.bounded):
+        return None
+    d, k = a.steps - b.steps, float(ndtri(0.5 + conf / 2) / ndtri(0.5 + CONF / 2))
+    return Span(d, d - k * math.hypot(a.steps - a.lo, b.hi - b.steps),
+                d + k * math.hypot(a.hi - a.steps, b.steps - b.lo))  # fmt: skip
+
+
+def step_text(row) -> str:
+    """A step as the report and docs state it: `0.76 [0.53, 1.01]`, or `at least 3.4` at a
+    sweep (`at most -3.4` where the stronger rung is swept)."""
+    if not row["sweep"]:
+        return f"{row['steps']:.2f} [{row['steps lo']:.2f}, {row['steps hi']:.2f}]"
+    if math.isfinite(row["steps lo"]):
+        return f"at least {row['steps lo']:.2f}"
+    return f"at most {row['steps hi']:.2f}"
+
+
+def _pairs(seats: pd.DataFrame, rungs: list[str]) -> dict:
     """For each adjacent pair, the mean of the two players' summed win shares in the games both
-    play (1 at two players; less with more seats, where a third player may win)."""
+    play (1 at two players; less with more seats, where a third player may win), and the number
+    of deals (blocks) in which both play."""
     wide = Y.wins_by_game(seats)
     out = {}
     for a, b in zip(rungs, rungs[1:], strict=False):
         both = wide[[a, b]].dropna()
         total = float((both[a] + both[b]).mean()) if len(both) else math.nan
-        out[(a, b)] = total if total > 0 else 1.0
+        deals = both.index.get_level_values("block").nunique()
+        out[(a, b)] = (total if total > 0 else 1.0, int(deals))
     return out
+
+
+def saved(steps: pd.DataFrame, n_players: int, blocks: int | None = None,
+          conf: float = CONF) -> Ladder | None:  # fmt: skip
+    """A ladder from the steps table `abyss-mc skill` saved (skill-<N>p.csv). A table saved
+    before a sweep's bound counted deals has no `blocks`: given the tournament's `blocks` (every
+    pair meets in every block of `tournament --design all`), its rows are made again from their
+    shares and intervals; without them, None."""
+    if "blocks" not in steps:
+        if blocks is None:
+            return None
+        from scipy.special import ndtri
+
+        z = float(ndtri(0.5 + conf / 2))
+        steps = pd.DataFrame([step_row(r["weaker"], r["stronger"], r["stronger's share"],
+                                       (r["hi"] - r["lo"]) / (2 * z), int(r["games"]), blocks,
+                                       conf) for _, r in steps.iterrows()])  # fmt: skip
+    rungs = [*steps["weaker"][:1], *steps["stronger"]]
+    return Ladder(rungs, pd.DataFrame(), steps, span_of(steps, conf), n_players, conf)
 
 
 def chart(lad: Ladder):
@@ -155,16 +264,21 @@ def add_section(report, run_dir) -> None:
         return
     sec = report.section("Skill against luck: the ladder")
     for path in found:
-        steps = pd.read_csv(path)
         n = int(path.stem.removeprefix("skill-").removesuffix("p"))
-        lad = Ladder([*steps["weaker"][:1], *steps["stronger"]], pd.DataFrame(), steps,
-                     span_of(steps), n)  # fmt: skip
+        lad = saved(pd.read_csv(path), n, _blocks(Path(run_dir), n))
+        if lad is None:
+            sec.paragraph(f"{n} players: this ladder was saved by an older `abyss-mc skill`; "
+                          "run it again to show it here.")  # fmt: skip
+            continue
         sec.figure(chart(lad), f"skill-{n}p", f"{n} players: {lad.verdict()}; each rung's "
-                   "share against the one below it, 95% intervals")  # fmt: skip
-        shown = steps[["weaker", "stronger", "stronger's share", "lo", "hi", "steps",
-                       "steps lo", "steps hi", "games"]]  # fmt: skip
+                   "share against the one below it, 95% intervals (one-sided at a sweep)")
+        steps = lad.steps
+        shown = steps[["weaker", "stronger", "stronger's share", "lo", "hi"]].assign(**{
+            "steps [95%]": [step_text(r) for _, r in steps.iterrows()],
+            "games": steps["games"], "deals": steps["blocks"]})  # fmt: skip
         sec.table(shown, float_format="{:.3f}", caption=f"{n} players: the steps between "
-                  "adjacent rungs (a step: the stronger wins 75% head to head)")  # fmt: skip
+                  "adjacent rungs (a step: the stronger wins 75% head to head; at a sweep, "
+                  "at least so many, the Clopper-Pearson bound over the deals)")  # fmt: skip
         matrix = path.with_name(f"skill-{n}p-matrix.csv")
         if matrix.is_file():
             sec.table(pd.read_csv(matrix, index_col=0), float_format="{:.1%}",
@@ -174,6 +288,15 @@ def add_section(report, run_dir) -> None:
                   "head to head; the span from the random policy to the best player is a lower "
                   "bound on the game's depth (chess about 14 steps, backgammon 8, roulette 0). "
                   "docs/metrics.md defines it.")  # fmt: skip
+
+
+def _blocks(run_dir, n_players: int) -> int | None:
+    """The blocks of a tournament's part at `n_players` (for a ladder saved without them)."""
+    path = run_dir / "seats.parquet"
+    if not path.is_file():
+        return None
+    seats = pd.read_parquet(path, columns=["n_players", "block"])
+    return int(seats.loc[seats["n_players"] == n_players, "block"].nunique()) or None
 
 
 def _short(name: str) -> str:
@@ -189,11 +312,13 @@ def skill_verdict(by_count: dict, conf: float = CONF):
     (`reports.strengths.card_players`), the strategy that wins most against the one that wins
     least, head to head in the games both play, in skill steps. The pair is picked after looking,
     so its interval is Bonferroni-widened over every pair of strategies: with players of equal
-    skill it includes 0 with at least `conf` probability. `by_count`: a tournament's long-form
-    seats (`block`, `table`, `strategy`, `win`) per player count. None when fewer than two
-    strategies played or the run has no blocks."""
+    skill it includes 0 with at least `conf` probability. A sweep is one-sided: "at least" the
+    Clopper-Pearson bound over the pair's deals. `by_count`: a tournament's long-form seats
+    (`block`, `table`, `strategy`, `win`) per player count. None when fewer than two strategies
+    played or the run has no blocks. No `effects`: strengths play different line-ups, so their
+    steps are not one quantity a test across strengths could compare."""
     from reports.strengths import card_players
-    from reports.verdicts import Verdict
+    from reports.verdicts import Verdict, level_text, the
 
     usable = {n: df for n, df in by_count.items() if df is not None and len(df)
               and {"block", "table"} <= set(df.columns) and df["strategy"].nunique() > 1}
@@ -206,17 +331,22 @@ def skill_verdict(by_count: dict, conf: float = CONF):
     pairs = len(rates) * (len(rates) - 1) // 2
     level = 1 - (1 - conf) / pairs
     step = ladder(seats, [weakest, best], n, conf=level).steps.iloc[0]
-    steps, lo, hi, sweep = (step["steps"], step["steps lo"], step["steps hi"],
-                            bool(step["sweep"]))  # fmt: skip
-    size = (f"at least {lo:.1f} skill steps" if sweep else
-            f"{steps:.1f} skill steps [{lo:.1f}, {hi:.1f}]")  # fmt: skip
-    figures = (f"`{best}` is {size} above `{weakest}` at "
-               f"{n} players, head to head in the games both play (a step: the stronger wins "
-               f"75%; the interval at the {level:.1%} level, Bonferroni over the {pairs} pairs "
-               "of strategies, as the pair is picked after looking)")
+    lo, sweep, deals = step["steps lo"], bool(step["sweep"]), int(step["blocks"])
+    size = (f"{step['steps']:.1f} skill steps [{lo:.1f}, {step['steps hi']:.1f}]" if not sweep
+            else f"at least {lo:.1f} skill steps" if math.isfinite(lo)
+            else f"at most {step['steps hi']:.1f} skill steps")  # fmt: skip
+    sweeper = best if step["stronger's share"] >= 0.5 else weakest
+    how = (f"a one-sided bound at the {level_text(1 - (1 - level) / 2)} level, Clopper-Pearson "
+           f"over the {deals} deals both play, as `{sweeper}` wins all or nearly all of them"
+           if sweep else f"the interval at the {level_text(level)} level, over the {deals} "
+           "deals both play")  # fmt: skip
+    figures = (f"`{best}` is {size} above `{weakest}` at {n} players, head to head in the "
+               f"games both play (a step: the stronger wins 75%; {how}; Bonferroni over "
+               f"{the(pairs, 'pair')} of strategies, as the pair is picked after looking)")
     if lo > 0:
-        shown = f"≥{lo:.1f}" if sweep else f"{steps:.1f}"
+        shown = f"at least {lo:.1f}" if sweep else f"{step['steps']:.1f}"
         return Verdict("skill", n, True, f"Skill separates these players: {figures}.",
-                       key="skill", short=f"{shown} steps best over weakest ({n}p)")
+                       key="skill", short=f"{shown} steps best over weakest ({n}p)",
+                       deals=deals)  # fmt: skip
     return Verdict("skill", n, False, f"The data cannot tell whether skill separates these "
-                   f"players: {figures}.")  # fmt: skip
+                   f"players: {figures}.", deals=deals)  # fmt: skip

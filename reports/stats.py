@@ -93,6 +93,12 @@ def _t_interval(values: np.ndarray, conf: float) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def standard_error(values: np.ndarray) -> float:
+    """The standard error of the mean of i.i.d. values (NaN for fewer than 2)."""
+    values = values[~np.isnan(values)]
+    return float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.nan
+
+
 def strategy_summary(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     """Win rate and mean score of each strategy, with block-clustered t intervals.
 
@@ -118,7 +124,8 @@ def strategy_summary(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     wins / seat-games; otherwise each block is weighted equally.
 
     Returns a DataFrame indexed by strategy, sorted by decreasing win rate, with columns ``games``
-    (seat-games), ``blocks``, ``win_rate``, ``win_lo``, ``win_hi``, ``mean_ip``, ``ip_lo``,
+    (seat-games), ``blocks``, ``win_rate``, ``win_lo``, ``win_hi``, ``win_se`` (the standard error
+    over blocks), ``mean_ip``, ``ip_lo``,
     ``ip_hi``. Intervals are NaN for a strategy seen in fewer than two blocks. Win-rate intervals
     are clipped to [0, 1] and are never narrower than the Wilson interval of the seat-games (the
     t interval has zero width when the per-block means never vary); score intervals have zero
@@ -148,12 +155,14 @@ def strategy_summary(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
                 "win_rate": w,
                 "win_lo": w_lo,
                 "win_hi": w_hi,
+                "win_se": standard_error(win[strategy].to_numpy()),
                 "mean_ip": s,
                 "ip_lo": s_lo,
                 "ip_hi": s_hi,
             }
         )
-    columns = ["games", "blocks", "win_rate", "win_lo", "win_hi", "mean_ip", "ip_lo", "ip_hi"]
+    columns = ["games", "blocks", "win_rate", "win_lo", "win_hi", "win_se", "mean_ip", "ip_lo",
+               "ip_hi"]  # fmt: skip
     if not rows:
         return pd.DataFrame(columns=columns, index=pd.Index([], name="strategy"))
     out = pd.DataFrame(rows).set_index("strategy")
@@ -283,10 +292,11 @@ def pairwise(
     rows, diffs = [], []
     for (a, b), d in block_differences(df, metric).items():
         mean, lo, hi, p = paired_test(d, conf)
-        rows.append({"a": a, "b": b, "n_blocks": len(d), "diff": mean, "lo": lo, "hi": hi, "p": p})
+        rows.append({"a": a, "b": b, "n_blocks": len(d), "diff": mean, "se": standard_error(d),
+                     "lo": lo, "hi": hi, "p": p})  # fmt: skip
         diffs.append(d)
-    columns = ["a", "b", "n_blocks", "diff", "lo", "hi", "p", "p_adj", "significant", "level",
-               "lo_adj", "hi_adj"]  # fmt: skip
+    columns = ["a", "b", "n_blocks", "diff", "se", "lo", "hi", "p", "p_adj", "significant",
+               "level", "lo_adj", "hi_adj"]  # fmt: skip
     if not rows:
         return pd.DataFrame(columns=columns)
     out = pd.DataFrame(rows)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from reports import card_verdicts as C
 from reports import strengths as St
-from reports import verdicts as V
+from reports import verdict_table as T
 
 
 def tier_dirs(run) -> dict:
@@ -43,9 +43,9 @@ def add_verdicts(report, run, verdicts_of) -> None:
     elif len(tiers) > 1 and _has_search(run.config.get("game", "abyss")):
         notes.append(NO_SEARCH_NOTE)
     if len(tiers) == 1:
-        V.add_verdicts(report, next(iter(tiers.values())), notes)
+        T.add_verdicts(report, next(iter(tiers.values())), notes)
     else:
-        V.add_strength_verdicts(report, tiers, notes)
+        T.add_strength_verdicts(report, tiers, notes)
 
 
 def add_tension(report, run, samples_of, proxy: str) -> None:
@@ -120,7 +120,7 @@ def search_config(config: dict) -> dict:
 
 def add_card_values(report, run) -> None:
     """What each card is worth to each play strength's best strategy (restricted play)."""
-    from reports.restrict import NEVER, chart
+    from reports.restrict import MARGIN, NEVER, chart, standard_errors
 
     labels = run.config.get("strengths") or [St.HAND]
     found = {t: St.load_card_values(run.dir, t) for t in labels}
@@ -132,13 +132,18 @@ def add_card_values(report, run) -> None:
         "A card's value is the win rate a strategy loses when it may not take that card, "
         "against copies of itself that may, on the same deals with the seats rotated "
         "(restricted play, Jaffe & Popovic 2012; `abyss-mc restrict` measures one strategy "
-        "with more deals). Intervals are 95% over deals; a card is worth something (or the "
-        "strategy is better off without it) only when its Holm-corrected test says so."
+        "with more deals). A card is worth something (or the strategy is better off without it) "
+        "only when its Holm-corrected test says so, its interval at the level that correction "
+        "tested it; it is too weak to matter only when its value is shown within a margin either "
+        "way (Schuirmann's two one-sided tests, Holm's correction over the cards taken). Each "
+        "card is stated with its own deals: on a time budget the looks only choose which cards "
+        "are decided, and a decided card's figures come from as many fresh deals."
     )
     for tier, (df, meta) in found.items():
+        df = df.assign(deals=standard_errors(df)[1])
         deals = (f"{meta['blocks']:,} deals per card" if "looks" not in meta else
-                 f"up to {meta['blocks']:,} deals per card on a time budget ({meta['looks']} "
-                 f"looks; the cards told apart stopped early)")  # fmt: skip
+                 f"on a time budget ({meta['looks']} looks of up to {meta['blocks']:,} deals; "
+                 "the cards decided early valued on fresh deals)")  # fmt: skip
         sec.figure(chart(df, meta["strategy"], meta["players"]), f"card_values_{tier}",
                    f"{St.title(tier).capitalize()}: each card's value to `{meta['strategy']}`, "
                    f"{deals}, ordered by value")  # fmt: skip
@@ -147,11 +152,34 @@ def add_card_values(report, run) -> None:
             sec.paragraph(f"Never taken by `{meta['strategy']}` on these deals, so not shown "
                           f"(forbidding them changed no game): {', '.join(sorted(never))}.")
         shown = df[~df["finding"].isin(["cannot tell", NEVER])]
+        columns = ["kind", "card", "value", "lo", "hi", "deals", "p_holm", "finding"]
         if len(shown):
-            table = shown[["kind", "card", "value", "lo", "hi", "p_holm", "finding"]]
-            sec.table(table.set_index("card"), float_format="{:.3f}")
+            sec.table(shown[columns + (["fresh"] if "fresh" in df else [])].set_index("card"),
+                      float_format="{:.3f}")  # fmt: skip
         else:
             sec.paragraph(f"{St.title(tier).capitalize()}: no card's value can be told from 0.")
+        _weak_cards(sec, tier, df, float(meta.get("margin", MARGIN)))
+
+
+def _weak_cards(sec, tier: str, df, margin: float) -> None:
+    """The cards shown too weak to matter (`reports.restrict.equivalence`), or that none is."""
+    from reports.restrict import equivalence
+
+    eq = equivalence(df, margin)
+    weak = eq[eq["negligible"]].sort_values("p_tost")
+    within = f"±{100 * margin:g} point{'' if 100 * margin == 1 else 's'} of win rate"
+    if weak.empty:
+        sec.paragraph(f"{St.title(tier).capitalize()}: no card is shown worth less than "
+                      f"{within} either way (Schuirmann's two one-sided tests, Holm's "
+                      f"correction over the {len(eq)} cards taken).")  # fmt: skip
+        return
+    sec.paragraph(f"{St.title(tier).capitalize()}: too weak to matter, each shown worth less "
+                  f"than {within} either way (Schuirmann's two one-sided tests, Holm's "
+                  f"correction over the {len(eq)} cards taken; each interval at the level that "
+                  "correction tested it, inside the margin):")  # fmt: skip
+    table = weak[["kind", "card", "value", "tost_lo", "tost_hi", "deals", "p_tost_holm"]]
+    sec.table(table.rename(columns={"tost_lo": "lo", "tost_hi": "hi"}).set_index("card"),
+              float_format="{:.3f}")  # fmt: skip
 
 
 RANKINGS = {

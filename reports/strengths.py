@@ -68,10 +68,10 @@ def is_tuned(name: str) -> bool:
 
 
 def tuned_versions(registry, names, n_players: int) -> dict[str, str | None]:
-    """Each strategy of a line-up -> its built-in tuned version for `n_players` players
-    (`<preset>_tuned_<N>p`), or None: a policy, a strategy with parameters of its own, or a preset
-    not tuned for that count."""
-    presets = registry.builtin_presets()
+    """Each strategy of a line-up -> its tuned version for `n_players` players
+    (`<preset>_tuned_<N>p`, built in or in the user's `--presets`), or None: a policy, a strategy
+    with parameters of its own, or a preset not tuned for that count."""
+    presets = registry.presets()
     found = {name: f"{family(name)}_tuned_{n_players}p" for name in names}
     return {name: t if ":" not in name and t in presets else None for name, t in found.items()}
 
@@ -81,7 +81,7 @@ def tuned_lineup(registry, names, n_players: int) -> list[str]:
     presets' file order (the built-in line-up: every tuned preset of that count); empty when
     fewer than two exist or they are the line-up itself."""
     versions = set(tuned_versions(registry, names, n_players).values()) - {None}
-    lineup = [p for p in registry.builtin_presets() if p in versions]
+    lineup = [p for p in registry.presets() if p in versions]
     return lineup if len(lineup) >= 2 and set(lineup) != set(names) else []
 
 

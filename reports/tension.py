@@ -13,12 +13,20 @@ Input, numpy arrays over G games, R rounds and S seats:
 * ``win`` float [G, S]: each seat's share of the win (1 for the sole winner, 1/k among k tied
   winners, 0 for losers). A game has a *sole winner* when one seat's share is 1.
 * ``final`` int [G, S]: final scores (after any end-of-game scoring), used for the margin.
+* ``deal`` int [G] (optional): the deal each game was played on. A tournament plays every deal
+  at several tables (rotations, line-ups), so its games are not independent draws: the deal is
+  the unit of every interval. Without it each game is its own deal.
 
 The *sole leader* of a round is the unique seat with the highest score in that round; a round
 with a tie at the top has none. Each metric is computed per game (see its function), then
-summarised over games by :func:`tension`: a mean with a Student t interval over games, or a rate
-with a Wilson interval. :func:`compare` tells two sets of games apart (Welch tests, Holm's
-adjustment over the metrics).
+summarised by :func:`tension`: the mean over games with a Student t interval whose standard
+error is clustered by deal (:func:`clustered_mean`). :func:`compare` tells two sets of games
+apart (Welch tests on those standard errors, Holm's adjustment over the metrics).
+
+Whether the leader snowballs or the last seat catches up is tested by :func:`lead_growth`: does
+a seat's lead after round k change what it gains in the rest of the game, beyond what its
+strategy and seat give? The comeback rate itself is descriptive: the seat last after round k
+is behind, so it wins less than 1/n in any race.
 
 The metrics follow Browne's as Ludii implements them (``Evaluation/src/metrics`` in
 github.com/Ludeme/Ludii: ``single/stateEvaluation/LeadChange.java``,
@@ -26,17 +34,18 @@ github.com/Ludeme/Ludii: ``single/stateEvaluation/LeadChange.java``,
 but on scores instead of Ludii's search-based state evaluations and by rounds instead of moves;
 each function says where it departs.
 
-pandas and scipy are imported when a table or a test is asked for.
+pandas, scipy and statsmodels are imported when a table or a test is asked for.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
-from reports.intervals import mean_halfwidth, wilson_interval
+from reports.intervals import t_quantile
 
 #: The score of a seat that had no turn in a round (the game had ended).
 NOT_PLAYED = -(1 << 30)
@@ -124,16 +133,82 @@ def decisive_point(scores: np.ndarray, win: np.ndarray, missing: int = NOT_PLAYE
 def comeback(scores: np.ndarray, win: np.ndarray, k: int, missing: int = NOT_PLAYED) -> np.ndarray:
     """Win share of the last seat after round k, per game [G]: the seats with the lowest score
     after round k, each weighted 1 / (seats tied for last), summed over their win shares. NaN for
-    games that ended before round k. Parity is 1 / seats.
+    games that ended before round k.
 
     Not a Ludii metric; the counterpart of its Drama (how far behind the eventual winner was),
-    seen from the seat that is behind."""
+    seen from the seat that is behind. Descriptive: the seat last after round k is chosen for
+    being behind, so it wins less than 1/n in any race; :func:`lead_growth` tests snowball and
+    catch-up."""
     if k >= scores.shape[1]:  # no game got that far
         return np.full(len(scores), np.nan)
-    at_k = filled_scores(scores, missing)[:, k]
-    last = at_k == at_k.min(axis=1, keepdims=True)
-    share = (last * win).sum(axis=1) / last.sum(axis=1)
-    return np.where(rounds_played(scores, missing) > k, share, np.nan)
+    return np.where(rounds_played(scores, missing) > k,
+                    _last_share(filled_scores(scores, missing)[:, k], win), np.nan)  # fmt: skip
+
+
+def _last_share(at_k: np.ndarray, win: np.ndarray) -> np.ndarray:
+    """The win share of the seat(s) with the lowest score in `at_k` [..., S] (ties weighted)."""
+    last = at_k == at_k.min(axis=-1, keepdims=True)
+    return (last * win).sum(axis=-1) / last.sum(axis=-1)
+
+
+class Growth(NamedTuple):
+    """How an early lead grows (`lead_growth`): the later gain per point of lead, its interval
+    and standard error over deals, and the games and deals behind it."""
+
+    estimate: float
+    lo: float
+    hi: float
+    se: float
+    deals: int
+    games: int
+
+
+def lead_growth(scores: np.ndarray, final: np.ndarray, k: int, seating=None, deal=None,
+                missing: int = NOT_PLAYED, confidence: float = 0.95) -> Growth:  # fmt: skip
+    """Does an early lead grow or shrink? Per seat of each game that went on after round k: its
+    lead after round k (its score minus the mean of its game's seats) and what it gained in the
+    rest of the game, final scoring included (minus the seats' mean gain). The estimate is the
+    slope of the later gain on the lead, in a linear model with one constant per strategy and
+    seat (`seating` [G, S]: each seat's strategy; None: per seat only), its standard error
+    clustered by deal (statsmodels), t on deals - 1 degrees of freedom.
+
+    In a game whose gains do not depend on the standing (no snowball, no catch-up), a seat's
+    later gains are what its strategy and seat give, whatever its lead: the slope is 0 however
+    strong the strategies and whatever the rounds' sizes. Above 0 the leader pulls away
+    (snowball), below 0 the others close in (catch-up). Anything else that makes one seat of a
+    game gain more all game long, beyond its strategy and seat (a deal that keeps favouring it),
+    also reads as growth. Not tested against 1/n: the seat last after round k wins less than
+    1/n in any race, since it is behind."""
+    import statsmodels.api as sm
+
+    scores, final = np.asarray(scores), np.asarray(final, dtype=float)
+    g, _, n = scores.shape
+    on = rounds_played(scores, missing) > k + 1
+    if k >= scores.shape[1] or on.sum() < 2:
+        return Growth(math.nan, math.nan, math.nan, math.nan, 0, int(on.sum()))
+    at_k = filled_scores(scores, missing)[on, k].astype(float)
+    later = final[on] - at_k
+    lead = (at_k - at_k.mean(axis=1, keepdims=True)).ravel()
+    gain = (later - later.mean(axis=1, keepdims=True)).ravel()
+    seat = np.broadcast_to(np.arange(n), (int(on.sum()), n))
+    strategy = np.zeros_like(seat) if seating is None else np.asarray(seating)[on]
+    group = _codes(strategy * n + seat)
+    deals = (np.arange(g) if deal is None else np.asarray(deal))[on]
+    units = np.repeat(deals, n)
+    x = np.column_stack([lead, np.eye(group.max() + 1)[group]])
+    if len(np.unique(units)) < 2 or np.ptp(lead) == 0 or len(gain) <= x.shape[1]:
+        return Growth(math.nan, math.nan, math.nan, math.nan, len(np.unique(units)),
+                      int(on.sum()))  # fmt: skip
+    fit = sm.OLS(gain, x).fit(cov_type="cluster", cov_kwds={"groups": _codes(units)},
+                              use_t=True)  # fmt: skip
+    lo, hi = fit.conf_int(1 - confidence)[0]
+    return Growth(float(fit.params[0]), float(lo), float(hi), float(fit.bse[0]),
+                  len(np.unique(units)), int(on.sum()))  # fmt: skip
+
+
+def _codes(values) -> np.ndarray:
+    """0-based codes of the distinct values (flattened): group numbers for the model."""
+    return np.unique(np.asarray(values).ravel(), return_inverse=True)[1]
 
 
 def margin(final: np.ndarray, win: np.ndarray) -> np.ndarray:
@@ -152,44 +227,76 @@ def relative_margin(final: np.ndarray, win: np.ndarray) -> np.ndarray:
     return np.where(top > 0, margin(final, win) / np.where(top > 0, top, 1), np.nan)
 
 
+class Clustered(NamedTuple):
+    """A mean over games whose standard error is clustered by deal (`clustered_mean`)."""
+
+    mean: float
+    lo: float
+    hi: float
+    se: float
+    deals: int
+    games: int
+
+
+def clustered_mean(values, deal=None, confidence: float = 0.95) -> Clustered:
+    """The mean of `values` over games (NaN left out) with a Student t interval on deals - 1
+    degrees of freedom, its standard error clustered by `deal` (the ratio estimator's: each
+    deal's summed deviations from the mean; with one game per deal, the usual s / sqrt(n)).
+    `deal` None: every game its own deal."""
+    values = np.asarray(values, dtype=float)
+    deal = np.arange(len(values)) if deal is None else np.asarray(deal)
+    ok = ~np.isnan(values)
+    values, deal = values[ok], deal[ok]
+    n = len(values)
+    if n == 0:
+        return Clustered(math.nan, math.nan, math.nan, math.nan, 0, 0)
+    mean = float(values.mean())
+    _, unit = np.unique(deal, return_inverse=True)
+    deviation = np.bincount(unit, weights=values - mean)  # per deal
+    g = len(deviation)
+    if g < 2:
+        return Clustered(mean, math.nan, math.nan, math.nan, g, n)
+    se = math.sqrt(g / (g - 1) * float((deviation**2).sum())) / n
+    half = t_quantile(confidence, g - 1) * se
+    return Clustered(mean, mean - half, mean + half, se, g, n)
+
+
 @dataclass
 class Tension:
     """The per-game tension metrics of one set of games (NaN where a metric is undefined for a
-    game) and their summaries; ``comeback_<k>`` for each k asked."""
+    game), the deal of each game, and their summaries; ``comeback_<k>`` for each k."""
 
     per_game: dict[str, np.ndarray]
     seats: int
     margin_counts: dict[int, int] = field(default_factory=dict)  # games by final margin
     confidence: float = 0.95
+    deal: np.ndarray | None = None  # [G]; None: every game its own deal
+
+    def clustered(self, metric: str) -> Clustered:
+        """One metric's mean over games with its interval over deals (`clustered_mean`)."""
+        return clustered_mean(self.per_game[metric], self.deal, self.confidence)
 
     def summary(self, metric: str) -> tuple[float, float, float, int]:
-        """Mean, interval and number of games of one metric (Wilson for a rate, t otherwise)."""
-        values = self.per_game[metric]
-        values = values[~np.isnan(values)]
-        n = len(values)
-        if n == 0:
-            return math.nan, math.nan, math.nan, 0
-        mean = float(values.mean())
-        if metric == "tied" or metric.startswith("comeback_"):
-            lo, hi = wilson_interval(float(values.sum()), n, self.confidence)
-        else:
-            half = mean_halfwidth(values, self.confidence)
-            lo, hi = mean - half, mean + half
-        return mean, lo, hi, n
+        """Mean, interval (t, clustered by deal) and number of deals of one metric."""
+        c = self.clustered(metric)
+        return c.mean, c.lo, c.hi, c.deals
 
     def frame(self):
-        """One row per metric: ``metric, value, lo, hi, n, definition`` (a pandas DataFrame)."""
+        """One row per metric: ``metric, value, lo, hi, deals, games, definition`` (pandas)."""
         import pandas as pd
 
         rows = []
         for metric in self.per_game:
             if metric.startswith("comeback_"):
                 k = metric.removeprefix("comeback_")
-                text = f"win share of the seat(s) last after round {k}; parity {1 / self.seats:.3f}"
+                text = (f"win share of the seat(s) last after round {k} (1/n = "
+                        f"{1 / self.seats:.3f} is no null: the last seat is behind)")  # fmt: skip
             else:
                 text = DEFINITIONS[metric]
-            rows.append((metric, *self.summary(metric), text))
-        return pd.DataFrame(rows, columns=["metric", "value", "lo", "hi", "n", "definition"])
+            c = self.clustered(metric)
+            rows.append((metric, c.mean, c.lo, c.hi, c.deals, c.games, text))
+        columns = ["metric", "value", "lo", "hi", "deals", "games", "definition"]
+        return pd.DataFrame(rows, columns=columns)
 
 
 def tension(
@@ -199,13 +306,16 @@ def tension(
     ks=None,
     missing: int = NOT_PLAYED,
     confidence: float = 0.95,
+    deal=None,
 ) -> Tension:
     """Every tension metric of a set of games. `ks`: the rounds after which the comeback rate is
-    measured (default every round k below the median number of rounds played)."""
+    measured (default every round k below the median number of rounds played); `deal`: each
+    game's deal, the unit of the intervals (None: every game its own)."""
     scores, win, final = np.asarray(scores), np.asarray(win, dtype=float), np.asarray(final)
     rounds = rounds_played(scores, missing)
     if ks is None:
         ks = range(int(np.median(rounds)))
+    ks = list(ks)
     changes = lead_changes(scores, missing).astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         per_round = np.where(rounds > 1, changes / (rounds - 1), np.nan)
@@ -221,48 +331,54 @@ def tension(
     }
     values, counts = np.unique(margins, return_counts=True)
     histogram = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
-    return Tension(per_game, scores.shape[2], histogram, confidence)
+    deal = None if deal is None else np.asarray(deal)
+    return Tension(per_game, scores.shape[2], histogram, confidence, deal)
 
 
-def _welch(a: np.ndarray, b: np.ndarray, level: float) -> tuple[float, float, float]:
-    """Welch interval of mean(b) - mean(a) at `level` and the two-sided p-value of no difference."""
-    from scipy.stats import ttest_ind
+def welch(a: Clustered, b: Clustered, level: float = math.nan) -> tuple[float, float, float]:
+    """b.mean - a.mean: its interval at `level` (NaN when `level` is) and the two-sided p-value
+    of no difference, Welch's t on the two clustered standard errors (Satterthwaite's degrees
+    of freedom, deals - 1 each; with one game per deal, Welch's t test)."""
+    from scipy.stats import t as student
 
-    diff = float(b.mean() - a.mean())
-    if np.ptp(a) == 0 and np.ptp(b) == 0:  # no variance: the t statistic is 0/0 or ±inf
+    diff = b.mean - a.mean
+    var = a.se**2 + b.se**2
+    if var == 0:  # no variance: the t statistic is 0/0 or ±inf
         return diff, diff, 1.0 if diff == 0 else 0.0
-    result = ttest_ind(b, a, equal_var=False)
+    dof = var**2 / (a.se**4 / (a.deals - 1) + b.se**4 / (b.deals - 1))
+    p = float(2 * student.sf(abs(diff) / math.sqrt(var), dof))
     if math.isnan(level):
-        return math.nan, math.nan, float(result.pvalue)
-    lo, hi = result.confidence_interval(level)
-    return float(lo), float(hi), float(result.pvalue)
+        return math.nan, math.nan, p
+    half = float(student.ppf(0.5 + level / 2, dof)) * math.sqrt(var)
+    return diff - half, diff + half, p
 
 
 def compare(a: Tension, b: Tension, confidence: float = 0.95):
     """Each per-game metric that both sets have (``tied`` excepted: it is the decisive point's
-    denominator, not a tension metric), b's mean minus a's: a Welch t test and p-value, Holm's
-    adjusted p-value over the metrics compared (so the family-wise error rate is 1 - confidence
-    whatever their dependence), and the Welch interval at the level Holm's procedure tested that
-    metric (`reports.stats.adjusted_levels`), so that it excludes 0 exactly when the adjusted
-    p-value is below 1 - confidence. ``verdict``: "higher" or "lower" (b than a) when it is,
-    otherwise "cannot tell". A pandas DataFrame, one row per metric."""
+    denominator, not a tension metric), b's mean minus a's: a Welch t test on the standard
+    errors clustered by deal (`welch`) and its p-value, Holm's adjusted p-value over the metrics
+    compared (so the family-wise error rate is 1 - confidence whatever their dependence), and the
+    interval at the level Holm's procedure tested that metric (`reports.stats.adjusted_levels`),
+    so that it excludes 0 exactly when the adjusted p-value is below 1 - confidence.
+    ``verdict``: "higher" or "lower" (b than a) when it is, otherwise "cannot tell". A pandas
+    DataFrame, one row per metric; ``n_a``, ``n_b``: the deals."""
     import pandas as pd
 
     from reports.stats import adjust_pvalues, adjusted_levels
 
     metrics = [m for m in a.per_game if m in b.per_game and m != "tied"]
-    clean = {m: [s.per_game[m][~np.isnan(s.per_game[m])] for s in (a, b)] for m in metrics}
-    usable = {m: min(len(x) for x in clean[m]) >= 2 for m in metrics}  # else outside the family
-    pvalues = np.array([_welch(*clean[m], math.nan)[2] if usable[m] else math.nan for m in metrics])
+    both = {m: (a.clustered(m), b.clustered(m)) for m in metrics}
+    usable = {m: min(x.deals for x in both[m]) >= 2 for m in metrics}  # else outside the family
+    pvalues = np.array([welch(*both[m])[2] if usable[m] else math.nan for m in metrics])
     adjusted = adjust_pvalues(pvalues, "holm")
     levels = adjusted_levels(pvalues, confidence, "holm")
     rows = []
     for m, p, p_adj, level in zip(metrics, pvalues, adjusted, levels, strict=True):
-        x, y = clean[m]
-        diff = float(y.mean() - x.mean()) if min(len(x), len(y)) else math.nan
-        lo, hi = _welch(x, y, level)[:2] if usable[m] else (math.nan, math.nan)
+        x, y = both[m]
+        diff = y.mean - x.mean if min(x.games, y.games) else math.nan
+        lo, hi = welch(x, y, level)[:2] if usable[m] else (math.nan, math.nan)
         found = p_adj < 1 - confidence  # False for NaN
         verdict = ("higher" if diff > 0 else "lower") if found else "cannot tell"
-        rows.append((m, diff, lo, hi, level, p, p_adj, verdict, len(x), len(y)))
+        rows.append((m, diff, lo, hi, level, p, p_adj, verdict, x.deals, y.deals))
     columns = ["metric", "diff", "lo", "hi", "level", "p", "p_holm", "verdict", "n_a", "n_b"]
     return pd.DataFrame(rows, columns=columns)

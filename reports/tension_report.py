@@ -2,8 +2,10 @@
 sample of games (`reports.tension` computes the metrics; docs/metrics.md defines them).
 
 A game hands over, per play strength and player count, a `Sample`: the running scores
-[game, round, seat], each seat's share of the win and the final scores, and says what its running
-score is (a proxy where some points are hidden).
+[game, round, seat], each seat's share of the win, the final scores, each game's deal (a
+tournament plays every deal at several tables: the deal is the unit of every interval) and
+each seat's strategy, and says what its running score is (a proxy where some points are
+hidden).
 """
 
 from __future__ import annotations
@@ -13,19 +15,31 @@ from typing import NamedTuple
 
 import numpy as np
 
-from reports.tension import NOT_PLAYED, Tension, rounds_played, tension
+from reports.tension import NOT_PLAYED, Growth, Tension, lead_growth, rounds_played, tension
 
 #: the comeback verdict looks at the last seat after this share of the game's median rounds
 COMEBACK_AT = 1 / 3
+#: the verdict's question (its row in the verdict table, per player count)
+TOPIC = "snowball or catch-up"
+#: the quantity the verdict rests on (`reports.verdicts.Effect`): points of later gain per
+#: point of lead, comparable across play strengths
+EFFECT = "later gain per point of early lead"
+#: what the lead's growth is measured against, in the verdicts' and the section's words
+NULL = ("seats of the same strategy in the same seat, as in a game whose gains do not depend "
+        "on the standing")  # fmt: skip
 
 
 class Sample(NamedTuple):
     """Sampled games of one player count: scores [game, round, seat] (`NOT_PLAYED` after a game's
-    end), win [game, seat] (shares), final [game, seat] (final scores)."""
+    end), win [game, seat] (shares), final [game, seat] (final scores), deal [game] (the game
+    index the deal is drawn from; None: every game its own deal), seating [game, seat] (each
+    seat's strategy, as an index into the run's line-up; None: unknown)."""
 
     scores: np.ndarray
     win: np.ndarray
     final: np.ndarray
+    deal: np.ndarray | None = None
+    seating: np.ndarray | None = None
 
 
 def comeback_round(sample: Sample) -> int:
@@ -34,32 +48,44 @@ def comeback_round(sample: Sample) -> int:
     return max(0, math.ceil(COMEBACK_AT * median) - 1)
 
 
-def measured(sample: Sample) -> Tension:
-    return tension(sample.scores, sample.win, sample.final)
+def measured(sample: Sample, ks=None) -> Tension:
+    """The tension metrics of a sample, its deals the unit (`reports.tension.tension`)."""
+    return tension(sample.scores, sample.win, sample.final, ks=ks, deal=sample.deal)
+
+
+def growth(sample: Sample, k: int) -> Growth:
+    """How a lead after round k grows (`reports.tension.lead_growth`), its deals the unit."""
+    return lead_growth(sample.scores, sample.final, k, sample.seating, sample.deal)
 
 
 def comeback_verdict(sample: Sample, n_players: int):
-    """Does the leader run away? The win share of the seat last after the first third of the
-    game against the fair 1/n (Wilson interval at 95%): a finding when the interval excludes it."""
-    from reports.verdicts import Verdict
+    """Does the leader snowball, or the last seat catch up? The later gain per point of lead
+    after the first third of the game (`reports.tension.lead_growth`), 95% t interval over
+    deals: a finding when it excludes 0 ("snowballs" above, "catches up" below)."""
+    from reports.verdicts import Effect, Verdict
     from reports.verdicts import pct as _pct
 
     k = comeback_round(sample)
-    t = tension(sample.scores, sample.win, sample.final, ks=[k])
-    rate, lo, hi, n = t.summary(f"comeback_{k}")
-    fair = 1 / n_players
-    figures = (f"the seat last after round {k + 1} (a third of the median game) wins "
-               f"{_pct(rate)} [{_pct(lo)}, {_pct(hi)}] of {n:,} sampled games, against a fair "
-               f"{_pct(fair)}")  # fmt: skip
-    if hi < fair or lo > fair:
-        word = "less" if hi < fair else "more"
-        return Verdict("comebacks", n_players, True,
-                       f"At {n_players} players the last seat comes back {word} often than "
-                       f"fair: {figures}.", key=word,
-                       short=f"last after round {k + 1}: {_pct(rate)}")  # fmt: skip
-    return Verdict("comebacks", n_players, False,
-                   f"At {n_players} players the data cannot tell whether the last seat comes "
-                   f"back less often than fair: {figures}.")  # fmt: skip
+    g = growth(sample, k)
+    last = measured(sample, ks=[k]).clustered(f"comeback_{k}").mean
+    figures = (f"each point of lead over the seats' mean after round {k + 1} (a third of the "
+               f"median game) is followed by {g.estimate:+.2f} points [{g.lo:+.2f}, "
+               f"{g.hi:+.2f}] in the rest of the game, final scoring included, against {NULL} "
+               f"(a linear model; t interval over {g.deals:,} deals, {g.games:,} sampled "
+               f"games). The seat last after round {k + 1} wins {_pct(last)}; it is behind, so "
+               "1/n is no null for it")  # fmt: skip
+    told = dict(effects={EFFECT: Effect(g.estimate, g.se)}, deals=g.deals,
+                words=("catches up", "snowballs"), per_count=True)  # fmt: skip
+    if g.hi < 0 or g.lo > 0:
+        word = "snowballs" if g.lo > 0 else "catches up"
+        who = ("early leads grow (the leader snowballs)" if g.lo > 0 else
+               "early leads shrink (the others catch up)")  # fmt: skip
+        return Verdict(TOPIC, n_players, True, f"At {n_players} players {who}: {figures}.",
+                       key=word, short=f"{word} ({g.estimate:+.2f} per point)",
+                       **told)  # fmt: skip
+    return Verdict(TOPIC, n_players, False,
+                   f"At {n_players} players the data cannot tell whether early leads grow or "
+                   f"shrink: {figures}.", **told)  # fmt: skip
 
 
 def tension_verdicts(samples: dict[int, Sample]) -> list:
@@ -67,8 +93,14 @@ def tension_verdicts(samples: dict[int, Sample]) -> list:
     return [comeback_verdict(s, n) for n, s in sorted(samples.items()) if len(s.scores)]
 
 
+#: the table's metrics: per-game metric (a format with the comeback round k) -> column
+COLUMNS = {"lead_changes": "lead changes", "decisive_point": "decisive point",
+           "comeback_{k}": "comeback", "margin": "margin"}  # fmt: skip
+
+
 def tension_frame(samples: dict[str, dict[int, Sample]]):
-    """One row per play strength and player count: each metric's mean and 95% interval."""
+    """One row per play strength and player count: each metric's mean and 95% interval over
+    deals, and the lead's growth after the comeback round (`growth`)."""
     import pandas as pd
 
     rows = []
@@ -77,22 +109,22 @@ def tension_frame(samples: dict[str, dict[int, Sample]]):
             if not len(sample.scores):
                 continue
             k = comeback_round(sample)
-            t = tension(sample.scores, sample.win, sample.final, ks=[k])
-            row = {"strength": tier, "players": n, "games": len(sample.scores)}
-            for metric, label in (("lead_changes", "lead changes"),
-                                  ("decisive_point", "decisive point"),
-                                  (f"comeback_{k}", "comeback"), ("margin", "margin")):  # fmt: skip
-                mean, lo, hi, _ = t.summary(metric)
-                row[label] = mean
-                row[f"{label} lo"], row[f"{label} hi"] = lo, hi
+            t = measured(sample, ks=[k])
+            row = {"strength": tier, "players": n, "games": len(sample.scores),
+                   "deals": t.clustered("margin").deals}  # fmt: skip
+            for metric, label in COLUMNS.items():
+                c = t.clustered(metric.format(k=k))
+                row[label], row[f"{label} lo"], row[f"{label} hi"] = c.mean, c.lo, c.hi
+            g = growth(sample, k)
+            row["lead growth"], row["lead growth lo"], row["lead growth hi"] = g[:3]
             row["comeback round"] = k + 1
             rows.append(row)
     return pd.DataFrame(rows)
 
 
 def add_tension(report, samples: dict[str, dict[int, Sample]], proxy: str) -> None:
-    """The `Tension` section: the table of every metric by strength and player count, and the
-    comeback rate round by round. `proxy`: what the running score is."""
+    """The `Tension` section: the table of every metric by strength and player count, and how
+    a lead grows after each round. `proxy`: what the running score is."""
     frame = tension_frame(samples)
     if frame.empty:
         return
@@ -101,24 +133,32 @@ def add_tension(report, samples: dict[str, dict[int, Sample]], proxy: str) -> No
         "From the per-round scores of a sample of games (docs/metrics.md defines each metric): "
         "**lead changes** per game (rounds whose sole leader differs from the last one; ties "
         "skipped), the **decisive point** (the share of the game after which the eventual "
-        "winner leads for good: low means decided early), the **comeback** rate (the win share "
-        "of the seat last after the first third of the game; fair is 1/n) and the final "
-        f"winning **margin**. Intervals are 95% over games. The running score is {proxy}."
+        "winner leads for good: low means decided early), the **comeback** (the win share of "
+        "the seat last after the first third of the game; it is behind, so it wins less than "
+        "1/n in any race: descriptive), the **lead growth** (the points a seat gains in the "
+        "rest of the game per point of lead after that round, against seats of the same "
+        "strategy in the same seat: above 0 the leader snowballs, below 0 the others catch "
+        "up; the test of the verdict) and the final winning **margin**. Intervals are 95% over "
+        "deals: a tournament plays each deal at every table of the design, so the tables of "
+        f"one deal are one draw. The running score is {proxy}."
     )
     shown = frame.set_index(["strength", "players"])
-    for label in ("lead changes", "decisive point", "comeback", "margin"):
+    for label in (*COLUMNS.values(), "lead growth"):
         shown[label] = [f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in
                         zip(shown[label], shown[f"{label} lo"], shown[f"{label} hi"],
                             strict=True)]  # fmt: skip
-    columns = ["games", "lead changes", "decisive point", "comeback round", "comeback", "margin"]
+    columns = ["games", "deals", "lead changes", "decisive point", "comeback round", "comeback",
+               "lead growth", "margin"]  # fmt: skip
     sec.table(shown[columns])
-    sec.figure(chart_comebacks(samples), "tension_comebacks",
-               "The win share of the seat last after each round (95% Wilson intervals), by play "
-               "strength; the dashed line is the fair share")  # fmt: skip
+    sec.figure(chart_growth(samples), "tension_comebacks",
+               "The points a seat gains in the rest of the game per point of lead after each "
+               "round, against seats of the same strategy in the same seat (95% intervals over "
+               "deals), by play strength: above 0 the leader snowballs, below 0 the others "
+               "catch up")  # fmt: skip
 
 
-def chart_comebacks(samples: dict[str, dict[int, Sample]]):
-    """The last seat's win share after each round, one panel per player count."""
+def chart_growth(samples: dict[str, dict[int, Sample]]):
+    """The lead's growth after each round below the median game, one panel per count."""
     from reports.charts import error_bars, figure, legend_of_panels
 
     counts = sorted({n for by_count in samples.values() for n in by_count})
@@ -129,17 +169,15 @@ def chart_comebacks(samples: dict[str, dict[int, Sample]]):
             sample = by_count.get(n)
             if sample is None or not len(sample.scores):
                 continue
-            t = measured(sample)
-            ks = sorted(int(m.removeprefix("comeback_")) for m in t.per_game
-                        if m.startswith("comeback_"))  # fmt: skip
-            stats = np.array([t.summary(f"comeback_{k}")[:3] for k in ks])
-            x = np.array(ks) + 1
-            ax.errorbar(x, stats[:, 0], yerr=error_bars(*stats.T), marker="o", markersize=3,
-                        capsize=2, linewidth=1, color=f"C{i}", label=tier)  # fmt: skip
-        ax.axhline(1 / n, color="grey", linestyle="--", linewidth=0.8)
+            ks = range(int(np.median(rounds_played(sample.scores, NOT_PLAYED))))
+            stats = np.array([growth(sample, k)[:3] for k in ks]).reshape(-1, 3)
+            ax.errorbar(np.array(ks) + 1, stats[:, 0], yerr=error_bars(*stats.T), marker="o",
+                        markersize=3, capsize=2, linewidth=1, color=f"C{i}",
+                        label=tier)  # fmt: skip
+        ax.axhline(0, color="grey", linestyle="--", linewidth=0.8)
         ax.set_title(f"{n} players", fontsize=9)
         ax.set_xlabel("after round", fontsize=8)
         ax.tick_params(labelsize=7)
-    axes[0].set_ylabel("last seat's win share", fontsize=8)
+    axes[0].set_ylabel("later gain per point of lead", fontsize=8)
     legend_of_panels(axes)
     return fig

@@ -210,21 +210,22 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress,
     strengths, card_blocks, search = setup.strengths, setup.card_blocks, setup.search
     fight_points = setup.fight_points
     from reports import strengths as St
+    from reports.seeds import card_seed, purposes, tier_seed
     from reports.tournament import run_tournament
 
     registry = spec.strategies()
     tiers = {St.HAND if not any(St.is_tuned(s) for s in names) else "as run": (names, results)}
 
     def play_tier(tier, lineups, n_blocks, budget=None):
-        looks = {}
+        looks, own = {}, tier_seed(seed, tier)  # deals of its own (`reports.seeds`)
         played = {n: _in_looks(spec, n, n_blocks, budget, looks, lambda b, n=n, lineup=lineup:
                                run_tournament(
-            tables, lineup, n_players=n, n_blocks=b, seed=seed, design=design, crn=crn,
+            tables, lineup, n_players=n, n_blocks=b, seed=own, design=design, crn=crn,
             threads=threads, progress=sys.stderr.isatty(), game=spec.name,
             store=run.store(f"{tier}-{n}p"), client=cluster,
         )) for n, lineup in lineups.items()}  # fmt: skip
         if played:
-            _write_tier(spec, tables, run, tier, lineups, played, seed=seed,
+            _write_tier(spec, tables, run, tier, lineups, played, seed=own,
                         expansions=expansions, fight_points=fight_points,
                         pair_looks=looks)  # fmt: skip
         return played
@@ -254,10 +255,11 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress,
             left = setup.card_minutes * 60 * (1 - PAIR_SHARE) + (pool.left() if pool else 0.0)
             seconds = left / len(tiers)
         for tier, (_, res) in tiers.items():
-            _card_values(spec, tables, run, cluster, tier, res, card_blocks, seed, progress,
-                         seconds)  # fmt: skip
+            _card_values(spec, tables, run, cluster, tier, res, card_blocks,
+                         card_seed(seed, tier), progress, seconds)  # fmt: skip
     played = list(tiers) + ([St.SEARCH] if (run.dir / St.SEARCH_DIR).is_dir() else [])
     return {"strengths": played, "card_blocks": card_blocks, "card_minutes": setup.card_minutes,
+            "purposes": purposes(seed, played),
             **({"tuned_versions": versions} if versions else {})}  # fmt: skip
 
 
@@ -333,14 +335,19 @@ def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed,
 def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
                        seconds) -> None:  # fmt: skip
     """Card values on a time budget (`reports.sequential`): the looks' deals go to the cards
-    still undecided. Each look's shares are a chunk of the run (key: the look's first deal;
-    `done`: those stored), so a resumed run replays the decisions from them and goes on."""
+    still undecided, and the cards a look decides are confirmed on fresh deals (stream
+    `Q.CONFIRM` of the seed). Each look's shares are a chunk of the run (key: the look's first
+    deal; `done`: those stored; a confirmation's in the store `-fresh`, key: its look), so a
+    resumed run replays the decisions from them and goes on."""
     from reports import restrict as R
     from reports import sequential as Q
     from reports import strengths as St
-    from reports.tune import evaluate
+    from reports.tune import derived_seed, evaluate
 
     specs = R.restricted_specs(problem.start, cardlist)
+    fresh_store = run.store(f"cards-{tier}-fresh")
+    fresh_done = {k: load_array(fresh_store, k) for k, _ in fresh_store.completed()} \
+        if fresh_store is not None else {}  # fmt: skip
 
     def play(rows, first, count):
         if first in done and done[first].shape == (len(rows), count):
@@ -351,7 +358,16 @@ def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
             save_array(store, first, count, part)
         return part
 
-    result = Q.run(play, len(cardlist), seconds=seconds)
+    def confirm(rows, count, look):  # (one chunk per look: keys that never overlap)
+        if look in fresh_done and fresh_done[look].shape == (len(rows), count):
+            return fresh_done[look]
+        part = evaluate(problem, [specs[r] for r in rows], seed=derived_seed(seed, Q.CONFIRM),
+                        n_blocks=count, client=cluster)  # fmt: skip
+        if fresh_store is not None:
+            save_array(fresh_store, look, 1, part)
+        return part
+
+    result = Q.run(play, len(cardlist), confirm=confirm, seconds=seconds)
     df = Q.impact_frame(cardlist, result, problem.n_players)
     played = int(result.deals.max())  # (the unrestricted strategy plays every look)
     St.save_card_values(run.dir / St.CARDS_DIR / tier, df, strategy=problem.start,

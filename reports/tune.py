@@ -33,22 +33,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reports import seeds as S
+from reports.seeds import derived_seed
 from sim.core.errors import UserError
 
 SAMPLERS = ("tpe", "cmaes", "random")
 #: The sampler chosen by measurement (docs/decisions.md, "Tuning: optuna's TPE").
 DEFAULT_SAMPLER = "tpe"
 #: Streams of the run's seed: the re-evaluation, the held-out check, the screening tournament
-#: and the samplers get deals and draws of their own.
-REEVAL, HELDOUT, SCREEN, SAMPLER = 1, 2, 3, 4
+#: and the samplers get deals and draws of their own (`reports.seeds`).
+REEVAL, HELDOUT, SCREEN, SAMPLER = (S.TUNE_REEVAL, S.TUNE_HELDOUT, S.TUNE_SCREEN,
+                                    S.TUNE_SAMPLER)  # fmt: skip
 #: Games per call into the fast path (a chunk of blocks), to keep memory flat.
 CHUNK_GAMES = 40_000
-
-
-def derived_seed(seed: int, stream: int, index: int = 0) -> int:
-    """A seed of its own for `stream` (and `index`) of the run's `seed`, below 2**63."""
-    state = np.random.SeedSequence([seed, stream, index]).generate_state(2, np.uint32)
-    return int((int(state[0]) << 31) ^ int(state[1]))
 
 
 def stage_seeds(seed: int) -> dict[str, int]:

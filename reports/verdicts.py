@@ -24,7 +24,6 @@ from typing import NamedTuple
 import pandas as pd
 
 from reports.strengths import family as family_of
-from reports.strengths import title
 
 CONF = 0.95
 
@@ -59,6 +58,11 @@ class Verdict:
     #: how many effects its own finding is corrected over (Bonferroni; a seat verdict: n).
     words: tuple[str, str] | None = None
     family: int = 1
+    #: What a naming verdict names, found or not (the best strategy's family): the verdict
+    #: table compares the named ones across strengths (`reports.across_strengths`).
+    names: frozenset = field(default_factory=frozenset)
+    #: Asked at each player count: one row of the verdict table per count.
+    per_count: bool = False
 
     def __post_init__(self) -> None:
         if self.key is not None and not self.accepts:
@@ -127,10 +131,12 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
 
     summary = stats.strategy_summary(df, conf=conf)
     best = summary.index[0]
-    cycle = _cycle_with(df, n_players, best, conf)
+    pairs = stats.pairwise(df, metric="win", conf=conf, correction="holm")
+    told = dict(effects=_pair_effects(pairs), deals=int(df["block"].nunique()),
+                names=frozenset([family_of(best)]), per_count=True)  # fmt: skip
+    cycle = _cycle_with(df, n_players, best, conf, told)
     if cycle is not None:
         return cycle
-    pairs = stats.pairwise(df, metric="win", conf=conf, correction="holm")
     family = int(pairs["p"].notna().sum())
     against = [_against(pairs, best, other) for other in summary.index[1:]]
     shown = next((x for x in against if not x["ahead"]), against[0])
@@ -148,14 +154,24 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
                        f"At {n_players} players, `{best}` wins most: {pct(b['win_rate'])} "
                        f"[{pct(b['win_lo'])}, {pct(b['win_hi'])}], {gap}, paired by deal: "
                        f"significant after {holm}).", key=family_of(best),
-                       short=f"{family_of(best)} ({pts(shown['diff'])} pts)")  # fmt: skip
+                       short=f"{family_of(best)} ({pts(shown['diff'])} pts)", **told)  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: `{best}` "
                    f"({pct(b['win_rate'])}) is {gap}, paired by deal: not significant after "
-                   f"{holm}, so it includes 0).")  # fmt: skip
+                   f"{holm}, so it includes 0).", **told)  # fmt: skip
 
 
-def _cycle_with(df: pd.DataFrame, n_players: int, best: str, conf: float) -> Verdict | None:
+def _pair_effects(pairs: pd.DataFrame) -> dict[str, Effect]:
+    """Every pair's paired difference in win share (`a − b`, by family: what the verdict table
+    compares across play strengths); a family twice in one line-up is left out."""
+    fam = {s: family_of(s) for s in set(pairs["a"]) | set(pairs["b"])}
+    twice = {f for f in fam.values() if list(fam.values()).count(f) > 1}
+    return {f"{fam[r.a]} − {fam[r.b]}": Effect(float(r.diff), float(r.se))
+            for r in pairs.itertuples() if fam[r.a] not in twice and fam[r.b] not in twice}
+
+
+def _cycle_with(df: pd.DataFrame, n_players: int, best: str, conf: float,
+                told: dict) -> Verdict | None:  # fmt: skip
     """No best strategy when the one with the highest win rate sits on a cycle of who is ahead
     of whom head to head, in the games both play (`reports.cycles`; Holm over every pair)."""
     from reports import cycles as Y
@@ -173,7 +189,7 @@ def _cycle_with(df: pd.DataFrame, n_players: int, best: str, conf: float) -> Ver
                    f"At {n_players} players no strategy is best: the ranking rests on a cycle, "
                    f"{names}, head to head in the games they share ({edges} points of win "
                    "share, paired by deal; Holm's correction over every pair).", key="cycle",
-                   short="no best: " + names.replace("`", ""))  # fmt: skip
+                   short="no best: " + names.replace("`", ""), **told)  # fmt: skip
 
 
 def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
@@ -184,8 +200,13 @@ def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
     if len(ranked) < 2:
         only = ranked.index[0]
         return Verdict("best strategy", n_players, False,
-                       f"At {n_players} players only `{only}` played: no comparison.")  # fmt: skip
+                       f"At {n_players} players only `{only}` played: no comparison.",
+                       per_count=True)  # fmt: skip
     best, second = ranked.index[0], ranked.index[1]
+    z = 2 * 1.959964  # the Wilson interval's width in standard errors, near enough
+    told = dict(effects={family_of(x): Effect(float(r["win rate"]), float(r["hi"] - r["lo"]) / z)
+                         for x, r in ranked.iterrows()},
+                names=frozenset([family_of(best)]), per_count=True)  # fmt: skip
     b, s = ranked.loc[best], ranked.loc[second]
     numbers = (f"`{best}` {pct(b['win rate'])} [{pct(b['lo'])}, {pct(b['hi'])}], `{second}` "
                f"{pct(s['win rate'])} [{pct(s['lo'])}, {pct(s['hi'])}]")  # fmt: skip
@@ -193,10 +214,10 @@ def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
         return Verdict("best strategy", n_players, True,
                        f"At {n_players} players, `{best}` wins most: {numbers} (the intervals "
                        "do not overlap).", key=family_of(best),
-                       short=f"{family_of(best)} ({pct(b['win rate'])})")  # fmt: skip
+                       short=f"{family_of(best)} ({pct(b['win rate'])})", **told)  # fmt: skip
     return Verdict("best strategy", n_players, False,
                    f"At {n_players} players, the data cannot tell the best strategy: {numbers} "
-                   "(the intervals overlap).")  # fmt: skip
+                   "(the intervals overlap).", **told)  # fmt: skip
 
 
 # --- seat advantage ----------------------------------------------------------------------------
@@ -207,12 +228,16 @@ def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
     players "seat 1 ahead" and "seat 2 behind" are one finding)."""
     fair = 1 / n_players
     off = seats[(seats["lo"] > fair) | (seats["hi"] < fair)].sort_index()
+    told = dict(data=seats, words=("behind", "ahead"), family=n_players, per_count=True,
+                effects=({str(s): Effect(float(r["win rate"] - fair), float(r["se"]))
+                          for s, r in seats.iterrows()} if "se" in seats else {}),
+                deals=int(seats["deals"].max()) if "deals" in seats else None)  # fmt: skip
     if off.empty:
         spread = f"{pct(seats['win rate'].min())} to {pct(seats['win rate'].max())}"
         return Verdict("seat advantage", n_players, False,
                        f"At {n_players} players the data cannot tell a seat advantage: the seats "
                        f"win {spread} against a fair {pct(fair)}, every interval including "
-                       "it.", data=seats)  # fmt: skip
+                       "it.", **told)  # fmt: skip
     found, parts = [], []
     for seat, r in off.iterrows():
         word = "an advantage" if r["win rate"] > fair else "a disadvantage"
@@ -222,7 +247,7 @@ def seat_verdict(seats: pd.DataFrame, n_players: int) -> Verdict:
     return Verdict("seat advantage", n_players, True,
                    f"At {n_players} players {'; '.join(parts)}; against a fair {pct(fair)}, "
                    f"intervals simultaneous over the {n_players} seats (Bonferroni).",
-                   key=frozenset(found), short=_seats_short(off, fair), data=seats)  # fmt: skip
+                   key=frozenset(found), short=_seats_short(off, fair), **told)  # fmt: skip
 
 
 def _seats_short(off: pd.DataFrame, fair: float) -> str:
@@ -234,144 +259,5 @@ def _seats_short(off: pd.DataFrame, fair: float) -> str:
     return " · ".join(parts)
 
 
-# --- the verdict table: the report's first screen -------------------------------------------------
-#: a row's status in the verdict table -> its words (the last column) and CSS class
-STATUS = {
-    "holds": ("holds", "v-holds"),
-    "differs": ("differs", "v-differs"),
-    "cannot tell": ("partly", "v-partial"),
-    "none": ("cannot tell", "v-none"),
-    "finding": ("finding", "v-holds"),
-}
-
-
-def _question(v: Verdict) -> str:
-    where = f" ({v.players}p)" if v.players and v.topic in PER_COUNT else ""
-    return cap(v.topic) + where
-
-
-def verdict_frame(tiers: dict[str, list[Verdict]]) -> pd.DataFrame:
-    """The verdict table: one row per question (a topic, at a player count where it is asked
-    per count), one column per play strength holding each strength's short finding or "cannot
-    tell", then `across strengths` (`holds`, or with one strength whether it found anything) and
-    `status` (the key of STATUS)."""
-    rows: dict[str, dict] = {}
-    for tier, found in tiers.items():
-        for v in found:
-            rows.setdefault(_question(v), {})[tier] = v
-    out = []
-    for question, by_tier in rows.items():
-        present = list(by_tier.values())
-        if len(tiers) > 1:
-            status = holds(present)
-        else:
-            status = "finding" if present[0].finding else "none"
-        cells = {title(t): (by_tier[t].cell if t in by_tier else "not played") for t in tiers}
-        out.append({"question": question, **cells,
-                    "across strengths": STATUS[status][0], "status": status})  # fmt: skip
-    return pd.DataFrame(out)
-
-
-def verdict_text(frame: pd.DataFrame) -> str:
-    """The verdict table as aligned plain text (the terminal's copy of the first screen)."""
-    shown = frame.drop(columns="status", errors="ignore")
-    widths = [max(len(str(c)), *(len(str(x)) for x in shown[c])) for c in shown.columns]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(shown.columns, widths, strict=True))]
-    lines.append("  ".join("-" * w for w in widths))
-    for row in shown.itertuples(index=False):
-        lines.append("  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=True)))
-    return "\n".join(line.rstrip() for line in lines) + "\n"
-
-
-def add_verdict_table(sec, tiers: dict[str, list[Verdict]]) -> pd.DataFrame:
-    """The table that opens the report (coloured by whether each finding holds across play
-    strengths) and its plain-text copy (`verdicts.txt`, printed by `tournament --report`)."""
-    frame = verdict_frame(tiers)
-    if frame.empty:
-        return frame
-    classes = [STATUS[s][1] for s in frame["status"]]
-    # one strength: its column says what it found; nothing to compare across
-    shown = frame.drop(columns=["status"] if len(tiers) > 1 else ["status", "across strengths"])
-    sec.table(shown.set_index("question"), row_classes=classes, css_class="verdicts")
-    sec.attach("verdicts.txt", verdict_text(shown))
-    seats = {title(t): {v.players: v.data for v in vs if v.topic == "seat advantage"
-                        and v.data is not None} for t, vs in tiers.items()}  # fmt: skip
-    seats = {t: by_count for t, by_count in seats.items() if by_count}
-    if seats:
-        from reports.seat_tables import chart_seat_verdicts
-
-        sec.figure(chart_seat_verdicts(seats), "verdict_seats",
-                   "The seat question at a glance: each seat's win share minus the fair share, "
-                   "with the seat verdict's interval (simultaneous over the seats)")  # fmt: skip
-    return frame
-
-
-def add_verdicts(report, verdicts: list[Verdict], notes: list[str]) -> None:
-    """The `Verdicts` section, first in the report (before the contents): the verdict table,
-    then each verdict's sentence."""
-    sec = report.section("Verdicts", lead=True)
-    add_verdict_table(sec, {"finding": verdicts})
-    for v in verdicts:
-        sec.paragraph(("" if v.finding else "**Cannot tell.** ") + v.sentence)
-    for note in notes:
-        sec.note(note)
-
-
 def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-# --- robustness across play strengths -------------------------------------------------------
-def holds(verdicts: list[Verdict]) -> str:
-    """Whether one verdict holds across play strengths: "holds" (every strength finds the same),
-    "differs" (they find different things), "cannot tell" (some strength cannot tell) or "none"
-    (no strength finds anything)."""
-    found = [v for v in verdicts if v.finding]
-    if not found:
-        return "none"
-    if len(found) < len(verdicts):
-        return "cannot tell"
-    agree = all(a.key in b.accepts for a in found for b in found)
-    return "holds" if agree else "differs"
-
-
-HOLDS = {
-    "holds": "holds across play strengths",
-    "differs": "depends on play strength",
-    "cannot tell": "cannot tell whether it holds across play strengths",
-    "none": "no play strength can tell",
-}
-
-
-def add_strength_verdicts(report, tiers: dict[str, list[Verdict]], notes: list[str]) -> None:
-    """The `Verdicts` section when the run was played at several strengths: per verdict whether
-    it holds, then each strength's sentence with its figures."""
-    sec = report.section("Verdicts", lead=True)
-    add_verdict_table(sec, tiers)
-    names = list(tiers)
-    listed = [f"the {title(t)}" for t in names]
-    sec.paragraph("Each verdict is computed with " + ", ".join(listed[:-1]) + " and " +
-        listed[-1] + ", each with its own games; it holds when every "
-        "play strength finds the same. A finding needs a significant test; otherwise the "
-        "sentence says the data cannot tell.")  # fmt: skip
-    order = []
-    for v in (v for vs in tiers.values() for v in vs):
-        if (v.topic, v.players) not in order:
-            order.append((v.topic, v.players))
-    for topic, players in order:
-        found = {t: next((v for v in vs if (v.topic, v.players) == (topic, players)), None)
-                 for t, vs in tiers.items()}  # fmt: skip
-        present = [v for v in found.values() if v is not None]
-        where = f" at {players} players" if players and topic in PER_COUNT else ""
-        verdict = holds(present) if len(present) > 1 else None
-        head = f"**{cap(topic)}{where}: " + (
-            HOLDS[verdict] if verdict else
-            f"only the {title(next(t for t, v in found.items() if v))} played") + ".**"
-        body = " ".join(f"{cap(title(t))}: " + v.sentence
-                        for t, v in found.items() if v is not None)  # fmt: skip
-        sec.paragraph(f"{head} {body}")
-    for note in notes:
-        sec.note(note)
-
-
-PER_COUNT = ("best strategy", "seat advantage", "comebacks", "ending the game")

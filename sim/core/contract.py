@@ -46,8 +46,8 @@ class PlayModule(Protocol):
     #: that keeps none (optional)
     load_aggregates: Callable[..., Any] | None
     #: oracle_values(tables, *, seed, games, seatings, strategies, n_rollouts) -> each seat's
-    #: chance to win before every round [game, row, seat] (`sim.core.oracle`; `abyss-mc drama`),
-    #: or None for a line-up it cannot play; None for a game without an oracle (optional)
+    #: chance to win before every round [game, row, fold, seat] (`sim.core.oracle`; `abyss-mc
+    #: drama`), or None for a line-up it cannot play; None for a game without an oracle (optional)
     oracle_values: Callable[..., Any] | None
 
 

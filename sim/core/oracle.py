@@ -5,8 +5,11 @@ after every round (one turn of each seat, from the first player's), each seat's 
 estimated by rollouts: the state copied, every random stream re-keyed, what no player can see
 redealt (the game's `determinize`, for no seat: the view of someone watching the table), and the
 game played to its end by the same strategies; a seat's value is its mean share of the win
-(ties shared). The last row is the game's own result. A game hands over what its search driver
-takes (`sim.core.driver.drivers_for`): its turn, the final tally and its `DriverLayout`.
+(ties shared). The rollouts of a row are kept as `FOLDS` means of equal parts (folds), so that
+`reports.drama` can pick a favourite on some folds and read its chance on another: a maximum
+over noisy estimates read on the estimates that chose it is biased up. The last row is the
+game's own result (in every fold). A game hands over what its search driver takes
+(`sim.core.driver.drivers_for`): its turn, the final tally and its `DriverLayout`.
 """
 
 from __future__ import annotations
@@ -23,13 +26,18 @@ WATCHER = -1
 MAX_ROUNDS = 64
 #: the oracle's stream of keys (`game_key`)
 ORACLE_STREAM = 0x0DA
+#: the rollouts of a row are kept as this many means of equal folds (`reports.drama` cross-fits)
+FOLDS = 4
 
 
 def oracle_for(take_turn, end_of_turn, turn_limit, finish, score, determinize, layout):
     """`values(s, n_rollouts, key, out) -> rows`: the game set up in `s` played to its end,
-    out[r, seat] each seat's estimated chance to win before round r (r = 0: at the start) and,
-    in the last row written, its share of the actual win. The rollouts of row r are keyed by
-    (key, r * n_rollouts + j): the values are a pure function of the game and the key."""
+    out[r, k, seat] each seat's estimated chance to win before round r (r = 0: at the start) by
+    fold k of its rollouts (out.shape[1] folds of n_rollouts / folds each) and, in the last row
+    written, its share of the actual win (every k). Rollout j of row r is keyed by (key,
+    r * n_rollouts + j), fold k holding the k-th n_rollouts / folds of them: the values are a
+    pure function of the game and the key, and the folds' mean is the estimate of all
+    n_rollouts."""
     next_at, fork_at, players_at = layout.next_seat, layout.fork_keys, layout.slots.n_players
     max_players, n_fields, r_rank = layout.max_players, layout.n_seat_fields, layout.r_rank
 
@@ -47,15 +55,17 @@ def oracle_for(take_turn, end_of_turn, turn_limit, finish, score, determinize, l
 
     @njit_closure
     def estimate(s, w, rows, n_rollouts, key, first, out_row):
-        n = s[players_at]
-        out_row[:n] = 0.0
-        for j in range(n_rollouts):
-            w[:] = s
-            stream_keys_in(w, fork_at, key, first + j, N_STREAMS)
-            determinize(w, WATCHER)
-            to_the_end(w)
-            score(w, rows)
-            add_shares(rows, n, 1.0 / n_rollouts, out_row)
+        n, folds = s[players_at], out_row.shape[0]
+        per_fold = n_rollouts // folds
+        for k in range(folds):
+            out_row[k, :n] = 0.0
+            for j in range(k * per_fold, (k + 1) * per_fold):
+                w[:] = s
+                stream_keys_in(w, fork_at, key, first + j, N_STREAMS)
+                determinize(w, WATCHER)
+                to_the_end(w)
+                score(w, rows)
+                add_shares(rows, n, 1.0 / per_fold, out_row[k])
 
     @njit_closure
     def values(s, n_rollouts, key, out):
@@ -73,8 +83,9 @@ def oracle_for(take_turn, end_of_turn, turn_limit, finish, score, determinize, l
                 r += 1
         finish(s)
         score(s, rows)
-        out[r, : s[players_at]] = 0.0
-        add_shares(rows, s[players_at], 1.0, out[r])
+        for k in range(out.shape[1]):
+            out[r, k, : s[players_at]] = 0.0
+            add_shares(rows, s[players_at], 1.0, out[r, k])
         return r + 1
 
     return values
@@ -91,10 +102,12 @@ def play_values(values, template: np.ndarray, setup, seed: int, games, seatings,
                 n_rollouts: int, max_rounds: int = MAX_ROUNDS) -> np.ndarray:  # fmt: skip
     """`values` (of `oracle_for`) over game games[i] (seat s: line-up entry seatings[i, s]) for
     every i, each set up in a copy of `template` by `setup(s, i, games, seatings)`: [game, row,
-    seat], NaN past each game's result row."""
+    fold, seat], NaN past each game's result row. `n_rollouts`: a multiple of `FOLDS`."""
+    if n_rollouts < FOLDS or n_rollouts % FOLDS:
+        raise ValueError(f"n_rollouts must be a multiple of {FOLDS}; got {n_rollouts}")
     games = np.ascontiguousarray(games, dtype=np.int64)
     seatings = np.ascontiguousarray(seatings, dtype=np.int64)
-    out = np.full((len(games), max_rounds, seatings.shape[1]), np.nan)
+    out = np.full((len(games), max_rounds, FOLDS, seatings.shape[1]), np.nan)
     for i, game in enumerate(games):
         s = template.copy()
         setup(s, i, games, seatings)

@@ -3,6 +3,8 @@ and "unreachable", resume, and one-line errors."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
@@ -22,6 +24,35 @@ def _design(tmp_path, name, *args) -> tuple[pd.DataFrame, str]:
                  "manifest.json", "report/report.html", "report/report.md"):  # fmt: skip
         assert (out / part).is_file(), part
     return pd.read_parquet(out / "candidates.parquet"), result.output
+
+
+#: a cell of the summary: the value, its 95% interval and the word (`reports.design_report`)
+CELL = re.compile(r"(-?\d+\.\d+) \[(-?\d+\.\d+), (-?\d+\.\d+)\] (meets|misses|cannot tell)")
+
+
+def _row(text: str, target: str) -> list[str]:
+    """The words of the target's row of the summary's table, one per column with a number."""
+    row = next(line for line in text.splitlines() if line.strip().startswith(target + " "))
+    return [m[3] for m in CELL.findall(row)]
+
+
+def _due(lo: float, hi: float, target: str) -> str:
+    """What a cell of a `<=` or `>=` target must say (docs/design.md): met when its interval
+    lies on the side the target asks, missed when on the other, "cannot tell" across it."""
+    _, op, text = re.fullmatch(r"(.+?)(<=|>=)(-?[\d.]+)", target).groups()
+    bound = float(text)
+    if op == "<=":
+        return "meets" if hi <= bound else "misses" if lo > bound else "cannot tell"
+    return "meets" if lo >= bound else "misses" if hi < bound else "cannot tell"
+
+
+def _says_what_its_intervals_do(text: str, target: str) -> None:
+    """Every cell of a run of one target (its row of the table, the closest candidates listed
+    below it) says what its printed interval says."""
+    cells = CELL.findall(text)
+    assert cells, text
+    for _value, lo, hi, word in cells:
+        assert word == _due(float(lo), float(hi), target), (target, lo, hi, word)
 
 
 @pytest.mark.parametrize("players, lord, printed, strategy", [
@@ -66,14 +97,39 @@ def test_a_planted_seat_handicap_is_removed_by_starting_pearls_by_seat(tmp_path,
 
 
 def test_a_target_the_game_already_meets_needs_no_change(tmp_path) -> None:
-    """Issue 32: "A target the game already meets gives 'no change needed', with the evidence"."""
+    """Issue 32: "A target the game already meets gives 'no change needed', with the evidence".
+    The middle seat of three wins about a third (0.346 [0.326, 0.366] on the fresh deals of
+    seed 1 when written): a cap of 0.4 is met, its interval below the cap; the table says so
+    for the recommended candidate, the data as given, and candidates.csv agrees."""
+    target = "seat_share:2<=0.4"
     df, text = _design(tmp_path, "met", "--players", "3", "--expansions", "",
-                       "--vary", "lord.shopkeeper.ip=0..20",
-                       "--target", "seat_share:2<=0.5", *BUDGET)  # fmt: skip
+                       "--vary", "lord.shopkeeper.ip=0..20", "--target", target,
+                       *BUDGET)  # fmt: skip
     assert "No change needed" in text
     row = df[df["recommended"]].iloc[0]
     assert row["candidate"] == 0 and row["distance"] == 0 and bool(row["verified"])
-    assert "seat_share:2<=0.5" in text and "meets" in text  # the evidence: its value on fresh deals
+    assert row["seat_share:2_hi"] <= 0.4  # the evidence: its interval on fresh deals
+    assert _row(text, target) == ["meets", "meets"]  # as given, recommended
+    _says_what_its_intervals_do(text, target)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="issue 50: `design` decides 'meets' on the point estimate; a target "
+                   "holds when its interval is on the side it asks")  # fmt: skip
+def test_a_target_the_interval_straddles_is_not_said_to_be_met(tmp_path) -> None:
+    """The same game with a cap between the data's estimate and its interval's upper end (the
+    fresh deals of the data as given do not depend on the target): the data cannot tell
+    whether the cap is met, so the data as given is not "no change needed", and no cell says
+    "meets" without its interval below the cap."""
+    args = ["--players", "3", "--expansions", "", "--vary", "lord.shopkeeper.ip=0..20", *BUDGET]
+    probe, _ = _design(tmp_path, "probe", *args, "--target", "seat_share:2<=0.5")
+    given = probe[probe["candidate"] == 0].iloc[0]
+    cap = round((given["seat_share:2"] + given["seat_share:2_hi"]) / 2, 3)
+    assert given["seat_share:2"] < cap < given["seat_share:2_hi"]
+    target = f"seat_share:2<={cap:g}"
+    _, text = _design(tmp_path, "straddled", *args, "--target", target)
+    _says_what_its_intervals_do(text, target)
+    assert "No change needed" not in text
 
 
 def test_a_target_no_candidate_can_meet_is_unreachable_with_the_closest(tmp_path) -> None:
@@ -84,6 +140,8 @@ def test_a_target_no_candidate_can_meet_is_unreachable_with_the_closest(tmp_path
                        *BUDGET)  # fmt: skip
     assert "Unreachable" in text and "The closest candidates" in text
     assert not df["recommended"].any() and not df["verified"].fillna(False).any()
+    assert _row(text, "rounds<=2") == ["misses"] and "meets" not in text  # the data as given
+    _says_what_its_intervals_do(text, "rounds<=2")
     assert (df["stage"] == "re-evaluated").sum() >= 2
 
 

@@ -57,29 +57,53 @@ def test_bad_options_are_one_line(tmp_path):
         assert not (tmp_path / "x").exists()
 
 
+#: `abyss-mc learn` (its arguments after the code) held, once the second iteration's weights
+#: are written and before its row, until it is killed: the file named by HOLD_FLAG says when
+HELD_LEARN = """
+import os, pathlib, sys, time
+from reports import learn_run
+written = learn_run.write_weights
+def held(learn, path, *args, **kwargs):
+    written(learn, path, *args, **kwargs)
+    if path.name == "learned_2.npz":
+        pathlib.Path(os.environ["HOLD_FLAG"]).touch()
+        time.sleep(3600)
+learn_run.write_weights = held
+from cli.entry import main
+main()
+"""
+
+
 def test_a_killed_learn_run_resumes_to_the_same_weights(tmp_path):
-    """SIGKILL after the first iteration: `--resume` keeps it (its file untouched) and ends with
-    the weights and curve of an uninterrupted run, byte for byte."""
+    """SIGKILL in the second iteration, its weights written but not its row (the run held
+    there, so the kill never comes too late): `--resume` keeps the first (its file untouched),
+    redoes the second and ends with the weights and curve of an uninterrupted run, byte for
+    byte."""
     args = ("learn", "--players", "2", "--iterations", "2", "--games", "4", "--rollouts", "4",
             "--strength-games", "20", "--seed", "11")  # fmt: skip
     whole = tmp_path / "whole"
     assert _cli(*args, "--out", str(whole)).returncode == 0
-    out = tmp_path / "cut"
-    p = subprocess.Popen([sys.executable, "-m", "cli.entry", *args, "--out", str(out)],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    first = partial_dir(out) / "iteration_1.json"
+    out, flag, err = tmp_path / "cut", tmp_path / "held", tmp_path / "held.err"
+    with err.open("w") as stderr:
+        p = subprocess.Popen([sys.executable, "-c", HELD_LEARN, *args, "--out", str(out)],
+                             stdout=subprocess.DEVNULL, stderr=stderr,
+                             env={**os.environ, "HOLD_FLAG": str(flag)})  # fmt: skip
     deadline = time.time() + 600
-    while time.time() < deadline and p.poll() is None and not first.exists():
+    while time.time() < deadline and p.poll() is None and not flag.exists():
         time.sleep(0.01)
-    if p.poll() is not None:
-        pytest.skip("the run finished before the kill; nothing was interrupted")
+    assert flag.exists() and p.poll() is None, err.read_text()  # held there, never past it
+    first = partial_dir(out) / "iteration_1.json"
+    assert first.exists() and not (partial_dir(out) / "iteration_2.json").exists()
+    assert (partial_dir(out) / "learned_2.npz").exists()
     kept = (partial_dir(out) / "learned_1.npz").read_bytes()
+    written = (partial_dir(out) / "learned_1.npz").stat().st_mtime_ns
     os.kill(p.pid, signal.SIGKILL)
     p.wait(timeout=60)
     assert not out.exists() and first.exists()
     resumed = _cli("learn", "--resume", str(out))
     assert resumed.returncode == 0, resumed.stderr
     assert (out / "learned_1.npz").read_bytes() == kept
+    assert (out / "learned_1.npz").stat().st_mtime_ns == written  # kept, not made again
     for name in ("learned.npz", "learned_2.npz", "curve.csv", "summary.txt"):
         assert (out / name).read_bytes() == (whole / name).read_bytes(), name
 

@@ -104,4 +104,5 @@ def test_a_tournament_report_has_the_tension_section_and_comeback_verdicts(tmp_p
     assert "## Tension: lead changes, the decisive point, comebacks" in md
     assert "face up" in md  # the running score says what it is
     table = (out / "report" / "verdicts.txt").read_text()
-    assert "Comebacks (2p)" in table and "Comebacks (3p)" in table and "Skill" in table
+    assert "Snowball or catch-up (2p)" in table and "Snowball or catch-up (3p)" in table
+    assert "Ending the game, beyond being ahead (3p)" in table and "Skill" in table

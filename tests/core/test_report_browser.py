@@ -223,7 +223,8 @@ def test_the_verdict_table_of_a_full_report_fits_the_first_screen(browser, tmp_p
     """The default report's verdict table (four player counts, three play strengths, every
     question, the longest cells the verdicts write) is whole in a 1280x800 window at the top."""
     from reports.render import Report
-    from reports.verdicts import Verdict, add_strength_verdicts
+    from reports.verdict_table import add_strength_verdicts
+    from reports.verdicts import Verdict
 
     def tier(name):
         rows = []

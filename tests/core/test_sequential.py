@@ -1,8 +1,10 @@
 """Card values on a time budget (`reports.sequential`, issue 30): "a sequential procedure whose
-error rates are tested (planted and null cases)". Restricted play is simulated: each deal's
-win shares drawn for every row from a seeded stream, the same deal for every row (as the common
-random numbers of real restricted play), a card's planted value subtracted from its row's
-chance to win. Every rate is measured over many seeds."""
+error rates are tested (planted and null cases)"; issue 49: an estimate after early stopping is
+confirmed on fresh deals, never reported from the deals that stopped it. Restricted play is
+simulated: each deal's win shares drawn for every row from a seeded stream, the same deal for
+every row (as the common random numbers of real restricted play), a card's planted value
+subtracted from its row's chance to win; the fresh deals are another stream. Every rate is
+measured over many seeds, with a band several standard errors wide."""
 
 from __future__ import annotations
 
@@ -13,21 +15,49 @@ from reports import sequential as Q
 PLAYERS = 4
 
 
-def _game(values, seed):
-    """`play` for cards of the given true values: deal j of row r is four rotations of a
-    4-player game, each won with chance 1/4 (unrestricted) or 1/4 - value (forbidden card r - 1).
-    A row's deals come from its own stream, drawn whole once: the same deal whoever asks."""
+def _band(rate: float, n: int, k: float = 3.0) -> float:
+    """`rate` plus k binomial standard errors over n runs."""
+    return rate + k * np.sqrt(rate * (1 - rate) / n)
+
+
+def _game(values, seed, fresh_values=None):
+    """`play` and `confirm` for cards of the given true values (on the fresh deals:
+    `fresh_values`, the same by default): deal j of row r is four rotations of a 4-player game,
+    each won with chance 1/4 (unrestricted) or 1/4 - value (forbidden card r - 1). A row's deals
+    come from its own stream, drawn whole once: the same deal whoever asks. Returns (play,
+    confirm, asked): `asked` lists the looks' requests."""
     total = Q.schedule()[-1]
-    chance = np.array([1 / PLAYERS, *(1 / PLAYERS - np.asarray(values))])
-    rows = [np.random.default_rng([seed, r]).binomial(PLAYERS, c, total) / PLAYERS
-            for r, c in enumerate(chance)]  # fmt: skip
+
+    def stream(vals, k):
+        chance = np.array([1 / PLAYERS, *(1 / PLAYERS - np.asarray(vals))])
+        return [np.random.default_rng([seed, r, k]).binomial(PLAYERS, c, total) / PLAYERS
+                for r, c in enumerate(chance)]  # fmt: skip
+
+    rows = stream(values, 0)
+    fresh = stream(values if fresh_values is None else fresh_values, 1)
     asked = []
 
     def play(which, first, count):
         asked.append((tuple(which), first, count))
         return np.array([rows[r][first:first + count] for r in which])
 
-    return play, asked
+    def confirm(which, count, look):
+        return np.array([fresh[r][:count] for r in which])
+
+    return play, confirm, asked
+
+
+def _run(values, seed, **kw):
+    play, confirm, asked = _game(values, seed, kw.pop("fresh_values", None))
+    return Q.run(play, len(values), confirm=confirm, **kw), asked
+
+
+def _open_cards_played_every_look(result) -> bool:
+    """Without a budget a run stops only when every card is decided or the looks are spent: an
+    open card has played the last look's deals."""
+    open_ = result.decided_at < 0
+    return (result.stopped_by == "decided") == (not open_.any()) and \
+        bool((result.deals[open_] == Q.schedule()[-1]).all())  # fmt: skip
 
 
 def test_null_cards_are_cannot_tell_at_the_stated_error_rate():
@@ -35,50 +65,90 @@ def test_null_cards_are_cannot_tell_at_the_stated_error_rate():
     error; it happens at most at the 5% rate (with room for the 300 seeds' noise)."""
     errors = 0
     for seed in range(300):
-        play, _ = _game([0.0] * 20, seed)
-        result = Q.run(play, 20)
+        result, _ = _run([0.0] * 20, seed)
         errors += any(f != "cannot tell" for f in Q.findings(result))
-        assert result.stopped_by == "looks" or (result.decided_at >= 0).any()
-    assert errors / 300 <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 300), errors
+        assert _open_cards_played_every_look(result), seed
+    print(f"\n20 worthless cards: {errors} of 300 runs call one a finding")
+    assert errors / 300 <= _band(0.05, 300), errors
 
 
 def test_planted_cards_are_found_and_stop_early_while_the_rest_play_on():
     """Three cards worth 8 points and three costing 8 (the strategy is better off without them)
-    among fourteen worthless ones: over 100 seeds the planted ones are found nearly always, each
-    with its sign, and on fewer deals than the undecided ones, which play every look; no
-    worthless card is called a finding more often than the error rate allows."""
+    among fourteen worthless ones: over 100 seeds the planted ones are found (decided in the
+    looks and confirmed on fresh deals) nearly always, each with its sign, and on fewer deals
+    than the undecided ones, which play every look; no worthless card is called a finding more
+    often than the error rate allows."""
     values = [0.08] * 3 + [-0.08] * 3 + [0.0] * 14
     found, early, false = 0, 0, 0
     for seed in range(100):
-        play, asked = _game(values, seed)
-        result = Q.run(play, len(values))
+        result, asked = _run(values, seed)
         f = Q.findings(result)
         found += sum(f[i] == "worth something" for i in range(3))
         found += sum(f[i] == "better without" for i in range(3, 6))
         false += any(x != "cannot tell" for x in f[6:])
         early += sum(result.deals[i] < result.deals[6:].max() for i in range(6))
-        assert (result.deals[6:] == Q.schedule()[-1]).all() or (result.decided_at[6:] >= 0).any()
+        assert _open_cards_played_every_look(result), seed
         assert set(asked[-1][0]) <= {0, *(1 + np.flatnonzero(result.decided_at < 0))} | {
             1 + i for i in np.flatnonzero(result.decided_at == result.looks - 1)}
-    assert found >= 0.95 * 600 and early >= 0.95 * 600 and false <= 10, (found, early, false)
+    print(f"\nplanted ±8 points: {found} of 600 found, {early} on fewer deals; {false} of 100 "
+          "runs call a worthless card a finding")
+    assert found >= 0.88 * 600 and early >= 0.95 * 600 and false <= 100 * _band(0.05, 100), (
+        found, early, false)
+
+
+def test_early_stopped_estimates_are_biased_and_the_reported_ones_are_not():
+    """Issue 49: "cards decided at the first look are ... biased away from 0 by the stopping".
+    Five cards worth 4 points each, 200 seeds: over the cards the looks decide, their estimate
+    on the looks' deals exceeds 4 points by many standard errors (the winner's curse of
+    stopping, measured), while the value the run reports (its fresh deals) is within 3 standard
+    errors of 4 points."""
+    true = 0.04
+    looked, reported = [], []
+    for seed in range(200):
+        result, _ = _run([true] * 5, 10_000 + seed)
+        frame = Q.estimates(result)
+        for i in np.flatnonzero(result.decided_at >= 0):
+            n = result.deals[i]
+            looked.append(np.mean(result.shares[0, :n] - result.shares[1 + i, :n]))
+            reported.append(frame.at[i, "value"])
+    looked, reported = np.array(looked) - true, np.array(reported) - true
+    assert len(looked) >= 300, len(looked)
+    se = lambda x: x.std(ddof=1) / np.sqrt(len(x))  # noqa: E731
+    print(f"\n{len(looked)} decided cards worth 4 points: bias on the looks' deals "
+          f"{100 * looked.mean():+.2f} ± {100 * se(looked):.2f} points, on the fresh deals "
+          f"{100 * reported.mean():+.2f} ± {100 * se(reported):.2f}")
+    assert looked.mean() > 6 * se(looked), (looked.mean(), se(looked))
+    assert abs(reported.mean()) < 3 * se(reported), (reported.mean(), se(reported))
+
+
+def test_a_decided_card_is_a_finding_only_when_its_fresh_deals_confirm_it():
+    """A card worth 20 points on the looks' deals and nothing on the fresh ones (as a lucky
+    streak would be) is decided at an early look, but its finding and its figures are the fresh
+    deals': "cannot tell", an interval that includes 0, on as many fresh deals."""
+    result, _ = _run([0.2, 0.0], 4, fresh_values=[0.0, 0.0])
+    assert result.decided_at[0] >= 0
+    row = Q.estimates(result).iloc[0]
+    assert row["fresh"] and row["deals"] == result.deals[0]
+    assert row["finding"] == "cannot tell" and row["lo"] <= 0 <= row["hi"], row
+    assert abs(row["value"]) < 0.1
 
 
 def test_fewer_deals_than_the_fixed_design_when_cards_are_decided():
     """The budget goes where it is needed: with most cards planted, the run plays far fewer
-    card-deals than every card at the last look's deals."""
+    card-deals, confirmation included, than every card at the last look's deals."""
     values = [0.1] * 15 + [0.0] * 5
-    play, _ = _game(values, 1)
-    result = Q.run(play, len(values))
-    assert result.deals.sum() < 0.5 * len(values) * Q.schedule()[-1]
+    result, _ = _run(values, 1)
+    confirmed = result.deals[result.decided_at >= 0].sum()
+    assert result.deals.sum() + confirmed < 0.5 * len(values) * Q.schedule()[-1]
 
 
 def test_a_budget_stops_at_a_look_and_keeps_what_was_decided():
     """`seconds`: a look starts only if twice the last one's time still fits; a run out of time
     says so, keeps its decided cards and leaves the rest "cannot tell"."""
     values = [0.1] * 2 + [0.0] * 4
-    play, asked = _game(values, 3)
+    play, confirm, asked = _game(values, 3)
     ticks = iter(np.arange(0, 1000, 1.0))
-    result = Q.run(play, len(values), seconds=10, clock=lambda: next(ticks))
+    result = Q.run(play, len(values), confirm=confirm, seconds=10, clock=lambda: next(ticks))
     assert result.stopped_by == "budget" and result.looks < Q.LOOKS
     assert len(asked) == result.looks
     f = Q.findings(result)
@@ -86,24 +156,46 @@ def test_a_budget_stops_at_a_look_and_keeps_what_was_decided():
 
 
 def test_a_run_that_decides_everything_stops_before_its_last_look():
-    play, asked = _game([0.2] * 4, 2)
-    result = Q.run(play, 4)
+    result, asked = _run([0.2] * 4, 2)
     assert result.stopped_by == "decided" and len(asked) < Q.LOOKS
     assert Q.findings(result) == ["worth something"] * 4
     cards = [("lord", f"card {i}", f"forbid_lord={i}") for i in range(4)]
     frame = Q.impact_frame(cards, result, PLAYERS)
     assert (frame["lo"] <= frame["value"]).all() and (frame["value"] <= frame["hi"]).all()
     assert (frame["lo"] > 0).all() and (frame["finding"] == "worth something").all()
+    assert frame["fresh"].all() and (frame["p_holm"] < 0.05).all()
 
+
+def test_every_interval_excludes_0_exactly_when_its_card_is_a_finding():
+    """Over 60 seeds of modest planted values, decided or open, confirmed or not: a card's
+    interval excludes 0 exactly when it is a finding, and `p_holm` < 5% exactly then."""
+    values = [0.05, 0.04, -0.04, 0.03, 0.0, 0.0]
+    cards = [("lord", f"card {i}", "") for i in range(len(values))]
+    kinds = set()
+    for seed in range(60):
+        result, _ = _run(values, 500 + seed)
+        frame = Q.impact_frame(cards, result, PLAYERS)
+        excludes = (frame["lo"] > 0) | (frame["hi"] < 0)
+        assert (excludes == (frame["finding"] != "cannot tell")).all(), (seed, frame)
+        assert ((frame["p_holm"] < 0.05) == excludes).all(), (seed, frame)
+        kinds |= set(zip(frame["fresh"], frame["finding"], strict=True))
+    assert {(True, "worth something"), (True, "cannot tell"), (False, "cannot tell")} <= kinds
 
 
 def test_the_batched_p_values_are_the_paired_t_tests():
+    from scipy.stats import ttest_1samp
+
     from reports.stats import paired_test
 
     rng = np.random.default_rng(5)
     d = np.vstack([rng.normal(0.1, 1, 40), rng.normal(0, 1, 40), np.zeros(40), np.full(40, .5)])
     expected = [paired_test(row, 0.95)[3] for row in d]
     np.testing.assert_allclose(Q._p_values(d), expected, rtol=1e-9)
+    sign = np.array([1, -1, 1, 1])
+    one_sided = [ttest_1samp(row, 0, alternative="greater" if s > 0 else "less").pvalue
+                 for row, s in zip(d[:2], sign[:2], strict=True)]  # fmt: skip
+    np.testing.assert_allclose(Q._p_values(d, sign)[:2], one_sided, rtol=1e-9)
+    assert Q._p_values(d, sign)[2:].tolist() == [1.0, 0.0]
 
 
 # --- the best strategy in looks (`extend`) ----------------------------------------------------

@@ -1,18 +1,21 @@
-"""reports.tension: known answers on hand-made games, games of different lengths, and `compare` on
-a planted effect and on a null, each over 20 seeds."""
+"""reports.tension: known answers on hand-made games, games of different lengths, intervals over
+deals, `compare` on a planted effect and on a null (each over 20 seeds), and `lead_growth` on
+planted snowball and catch-up games and on games without either (over 40 to 100 seeds)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from reports.intervals import wilson_interval
+from reports.intervals import mean_halfwidth
 from reports.tension import (
     NOT_PLAYED,
+    clustered_mean,
     comeback,
     compare,
     decisive_point,
     lead_changes,
+    lead_growth,
     margin,
     relative_margin,
     rounds_played,
@@ -78,8 +81,10 @@ def test_comeback_weighs_seats_tied_for_last() -> None:
     t = tension(scores, win, scores[:, -1], ks=[0])
     mean, lo, hi, n = t.summary("comeback_0")
     assert (mean, n) == (0.75, 2)
-    assert (lo, hi) == pytest.approx(wilson_interval(1.5, 2))
-    assert "parity 0.333" in t.frame().set_index("metric").loc["comeback_0", "definition"]
+    half = mean_halfwidth(np.array([0.5, 1.0]))
+    assert (lo, hi) == pytest.approx((0.75 - half, 0.75 + half))
+    assert "1/n = 0.333 is no null" in t.frame().set_index("metric").loc["comeback_0",
+                                                                         "definition"]
 
 
 def test_margin_is_zero_for_a_tied_game() -> None:
@@ -92,7 +97,7 @@ def test_margin_is_zero_for_a_tied_game() -> None:
     half = 4.302653 * np.std([0, 2, 5], ddof=1) / 3**0.5  # t quantile 0.975 at 2 dof
     assert t.summary("margin") == pytest.approx((7 / 3, 7 / 3 - half, 7 / 3 + half, 3))
     frame = t.frame()
-    assert list(frame.columns) == ["metric", "value", "lo", "hi", "n", "definition"]
+    assert list(frame.columns) == ["metric", "value", "lo", "hi", "deals", "games", "definition"]
     assert frame.set_index("metric").loc["margin", "value"] == pytest.approx(7 / 3)
 
 
@@ -170,3 +175,56 @@ def test_early_points_decide_earlier_and_allow_fewer_comebacks() -> None:
 def test_the_same_game_twice_cannot_tell() -> None:
     found = [verdicts(100 + seed, early=False) for seed in SEEDS]
     assert sum((v == "cannot tell").all() for v in found) >= 18
+
+
+# --- the deal as the unit -------------------------------------------------------------------------
+
+
+def test_the_tables_of_one_deal_are_one_draw() -> None:
+    """Each deal played at four tables that all play the same game (the extreme of a
+    tournament's rotations): the interval is the one of the deals, not half as wide."""
+    values = np.random.default_rng(0).normal(size=30)
+    one = clustered_mean(values)
+    assert one.hi - one.mean == pytest.approx(mean_halfwidth(values))  # a deal per game: t
+    four = clustered_mean(np.repeat(values, 4), np.repeat(np.arange(30), 4))
+    assert four[:5] == pytest.approx((*one[:4], 30))
+    assert four.games == 120
+    scores, win, final = games(np.random.default_rng(1), n=40)
+    t = tension(*(np.repeat(x, 4, axis=0) for x in (scores, win, final)), ks=[0],
+                deal=np.repeat(np.arange(40), 4))  # fmt: skip
+    for metric in ("lead_changes", "decisive_point", "comeback_0", "margin"):
+        assert t.summary(metric) == pytest.approx(tension(scores, win, final, ks=[0])
+                                                  .summary(metric), nan_ok=True), metric
+
+
+def test_compare_counts_deals_not_tables() -> None:
+    """Two sets from one generator, each game played at four tables of its deal: "cannot tell"
+    for every metric in at least 18 of 20 seeds (counting tables, the intervals would be half
+    as wide)."""
+    found = []
+    for seed in SEEDS:
+        rng = np.random.default_rng(300 + seed)
+        deal = np.repeat(np.arange(150), 4)
+        a, b = (tension(*(np.repeat(x, 4, axis=0) for x in games(rng, n=150)), ks=[0, 1, 2, 3],
+                        deal=deal) for _ in range(2))  # fmt: skip
+        found.append((compare(a, b)["verdict"] == "cannot tell").all())
+    assert sum(found) >= 18
+
+
+# --- lead_growth: does an early lead grow? --------------------------------------------------------
+
+
+def test_lead_growth_of_a_game_that_halves_every_lead() -> None:
+    """Later gains of exactly -0.5 per point of lead after round 0, plus a constant per
+    strategy and seat: the slope is -0.5 whatever the constants."""
+    rng = np.random.default_rng(2)
+    n_games, seats = 60, 3
+    seating = np.array([rng.permutation(seats) for _ in range(n_games)])
+    at_0 = rng.integers(0, 20, (n_games, seats))
+    lead = at_0 - at_0.mean(axis=1, keepdims=True)
+    final = at_0 + 10 + 3 * seating + np.arange(seats) - 0.5 * lead
+    scores = np.stack([at_0, at_0 + 1], axis=1)  # a second round, so the game went on
+    g = lead_growth(scores, final, 0, seating)
+    assert g.estimate == pytest.approx(-0.5)
+    assert (g.deals, g.games) == (60, 60)
+    assert lead_growth(scores, final, 1, seating).games == 0  # no game went on after round 1

@@ -259,9 +259,12 @@ def _verdicts(run: RunData, rule: dict | None, main: bool) -> list:
 
     skill = skill_verdict({part.agg.n_players: part.seats for part in run.parts})
     found = [*run_verdicts(run), *tension_verdicts(tension_samples(run)),
-             *end_verdicts(run.seats, run.games), *([skill] if skill else [])]  # fmt: skip
-    rule = rule if main else fight_rule(run.dir)
-    return found + ([fight_verdict(rule)] if rule is not None else [])
+             *end_verdicts(run.seats, run.games, tension_samples(run)),
+             *([skill] if skill else [])]  # fmt: skip
+    rollouts = fight_rollouts(run.dir)
+    rule = rule if main else fight_rule(run.dir, rollouts)
+    fight = fight_verdict(rule, rollouts.points if rollouts is not None else None)
+    return found + ([fight] if fight is not None else [])
 
 
 #: what the tension metrics' running score is (`tension_samples`)
@@ -291,7 +294,8 @@ def tension_sample(agg):
 
     if not len(agg.sample_game):
         return None
-    return Sample(agg.sample_ip, win_shares(agg.sample_rank), agg.sample_final)
+    return Sample(agg.sample_ip, win_shares(agg.sample_rank), agg.sample_final, agg.sample_game,
+                  agg.sample_strategy)
 
 
 def run_verdicts(run) -> list:
@@ -319,24 +323,64 @@ def _verdict_seat_table(part) -> pd.DataFrame:
     n = part.agg.n_players
     level = 1 - (1 - CONF) / n
     if part.seats is not None and "block" in part.seats.columns:
-        return seat_advantage_blocks(part.seats, level)
-    return seat_advantage(part.agg, level)
+        return seat_advantage_blocks(part.seats, level, se=True)
+    agg = part.agg
+    return seat_rates(agg.seats.sum(axis=0), agg.wins.sum(axis=0), level, se=True)
 
 
-def fight_verdict(rule: dict):
-    """The learnt rule of `games.abyss.report.fight_rule.recommended_rule`: a finding only when its
-    out-of-sample gain in win probability has an interval above 0."""
-    from reports.verdicts import Verdict
+def fight_verdict(rule: dict | None, points: pd.DataFrame | None = None):
+    """Fight or explore, as a designer asks it: at the decision points where a Monster offers the
+    choice, what fighting is worth over continuing (fight minus continue for the deciding player,
+    win probability, from the forked rollouts `points`; t interval over decision points, one per
+    game); and, as a second clause, whether a rule better than the strategies' own was found
+    (`games.abyss.report.fight_rule.recommended_rule`: its out-of-sample gain above 0). Without
+    rollout points, the rule alone."""
+    from reports.stats import standard_error
+    from reports.verdicts import Effect, Verdict
     from reports.verdicts import pts as _pts
 
+    better = _better_rule(rule)
+    if points is None or len(points) < 2:
+        if rule is None:
+            return None
+        mean, lo, hi = rule["gain_win"]
+        return Verdict("fight or explore", None, lo > 0, better, key="a better rule"
+                       if lo > 0 else None)  # fmt: skip
+    from games.abyss.report.rollout import interval
+
+    d = points["d_win"].to_numpy(float)
+    mean, lo, hi = interval(d)
+    ip, ip_lo, ip_hi = interval(points["d_ip"].to_numpy(float))
+    n = len(points)
+    effect = (f"fighting {'gains' if mean >= 0 else 'loses'} {_pts(abs(mean))} points of win "
+              f"probability [{_pts(lo)}, {_pts(hi)}] against continuing ({ip:+.1f} IP "
+              f"[{ip_lo:+.1f}, {ip_hi:+.1f}]) at the {n:,} decision points where a Monster "
+              "offered the choice (one per game, each played on both ways by the strategies as "
+              "run; fight minus continue for the deciding player, t interval over decision "
+              "points)")  # fmt: skip
+    told = dict(effects={"fight − continue": Effect(float(mean), standard_error(d))},
+                words=("continue", "fight"), deals=n)  # fmt: skip
+    if lo > 0 or hi < 0:
+        word = "fight" if lo > 0 else "continue"
+        return Verdict("fight or explore", None, True, f"{effect[0].upper()}{effect[1:]}. "
+                       f"{better}", key=word, short=f"{word} ({_pts(mean)} pts)",
+                       **told)  # fmt: skip
+    return Verdict("fight or explore", None, False, f"The data cannot tell whether fighting or "
+                   f"continuing pays: {effect}. {better}", **told)  # fmt: skip
+
+
+def _better_rule(rule: dict | None) -> str:
+    """The second clause of the fight verdict: a rule better than the strategies' own."""
+    from reports.verdicts import pts as _pts
+
+    if rule is None:
+        return "No rule better than the strategies' own was searched for."
     mean, lo, hi = rule["gain_win"]
     gain = f"{_pts(mean)} points of win probability [{_pts(lo)}, {_pts(hi)}] out of sample"
     if lo > 0:
-        return Verdict("fight or explore", None, True, f"{rule['sentence']} ({gain}).",
-                       key="a better rule")  # fmt: skip
-    return Verdict("fight or explore", None, False,
-                   f"The data cannot tell a better fight-or-explore rule than the strategies' "
-                   f"own: the best candidate changed the result by {gain}.")  # fmt: skip
+        return f"A better rule than the strategies' own: {rule['sentence']} ({gain})."
+    return (f"No rule better than the strategies' own is told apart: the best candidate "
+            f"changed the result by {gain}.")  # fmt: skip
 
 
 def fight_rollouts(run_dir):
@@ -468,7 +512,7 @@ def _tournament_sections(report, run: RunData) -> None:
         "of its seats. Intervals treat the block as the unit, so they hold whatever the "
         "correlation between the tables of a block."
     )
-    sec.table(summary, float_format="{:.3f}")
+    sec.table(summary.drop(columns="win_se"), float_format="{:.3f}")
     rates = summary.rename(columns={"win_rate": "win rate", "win_lo": "win lo", "win_hi": "win hi"})
     sec.figure(
         chart_rates(rates, run.agg.n_players),

@@ -210,7 +210,8 @@ def run_verdicts(run: ConspiracyRun) -> list:
                 out.append(V.best_strategy_rates(strategy_rates(run, n), n))
         out.append(V.seat_verdict(_seat_table(part, n, run.is_tournament), n))
     skill = skill_verdict({n: run.seats[run.seats["players"] == n] for n in run.counts})
-    return (out + tension_verdicts(tension_samples(run)) + end_verdicts(run.seats, run.games)
+    samples = tension_samples(run)
+    return (out + tension_verdicts(samples) + end_verdicts(run.seats, run.games, samples)
             + ([skill] if skill else []))  # fmt: skip
 
 
@@ -248,7 +249,7 @@ def tension_sample(kept):
 
     if not len(kept):
         return None
-    return Sample(kept.scores, win_shares(kept.rank), kept.final)
+    return Sample(kept.scores, win_shares(kept.rank), kept.final, kept.game, kept.strategy)
 
 
 def _seat_table(part: pd.DataFrame, n: int, blocks: bool) -> pd.DataFrame:
@@ -258,9 +259,9 @@ def _seat_table(part: pd.DataFrame, n: int, blocks: bool) -> pd.DataFrame:
 
     level = 1 - 0.05 / n
     if blocks:
-        return seat_advantage_blocks(part, level)
+        return seat_advantage_blocks(part, level, se=True)
     by_seat = part.groupby("seat", sort=True)["win"]
-    return seat_rates(by_seat.size(), by_seat.sum(), level)
+    return seat_rates(by_seat.size(), by_seat.sum(), level, se=True)
 
 
 def _about(report, run: ConspiracyRun) -> None:
@@ -374,7 +375,7 @@ def _strategy_section(report, run: ConspiracyRun) -> None:
             continue
         part = run.seats[run.seats["players"] == n]
         df = part[["block", "table", "seat", "strategy", "win", "ip", "rank"]]
-        summary = stats.strategy_summary(df, conf=seat_tables.CONF)
+        summary = stats.strategy_summary(df, conf=seat_tables.CONF).drop(columns="win_se")
         shown = summary.rename(
             columns={
                 "win_rate": "win rate",
