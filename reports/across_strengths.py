@@ -9,17 +9,19 @@ verdict table says
   find it, no strength is shown to differ and every strength's estimate lies on the same side;
 - **differs** only when a test of the difference between the strengths' estimates rejects:
   Cochran's Q on each quantity the finding rests on (`Verdict.effects`; statsmodels'
-  `combine_effects`), Bonferroni over the quantities the row could compare, then Holm's
-  correction over the table's rows, so that two strengths made of the same players say "differs"
-  anywhere in the table at most 5% of the time;
+  `combine_effects`), or, for a row that names something, Gail and Simon's test that two named
+  ones change order (a crossing: a margin's size is no answer to "which is best"); Bonferroni
+  over what the row could compare, then Holm's correction over the table's rows, so that two
+  strengths made of the same players say "differs" anywhere in the table at most 5% of the
+  time;
 - **partly** when some strength finds it and the others cannot tell, and no test says they
   differ: the sentence says which strength cannot tell and why (its deals; how much wider its
   interval is);
 - **cannot tell** when no strength finds anything.
 
 Rows that name something (the best strategy, the most valuable card) compare what each strength
-names: the differences between the named ones (`a − b`) in every strength; rows that name a set
-(the cards too weak to matter) compare the value of each thing named. As the names are picked
+names and its runner-up: the differences between them (`a − b`) in every strength; rows that name
+a set (the cards too weak to matter) compare the value of each thing named. As the names are picked
 after looking, the Bonferroni count is every pair (or thing) that could have been named, so the
 choice cannot make a difference look significant.
 """
@@ -80,6 +82,24 @@ def cochran_q(effects: list[Effect]) -> tuple[float, int, float]:
     return float(test.statistic), int(test.df), float(test.pvalue)
 
 
+def crossing(effects: list[Effect]) -> tuple[float, int, float]:
+    """Gail and Simon's test that the strengths' effects cross (some above 0, some below), against
+    a null where they all lie on one side: Q+ and Q- the sums of (estimate / se)^2 over the
+    positive and the negative estimates, the statistic their minimum, its p-value the bound of
+    Gail & Simon 1985 (the sum over i of C(k-1, i) 2^-(k-1) P(chi2_i >= c)). Returns (the
+    statistic, k - 1, p)."""
+    from math import comb
+
+    from scipy.stats import chi2
+
+    z2 = np.array([(e.estimate / e.se) ** 2 for e in effects])
+    sign = np.array([e.estimate for e in effects]) > 0
+    c = float(min(z2[sign].sum(), z2[~sign].sum()))
+    k = len(effects)
+    p = sum(comb(k - 1, i) * 2.0 ** -(k - 1) * chi2.sf(c, i) for i in range(1, k)) if c > 0 else 1.0
+    return c, k - 1, float(min(1.0, p))
+
+
 def pooled(effects: list[Effect]) -> Effect:
     """The fixed-effect (inverse-variance) pooled estimate and its standard error."""
     w = np.array([1 / e.se**2 for e in effects])
@@ -88,13 +108,16 @@ def pooled(effects: list[Effect]) -> Effect:
 
 
 def _usable(e: Effect | None) -> bool:
-    return e is not None and math.isfinite(e.estimate) and math.isfinite(e.se) and e.se > 0
+    """An effect with an estimate and a standard error (a model fitted on too few deals can
+    return one of 1e-14: no strength is measured that exactly)."""
+    return e is not None and math.isfinite(e.estimate) and math.isfinite(e.se) and e.se > 1e-9
 
 
 def _pair(effects: dict, a: str, b: str) -> Effect | None:
     """`a − b` from a verdict's effects: stored as a pair (paired by deal), or from the two
-    single effects (their standard errors added in quadrature: conservative when the two are
-    measured on the same deals, as they are positively correlated)."""
+    single effects, their standard errors added in quadrature: conservative when the two are
+    positively correlated (two cards' values share the unrestricted strategy's deals), not when
+    negatively (two strategies' win rates at shared tables: such verdicts store pairs)."""
     if f"{a} − {b}" in effects:
         return effects[f"{a} − {b}"]
     if f"{b} − {a}" in effects:
@@ -114,12 +137,13 @@ def _items(v: Verdict) -> set[str]:
     return out
 
 
-def named(v: Verdict) -> str | None:
-    """What a naming verdict names, found or not: its key, or its highest single effect."""
+def named(v: Verdict) -> set[str]:
+    """What a naming verdict names, found or not, and what it was told from: its `names` (the
+    top and the runner-up), or its two highest single effects."""
     if v.names:
-        return next(iter(sorted(v.names)))
+        return set(v.names)
     singles = {k: e for k, e in v.effects.items() if " − " not in k and _usable(e)}
-    return max(singles, key=lambda k: singles[k].estimate) if singles else None
+    return set(sorted(singles, key=lambda k: -singles[k].estimate)[:2])
 
 
 def contrasts(topic: str, verdicts: list[Verdict]) -> tuple[dict[str, list[Effect]], int]:
@@ -129,7 +153,7 @@ def contrasts(topic: str, verdicts: list[Verdict]) -> tuple[dict[str, list[Effec
     if topic in NAMING:
         common = [x for x in set().union(*map(_items, verdicts))
                   if sum(x in _items(v) for v in verdicts) >= 2]  # fmt: skip
-        names = sorted({n for v in verdicts if (n := named(v)) is not None})
+        names = sorted(set().union(*map(named, verdicts)))
         labels = {f"{a} − {b}": [_pair(v.effects, a, b) for v in verdicts]
                   for a, b in combinations(names, 2)}  # fmt: skip
         m = len(common) * (len(common) - 1) // 2
@@ -149,7 +173,10 @@ def difference_test(topic: str, verdicts: list[Verdict]) -> _Test | None:
     labels, m = contrasts(topic, verdicts)
     if not labels:
         return None
-    tests = {k: cochran_q(es) for k, es in labels.items()}
+    # a name is a name: its answer differs only when two named ones change order (a crossing);
+    # a quantity differs in size too (heterogeneity)
+    test = crossing if topic in NAMING else cochran_q
+    tests = {k: test(es) for k, es in labels.items()}
     label = min(tests, key=lambda k: tests[k][2])
     q, df, p = tests[label]
     return _Test(label, q, df, p, m, min(1.0, p * m))
@@ -166,8 +193,10 @@ def holm_over_rows(tests: list[_Test | None]) -> None:
 
 
 def _agree(verdicts: list[Verdict]) -> bool:
+    """Every strength finds the same: the same key, or one the other accepts (a seat verdict's
+    key and a set verdict's are the set itself)."""
     return all(v.finding for v in verdicts) and \
-        all(a.key in b.accepts for a in verdicts for b in verdicts)  # fmt: skip
+        all(a.key == b.key or a.key in b.accepts for a in verdicts for b in verdicts)  # fmt: skip
 
 
 def pooled_finding(verdicts: list[Verdict]) -> str | None:
@@ -216,7 +245,7 @@ def _power(verdicts: dict[str, Verdict], tier: str) -> str:
     wide = float(np.median(ratios)) if ratios else math.nan
     if math.isfinite(wide) and wide > 1.2:
         best = min((t for t in verdicts if t != tier), key=lambda t: _median_se(verdicts[t]))
-        return f"{deals}: an interval {wide:.1f} times as wide as the {title(best)}'"
+        return f"{deals}: an interval {wide:.1f} times as wide as that of the {title(best)}"
     return deals
 
 
@@ -229,9 +258,12 @@ def _test_text(t: _Test, topic: str) -> str:
     what = ("pair" if t.m == 1 else "pairs") if topic in NAMING else \
         ("quantity" if t.m == 1 else "quantities")  # fmt: skip
     rows = "the one tested row" if t.rows == 1 else f"the table's {t.rows} tested rows"
-    return (f"Cochran's Q test of {t.label} across strengths: Q = {t.q:.1f} on {t.df} df, "
-            f"p = {t.p:.2g}; Bonferroni over the {t.m} {what} the row could compare and Holm's "
-            f"correction over {rows}: adjusted p = {t.p_adj:.2g}")  # fmt: skip
+    name = (f"Gail and Simon's test that {_label(topic, t.label)} changes sign across strengths: "
+            f"min(Q+, Q-) = {t.q:.1f}" if topic in NAMING else
+            f"Cochran's Q test of {_label(topic, t.label)} across strengths: Q = {t.q:.1f} on "
+            f"{t.df} df")  # fmt: skip
+    return (f"{name}, p = {t.p:.2g}; Bonferroni over the {t.m} {what} the row could compare and "
+            f"Holm's correction over {rows}: adjusted p = {t.p_adj:.2g}")  # fmt: skip
 
 
 def _untested(topic: str) -> str:
@@ -243,12 +275,18 @@ def _untested(topic: str) -> str:
 
 
 def _effects_text(verdicts: dict[str, Verdict], label: str) -> str:
+    """Each strength's estimate of `label` in points, with its standard error."""
     parts = []
     for tier, v in verdicts.items():
         e = _pair(v.effects, *label.split(" − ")) if " − " in label else v.effects.get(label)
         if _usable(e):
-            parts.append(f"{title(tier)} {pts(e.estimate)} ± {100 * e.se:.1f}")
+            parts.append(f"the {title(tier)} {pts(e.estimate)} (standard error {100 * e.se:.1f})")
     return "; ".join(parts)
+
+
+def _label(topic: str, label: str) -> str:
+    """A quantity as a sentence names it: a seat by its number."""
+    return f"seat {label}" if label.isdigit() else label
 
 
 def judge(topic: str, verdicts: dict[str, Verdict], test: _Test | None) -> Judgement:
@@ -261,8 +299,9 @@ def judge(topic: str, verdicts: dict[str, Verdict], test: _Test | None) -> Judge
         return Judgement("holds", "holds", "holds across play strengths: every strength finds "
                          "it, each by its own test.")  # fmt: skip
     if differs:
-        return Judgement("differs", "differs", f"depends on play strength: {test.label} differs "
-                         f"({_effects_text(verdicts, test.label)} points; "
+        each = _effects_text(verdicts, test.label)
+        return Judgement("differs", "differs", f"differs between the strengths' tournaments: "
+                         f"{_label(topic, test.label)} differs ({each} points; "
                          f"{_test_text(test, topic)}).")  # fmt: skip
     no_diff = (f"no test finds the strengths differ ({_test_text(test, topic)})" if test else
                _untested(topic))  # fmt: skip

@@ -1,8 +1,9 @@
 """Card values as verdicts: one play strength's restricted play (`reports.restrict`,
 `reports.sequential`) and its rules questions.
 
-- The most valuable card: Holm's correction over every restriction tested, each interval at the
-  level that correction tested it.
+- The most valuable card: worth something (Holm's correction over every restriction tested, each
+  interval at the level that correction tested it) and told apart from every other card taken
+  (`best_set`: multiple comparisons with the best); otherwise the cards not told apart from it.
 - Cards too weak to matter: the cards shown worth less than a margin either way (Schuirmann's
   two one-sided tests, `reports.restrict.equivalence`, Holm over the cards taken), and the cards
   the strategy is better off without (Holm, as the most valuable).
@@ -13,6 +14,7 @@ decided; a decided card's figures are from as many fresh deals (`reports.sequent
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from reports.restrict import MARGIN, NEVER, equivalence, standard_errors
@@ -32,63 +34,135 @@ def card_verdicts(df: pd.DataFrame, meta: dict) -> list[Verdict]:
     strength's restricted play (`reports.restrict.impact_frame` or
     `reports.sequential.impact_frame`; `meta`: `reports.strengths.save_card_values`'s, its
     `margin` the margin of "too weak", MARGIN if absent). Every verdict carries every card's
-    value (`effects`, the deal the unit) for the comparison across play strengths."""
+    value (`effects`, the deal the unit; the most valuable card's also the top minus each other
+    card, paired by deal) for the comparison across play strengths, and the deals of the cards
+    it names."""
     who = f"`{meta['strategy']}` at {meta['players']} players"
     per = _per_card(meta)
     family = _family(df)
     se, deals = standard_errors(df)  # (a frame saved before they were stored: from its intervals)
     df = df.assign(se=se, deals=deals)
     cards = df[(df["kind"] != "rule") & (df["finding"] != NEVER)]
-    told = dict(effects={r.card: Effect(float(r.value), float(r.se)) for r in cards.itertuples()},
-                deals=int(meta["blocks"]))  # fmt: skip
+    cards = cards.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
+    effects = {r.card: Effect(float(r.value), float(r.se)) for r in cards.itertuples()}
     rules = [rule_verdict(r, who, meta["players"], family, len(df))
              for _, r in df[df["kind"] == "rule"].iterrows()]  # fmt: skip
-    return [most_valuable(cards, who + per, meta["players"], family, len(df), told),
-            too_weak(cards, who + per, meta, family, told), *rules]
+    return [most_valuable(cards, who + per, meta["players"], family, len(df), effects),
+            too_weak(cards, who + per, meta, family, effects), *rules]
 
 
 def most_valuable(cards: pd.DataFrame, who: str, n_players: int, family: str, m: int,
-                  told: dict) -> Verdict:  # fmt: skip
-    """The card whose value is highest among those worth something (Holm over the `m` rows)."""
-    worth = cards[cards["finding"] == "worth something"].sort_values("value", ascending=False)
+                  effects: dict) -> Verdict:  # fmt: skip
+    """The top card (`cards` most valuable first) when it is worth something (Holm over the `m`
+    rows) and told apart from every other card (`best_set`); when it is worth something but
+    not told apart, the cards not told apart from it."""
     levels = _tested("each interval", cards["level"] if "level" in cards else None)
-    if len(worth):
-        top = worth.iloc[0]
-        more = f"; then {', '.join(_card(r) for _, r in worth.iloc[1:3].iterrows())}" \
-            if len(worth) > 1 else ""  # fmt: skip
+    top, best = cards.iloc[0], best_set(cards)
+    pairs = {f"{top['card']} − {r.card}": Effect(float(r.diff), float(r.se))
+             for r in best.iloc[1:].itertuples()}  # fmt: skip
+    told = dict(effects={**effects, **pairs}, family=m,
+                names=frozenset(cards["card"].iloc[:2]))  # (the top and the runner-up)
+    if top["finding"] != "worth something":
+        includes = ", so it includes 0" if "level" in cards else ""
+        return Verdict("most valuable card", n_players, False,
+                       f"The data cannot tell a valuable card to {who}: the highest, "
+                       f"{_card(top)}, is not told from 0 after {family} ({levels}{includes}).",
+                       deals=int(top["deals"]), **told)  # fmt: skip
+    worth = int((cards["finding"] == "worth something").sum())
+    n_worth = (f"{worth} of the {len(cards)} cards it takes {'is' if worth == 1 else 'are'} "
+               f"worth something (restricted play; {family}; {levels})")  # fmt: skip
+    near = best.iloc[1:][~best["told"].iloc[1:]]
+    if near.empty:
+        gap = best.iloc[1] if len(best) > 1 else None
+        ahead = (f", told apart from every other card: {pts(gap['diff'])} points ahead of the "
+                 f"next, {gap['card']} (at least {pts(gap['lower'])}; {_mcb(best, cards)})"
+                 if gap is not None else ", the only card it takes")  # fmt: skip
         return Verdict("most valuable card", n_players, True,
                        f"The most valuable card to {who}: {_card(top)} lost when it may not "
-                       f"take it{more}; {len(worth)} of the {len(cards)} cards it takes "
-                       f"{'is' if len(worth) == 1 else 'are'} worth something (restricted "
-                       f"play; {family}; {levels}).", key=top["card"],
-                       accepts=frozenset(worth["card"]), family=m, names=frozenset([top["card"]]),
+                       f"take it{ahead}; {n_worth}.", key=top["card"], deals=int(top["deals"]),
                        short=f"{top['card']} ({pts(top['value'])} pts)", **told)  # fmt: skip
-    top = cards.sort_values("value", ascending=False).iloc[0]
-    includes = ", so it includes 0" if "level" in cards else ""
-    return Verdict("most valuable card", n_players, False,
-                   f"The data cannot tell a valuable card to {who}: the highest, {_card(top)}, "
-                   f"is not told from 0 after {family} ({levels}{includes}).", family=m,
-                   names=frozenset([top["card"]]), **told)  # fmt: skip
+    tied = cards[cards["card"].isin({top["card"], *near["card"]})]
+    closest = near.sort_values("p").iloc[-1]
+    more = f", and {len(tied) - 3} more" if len(tied) > 3 else ""
+    listed = ", ".join(tied["card"].iloc[:3]) + (f" +{len(tied) - 3}" if len(tied) > 3 else "")
+    return Verdict("most valuable card", n_players, True,
+                   f"The most valuable card to {who} is not told apart among {len(tied)} cards: "
+                   f"{', '.join(_card(r) for _, r in tied.iloc[:3].iterrows())}{more}; the "
+                   f"highest, {top['card']}, is worth something but {pts(closest['diff'])} "
+                   f"points ahead of {closest['card']} (at least {pts(closest['lower'])}: not "
+                   f"told apart; {_mcb(best, cards)}); {n_worth}.",
+                   key=frozenset(tied["card"]), accepts=frozenset(tied["card"]),
+                   deals=int(tied["deals"].min()), short=f"top not told apart: {listed}",
+                   **told)  # fmt: skip
 
 
-def too_weak(cards: pd.DataFrame, who: str, meta: dict, family: str, told: dict) -> Verdict:
+def best_set(cards: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """The top card (the first of `cards`, most valuable first) against each other card: the
+    difference `diff`, its standard error `se` (paired by deal: the frame's `se_top`; a frame
+    saved before it was stored: the two standard errors in quadrature), one-sided `p`, the
+    `lower` bound and whether the top is `told` apart from it. One row per card, the top first.
+
+    Multiple comparisons with the best (Hsu 1996, ch. 4): one-sided bounds on the top minus
+    each of the m - 1 others, Bonferroni over them. Valid though the top is picked after
+    looking: let b be the truly best card; with chance 1 - alpha every card's estimate minus b's
+    lies below its true difference (at most 0) plus its bound, so no other card is told apart
+    from all, and b is never told apart from the top (it stays in the set). On a time budget
+    (`fresh` in the frame) a card's figures come from one of two sources chosen by its own data
+    (the looks' deals, or fresh ones): Bonferroni over both, alpha / (2 (m - 1))."""
+    from scipy.stats import t as student
+
+    top = cards.iloc[0]
+    if _paired(cards):
+        se = cards["se_top"].to_numpy(dtype=float)
+    else:
+        se = np.hypot(cards["se"].to_numpy(dtype=float), float(top["se"]))
+    diff = float(top["value"]) - cards["value"].to_numpy(dtype=float)
+    dof = np.maximum(np.minimum(cards["deals"].to_numpy(), int(top["deals"])) - 1, 1)
+    a = alpha / (max(len(cards) - 1, 1) * (2 if "fresh" in cards else 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(se > 0, student.sf(diff / se, dof), np.where((se == 0) & (diff > 0), 0, 1))
+    out = pd.DataFrame({"card": cards["card"], "diff": diff, "se": se, "p": p,
+                        "lower": diff - student.ppf(1 - a, dof) * np.nan_to_num(se),
+                        "told": p < a})  # fmt: skip
+    out.loc[0, "told"] = False  # (the top itself)
+    return out
+
+
+def _paired(cards: pd.DataFrame) -> bool:
+    """Whether the frame has the top minus each card paired by deal (`se_top`, 0 for the top it
+    was measured against: a frame whose top changed, or saved before, has not)."""
+    return "se_top" in cards and cards["se_top"].iloc[0] == 0
+
+
+def _mcb(best: pd.DataFrame, cards: pd.DataFrame) -> str:
+    """The test that tells the top from the others (`best_set`), in words."""
+    paired = "paired by deal" if _paired(cards) else "standard errors added in quadrature"
+    sources = (", and over the two sources a card's figures may come from on a time budget"
+               if "fresh" in cards else "")  # fmt: skip
+    return (f"multiple comparisons with the best: the top minus each of the {len(best) - 1} "
+            f"other cards, {paired}, one-sided bounds simultaneous at 95% (Bonferroni over "
+            f"them{sources}), valid though the top is picked after looking")
+
+
+def too_weak(cards: pd.DataFrame, who: str, meta: dict, family: str, effects: dict) -> Verdict:
     """The cards shown worth less than the margin either way (TOST, Holm over the cards taken),
-    and those the strategy is better off without: a finding when there is either."""
+    and those the strategy is better off without: a finding when there is either. Its deals:
+    the fewest of the cards it names (else of the closest card)."""
     margin = float(meta.get("margin", MARGIN))
     eq = equivalence(cards, margin)
     weak = eq[eq["negligible"]].sort_values("p_tost")
     worse = cards[cards["finding"] == "better without"].sort_values("value")
     within = f"±{100 * margin:g} point{'' if 100 * margin == 1 else 's'}"
     test = (f"Schuirmann's two one-sided tests against {within}, Holm's correction over "
-            f"{the(len(eq), 'card')} it takes; each interval at the level at which that correction "
-            "tested it")  # fmt: skip
+            f"{the(len(eq), 'card')} it takes{_doubled(cards)}; each interval at the level at "
+            "which that correction tested it")  # fmt: skip
+    close = eq.sort_values("p_tost").iloc[0]
     if len(weak):
         more = f", and {len(weak) - 3} more" if len(weak) > 3 else ""
         first = (f"Too weak to matter to {who}: {_cards(len(weak))} shown worth less than "
                  f"{within} of win rate either way ({test}, inside {within}), most clearly "
                  f"{', '.join(_card(r, tost=True) for _, r in weak.iloc[:3].iterrows())}{more}.")
     else:
-        close = eq.sort_values("p_tost").iloc[0]
         first = (f"The data cannot tell a card too weak to matter to {who}: no card is shown "
                  f"worth less than {within} of win rate either way ({test}); the closest, "
                  f"{_card(close, tost=True)}, reaches beyond it.")  # fmt: skip
@@ -101,10 +175,18 @@ def too_weak(cards: pd.DataFrame, who: str, meta: dict, family: str, told: dict)
     short = [f"{_cards(len(weak))} within ±{100 * margin:g} pt"] if len(weak) else []
     short += [f"better without {worse.iloc[0]['card']}"] if len(worse) else []
     found = pd.concat([weak["card"], worse["card"]])
+    named = cards[cards["card"].isin(found if len(found) else [close["card"]])]
     return Verdict(WEAK, meta["players"], bool(len(found)), first + second,
                    key=found.iloc[0] if len(found) else None, accepts=frozenset(found),
-                   short=" · ".join(short), family=len(eq),
-                   **told)  # fmt: skip
+                   short=" · ".join(short), family=len(eq), effects=effects,
+                   deals=int(named["deals"].min()))  # fmt: skip
+
+
+def _doubled(cards: pd.DataFrame) -> str:
+    """On a time budget: each test Bonferroni-corrected over the two sources of a card's figures
+    (`reports.restrict.equivalence`, `best_set`)."""
+    return (", each p-value doubled for the two sources a card's figures may come from on a "
+            "time budget (the looks' deals or fresh ones)") if "fresh" in cards else ""
 
 
 def _per_card(meta: dict) -> str:

@@ -17,8 +17,10 @@ The metrics (docs/design.md defines each; shares are fractions), with their 95% 
 - `lead_changes`, `decisive_point`, `comeback`, `margin`: tension (`reports.tension`, over the
   games a tournament samples; t over their deals).
 
-A target holds on a candidate's games when its estimate is on the asked side of the bound
-(`<=`, `>=`); `==X` asks that the metric is not told from X: its interval contains X.
+A target *meets* on a candidate's games when the metric's 95% interval lies on the side it asks
+(`<=X`: its upper end at most X; `>=X`: its lower end at least X); `==X±M` is an equivalence
+test (Schuirmann's two one-sided tests): its interval inside [X-M, X+M]. It *misses* when the
+interval lies wholly outside, and *cannot tell* across (`Target.says`).
 """
 
 from __future__ import annotations
@@ -132,14 +134,31 @@ def with_starts(varies: list[Vary], value_of) -> list[Vary]:
 
 
 # --- --target ---------------------------------------------------------------------------------
+#: `METRIC==X` without `±M`: the equivalence margin (docs/design.md), in the metric's units:
+#: 2 points of win share, 1 point of win rate for a card (`reports.restrict.MARGIN`, "too weak
+#: to matter"), half a round, a quarter of a lead change, 5% of the game, 1 point of score.
+MARGINS = {"seat_spread": 0.02, "seat_share": 0.02, "win_rate": 0.02, "rounds": 0.5,
+           "card_value": 0.01, "max_card_value": 0.01, "lead_changes": 0.25,
+           "decisive_point": 0.05, "comeback": 0.02, "margin": 1.0}  # fmt: skip
+#: the values a metric can take; a bound outside them is refused (shares are fractions)
+SHARES = ("seat_spread", "seat_share", "win_rate", "decisive_point", "comeback")
+RANGES = {**{m: (0.0, 1.0) for m in SHARES}, "card_value": (-1.0, 1.0),
+          "max_card_value": (-1.0, 1.0), "rounds": (0.0, math.inf),
+          "lead_changes": (0.0, math.inf), "margin": (0.0, math.inf)}  # fmt: skip
+#: what a target says of a candidate's 95% interval
+MEETS, MISSES, CANNOT_TELL = "meets", "misses", "cannot tell"
+
+
 @dataclass(frozen=True)
 class Target:
-    """`metric[:arg] op bound`, e.g. seat_spread<=0.02, card_value:lord.jailer==0."""
+    """`metric[:arg] op bound`, e.g. seat_spread<=0.02, card_value:lord.jailer==0±0.01; `margin`:
+    the equivalence margin of `==` (0 for `<=` and `>=`)."""
 
     metric: str
     arg: str
     op: str
     bound: float
+    margin: float = 0.0
 
     @property
     def name(self) -> str:
@@ -148,37 +167,50 @@ class Target:
 
     @property
     def text(self) -> str:
-        return f"{self.name}{self.op}{self.bound:g}"
+        margin = f"±{self.margin:g}" if self.op == "==" else ""
+        return f"{self.name}{self.op}{self.bound:g}{margin}"
+
+    @property
+    def band(self) -> tuple[float, float]:
+        """The values the target accepts."""
+        return {"<=": (-math.inf, self.bound), ">=": (self.bound, math.inf),
+                "==": (self.bound - self.margin, self.bound + self.margin)}[self.op]  # fmt: skip
+
+    def says(self, value: float, lo: float, hi: float) -> str:
+        """MEETS when the 95% interval lies inside the band (a one-sided test at 2.5%; for `==`
+        Schuirmann's two one-sided tests, each at 2.5%), MISSES when it lies wholly outside,
+        else CANNOT_TELL (and without an interval)."""
+        if math.isnan(value) or math.isnan(lo) or math.isnan(hi):
+            return CANNOT_TELL
+        a, z = self.band
+        if a <= lo and hi <= z:
+            return MEETS
+        return MISSES if hi < a or lo > z else CANNOT_TELL
 
     def holds(self, value: float, lo: float, hi: float) -> bool:
-        """On the asked side (`<=`, `>=`), or not told from the bound (`==`)."""
-        if math.isnan(value):
-            return False
-        if self.op == "<=":
-            return value <= self.bound
-        if self.op == ">=":
-            return value >= self.bound
-        return lo <= self.bound <= hi
+        return self.says(value, lo, hi) == MEETS
 
     def shortfall(self, value: float, lo: float, hi: float) -> float:
-        """How far the estimate is from holding (0 when it holds), in the metric's units."""
+        """How far the point estimate is from the band (0 inside it), in the metric's units:
+        what guides the search; `says` decides."""
         if math.isnan(value):
             return math.inf
-        if self.op == "<=":
-            return max(0.0, value - self.bound)
-        if self.op == ">=":
-            return max(0.0, self.bound - value)
-        return max(0.0, lo - self.bound, self.bound - hi)
+        a, z = self.band
+        return max(0.0, a - value, value - z)
 
 
 def parse_targets(items: list[str], n_players: int) -> list[Target]:
+    """`METRIC<=X`, `>=X` or `==X±M` (`+-M` too; without it the metric's MARGINS), each refused
+    in one line when it cannot be meant (outside the metric's range, not finite, a share typed
+    as a percent) or when the targets on one metric cannot all hold."""
     out: list[Target] = []
     for item in items:
-        m = re.fullmatch(r"\s*([a-z_]+)(?::([A-Za-z0-9_.\-]+))?\s*(<=|>=|==)\s*(\S+)\s*", item)
+        m = re.fullmatch(r"\s*([a-z_]+)(?::([A-Za-z0-9_.\-]+))?\s*(<=|>=|==)\s*(\S+?)"
+                         r"(?:\s*(?:±|\+-)\s*(\S+))?\s*", item)  # fmt: skip
         if not m:
-            raise UserError(f"--target {item!r}: expected METRIC<=X, METRIC>=X or METRIC==X, "
+            raise UserError(f"--target {item!r}: expected METRIC<=X, METRIC>=X or METRIC==X±M, "
                             "e.g. seat_spread<=0.02")  # fmt: skip
-        metric, arg, op, bound_text = m.group(1), m.group(2) or "", m.group(3), m.group(4)
+        metric, arg, op = m.group(1), m.group(2) or "", m.group(3)
         if metric not in METRICS:
             raise UserError(f"--target {item!r}: unknown metric {metric!r}; known: "
                             f"{', '.join(METRICS)}")  # fmt: skip
@@ -186,19 +218,57 @@ def parse_targets(items: list[str], n_players: int) -> list[Target]:
             what = f"needs an argument ({METRICS[metric][1]})" if METRICS[metric][0] else \
                 "takes no argument"  # fmt: skip
             raise UserError(f"--target {item!r}: {metric} {what}")
-        try:
-            bound = float(bound_text.rstrip("%")) / (100 if bound_text.endswith("%") else 1)
-        except ValueError:
-            raise UserError(f"--target {item!r}: {bound_text!r} is not a number") from None
         if metric == "seat_share" and not (arg.isdigit() and 1 <= int(arg) <= n_players):
             raise UserError(f"--target {item!r}: seats are 1..{n_players}")
-        target = Target(metric, arg, op, bound)
+        bound = _bound(m.group(4), item, metric)
+        if m.group(5) is not None and op != "==":
+            raise UserError(f"--target {item!r}: a margin ±M goes with == only")
+        margin = MARGINS[metric] if m.group(5) is None else _number_of(m.group(5), item)
+        if margin < 0:
+            raise UserError(f"--target {item!r}: the margin must be 0 or more")
+        target = Target(metric, arg, op, bound, margin if op == "==" else 0.0)
         if (target.name, target.op) in {(t.name, t.op) for t in out}:
             raise UserError(f"--target {target.name}{target.op} is given twice")
         out.append(target)
     if not out:
         raise UserError("give at least one --target, e.g. --target seat_spread<=0.02")
+    _check_bands(out)
     return out
+
+
+def _number_of(text: str, item: str) -> float:
+    """A finite number; `%` divides by 100."""
+    try:
+        value = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
+    except ValueError:
+        raise UserError(f"--target {item!r}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise UserError(f"--target {item!r}: {text!r} is not a finite number")
+    return value
+
+
+def _bound(text: str, item: str, metric: str) -> float:
+    """The bound, within the metric's range; a share above 1 typed without `%` is named."""
+    value = _number_of(text, item)
+    lo, hi = RANGES[metric]
+    if lo <= value <= hi:
+        return value
+    if hi == 1.0 and not text.endswith("%") and 1 < abs(value) <= 100:
+        raise UserError(f"--target {item!r}: {metric} is a fraction from {lo:g} to 1; {text} "
+                        f"reads as a percent: write {value / 100:g} or {text}%")  # fmt: skip
+    where = f"from {lo:g} to {hi:g}" if math.isfinite(hi) else f"{lo:g} or more"
+    raise UserError(f"--target {item!r}: {metric} is {where}; {text} is outside")
+
+
+def _check_bands(targets: list[Target]) -> None:
+    """The targets on one metric must leave values that meet them all."""
+    for name in dict.fromkeys(t.name for t in targets):
+        on = [t for t in targets if t.name == name]
+        low = max(on, key=lambda t: t.band[0])
+        high = min(on, key=lambda t: t.band[1])
+        if low.band[0] > high.band[1]:
+            raise UserError(f"--target {low.text} and {high.text} cannot both hold: no value "
+                            "meets both")  # fmt: skip
 
 
 # --- measuring a candidate --------------------------------------------------------------------

@@ -4,11 +4,15 @@ player imitates it, and the next search plays it as its rollout policy.
 Each iteration plays search games against one or more fields (seats rotated), records every
 decision of the search seat that the learned player scores (the game's LEARN module), fits the
 scorer on most of the games (`reports.learned_fit`), checks it on the held-out games (agreement
-with the search, the search's reward of its picks) and measures its strength on fresh deals
-against the fields (every game a new deal, seats rotated). The weights of each iteration are
-written as a file the `learned:weights=FILE` strategy plays; the next iteration's search models
-its own seat (and, with `opponents=rollout`, every seat) by them.
-Every number reproduces from the seed (`DEALS`).
+with the search, the search's reward of its picks) and measures its strength against the fields
+(every game a new deal, seats rotated). The weights of each iteration are written as a file the
+`learned:weights=FILE` strategy plays; the next iteration's search models its own seat (and,
+with `opponents=rollout`, every seat) by them.
+
+Deals that choose never report (`reports.seeds`): the records, which choose the weights, play
+the run's seed (`DEALS`); the strength, which reports, a stream of its own, and it chooses
+nothing: the last iteration is shipped, whatever the curve, and compared with its base on the
+same deals, paired by deal (`gain_over_base`). Every number reproduces from the seed.
 """
 
 from __future__ import annotations
@@ -22,10 +26,11 @@ import numpy as np
 import pandas as pd
 
 from reports import learned_fit as F
+from reports import seeds as S
 from sim.core.errors import UserError
 
 #: the records of iteration i are games DEALS * i on (of the run's seed); every strength is
-#: measured on the same games of seed + 1
+#: measured on the same games 0 on of `strength_seed` (a stream of its own)
 DEALS = 10_000_000
 
 
@@ -55,6 +60,28 @@ class LearnSetup:
     client: object = None
 
 
+def strength_seed(seed: int) -> int:
+    """The deals of every strength measurement of a run of `seed`: its own stream
+    (`reports.seeds.LEARN_STRENGTH`), never the records' deals, which choose the weights."""
+    return S.derived_seed(seed, S.LEARN_STRENGTH)
+
+
+def seed_purposes(setup: LearnSetup) -> dict[str, dict]:
+    """The seeds of a run by purpose, which choose and which report (for its manifest)."""
+    per_record = -(-setup.record_games // (setup.n_players * len(setup.fields)))
+    n_records = per_record * setup.n_players * len(setup.fields)
+    return {
+        "records (choose the weights)": {
+            "seed": setup.seed,
+            "games": f"{DEALS:,} x iteration + 0 to {n_records - 1:,}",
+            "held out (agreement; chooses nothing)": "a fifth of each iteration's games, drawn "
+                                                     "by seed + iteration"},
+        "strength (reports; chooses nothing, the last iteration is shipped)": {
+            "seed": strength_seed(setup.seed),
+            "games": f"0 to {_per_field(setup) - 1:,} against each field"},
+    }  # fmt: skip
+
+
 def win_share(seats: pd.DataFrame, name: str) -> tuple[float, float, int]:
     """The mean share of the win of the seats of `name` (ties shared), its 95% half-width and
     the number of such seats."""
@@ -63,6 +90,15 @@ def win_share(seats: pd.DataFrame, name: str) -> tuple[float, float, int]:
     mine = share[seats["strategy"] == name].to_numpy()
     half = 1.96 * mine.std(ddof=1) / np.sqrt(len(mine)) if len(mine) > 1 else np.nan
     return float(mine.mean()), float(half), len(mine)
+
+
+def game_shares(seats: pd.DataFrame, name: str) -> np.ndarray:
+    """The share of each game's win (ties shared) of the seat of `name`, by game: the unit that
+    pairs two players on the same deals."""
+    first = (seats["rank"] == 1).astype(float)
+    share = first / first.groupby(seats["game"]).transform("sum")
+    mine = seats["strategy"] == name
+    return share[mine].groupby(seats.loc[mine, "game"]).sum().sort_index().to_numpy()
 
 
 def _per_field(setup: LearnSetup) -> int:
@@ -76,11 +112,12 @@ def strength_games(setup: LearnSetup, player: str) -> int:
 
 
 def total_games(setup: LearnSetup) -> int:
-    """Every game a run plays: each iteration's records and strength, and the base's."""
+    """Every game a run plays: each iteration's records and strength, the base's, and the
+    shipped player's and the base's again, paired (`gain_over_base`)."""
     per_record = -(-setup.record_games // (setup.n_players * len(setup.fields)))
     records = per_record * setup.n_players * len(setup.fields)
-    learned = strength_games(setup, "learned")
-    return setup.iterations * (records + learned) + strength_games(setup, setup.base)
+    learned, base = strength_games(setup, "learned"), strength_games(setup, setup.base)
+    return setup.iterations * (records + learned) + 2 * base + learned
 
 
 def open_fields(registry, n_players: int) -> list[list[str]]:
@@ -96,36 +133,92 @@ def _is_own_field(player: str, field: list[str]) -> bool:
     return set(field) == {player}
 
 
-def strength(setup: LearnSetup, player: str) -> dict:
-    """`player` in one seat, each field in the others, seats rotated, on the same deals for
-    every player (none of them a deal the records came from), `strength_games` split among the
-    fields. A player that is a field's own strategy wins its share there, 1/n, by symmetry.
-    The mean share over the fields (its 95% half-width), the worst field's, and each field's."""
+def field_games(setup: LearnSetup, player: str) -> list[np.ndarray | None]:
+    """`player` in one seat, each field in the others, seats rotated, on the strength's deals
+    (`strength_seed`: the same for every player, none a deal the records came from),
+    `strength_games` split among the fields: its share of each game, by field; None where the
+    field is its own strategy (its share there is 1/n by symmetry)."""
     play = setup.spec.play()
     registry = setup.spec.strategies()
     per_field = _per_field(setup)
-    shares, halves, games = [], [], 0
+    out = []
     for field in setup.fields:
         if _is_own_field(player, field):
-            shares.append(1 / setup.n_players)
-            halves.append(0.0)
+            out.append(None)
             continue
         policies = registry.make_policies([player, *field], setup.n_players)
         played = play.run_games(setup.tables, engine="fast", n_players=setup.n_players,
-                                n_games=per_field, seed=setup.seed + 1,
+                                n_games=per_field, seed=strength_seed(setup.seed),
                                 policies=policies, expansions=setup.expansions)  # fmt: skip
         if setup.progress is not None:
             setup.progress(per_field)
-        share, half, _ = win_share(played.seats, policies[0].name)
-        shares.append(share)
-        halves.append(half)
-        games += per_field
+        out.append(game_shares(played.seats, policies[0].name))
+    return out
+
+
+def by_deal(setup: LearnSetup, games: list[np.ndarray | None]) -> np.ndarray:
+    """float[fields, deals]: `field_games`' shares, 1/n where the field is the player's own.
+    Every field plays the same deals (a deal is its seed and game, whatever the line-up), so a
+    column is one deal: the unit of every interval over the fields."""
+    n = _per_field(setup)
+    return np.array([np.full(n, 1 / setup.n_players) if x is None else x for x in games])
+
+
+def _half(x: np.ndarray) -> float:
+    """The 95% half-width of the mean of `x` (nan below two values)."""
+    return float(1.96 * x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else np.nan
+
+
+def _mean_by_deal(rows: np.ndarray) -> tuple[float, float]:
+    """The mean over the fields (rows) and its 95% half-width, the deal (column) as the unit."""
+    per_deal = rows.mean(axis=0)
+    return float(per_deal.mean()), _half(per_deal)
+
+
+def strength(setup: LearnSetup, player: str) -> dict:
+    """`player` against each field (`field_games`): the mean share over the fields (its 95%
+    half-width, by deal), the worst field's, and each field's."""
+    games = field_games(setup, player)
+    rows = by_deal(setup, games)
+    shares = [1 / setup.n_players if x is None else float(x.mean()) for x in games]
+    halves = [0.0 if x is None else _half(x) for x in games]
     worst = int(np.argmin(shares))
-    return {"win_share": float(np.mean(shares)),
-            "half_width": float(np.sqrt(np.sum(np.square(halves)))) / len(shares),
+    share, half = _mean_by_deal(rows)
+    return {"win_share": share, "half_width": half,
             "worst_share": shares[worst], "worst_half_width": halves[worst],
-            "worst_field": ",".join(setup.fields[worst]), "games": games,
-            "field_shares": [float(x) for x in shares]}  # fmt: skip
+            "worst_field": ",".join(setup.fields[worst]),
+            "games": sum(0 if x is None else len(x) for x in games),
+            "field_shares": shares}  # fmt: skip
+
+
+def paired_gain(differences: np.ndarray) -> tuple[float, float, int]:
+    """float[fields, deals] of differences by deal, the same deals against every field: the
+    mean over the fields, its 95% half-width with the deal as the unit (a deal's differences
+    against the fields are not independent) and the deals."""
+    rows = np.asarray(differences, dtype=float)
+    gain, half = _mean_by_deal(rows)
+    return gain, half, rows.shape[1]
+
+
+def against_base(gain: float, half: float) -> str:
+    """What a paired gain's interval says: a side only when the whole interval is on it."""
+    if gain - half > 0:
+        return "stronger than its base"
+    if gain + half < 0:
+        return "weaker than its base"
+    return "cannot tell it from its base"
+
+
+def gain_over_base(setup: LearnSetup, player: str) -> dict:
+    """`player` minus the base on the strength's deals, paired by deal, field by field (where a
+    field is one of them, that one's share is 1/n by symmetry); the mean over the fields."""
+    mine, base = field_games(setup, player), field_games(setup, setup.base)
+    both = [k for k, (x, y) in enumerate(zip(mine, base, strict=True))
+            if x is not None or y is not None]  # fmt: skip
+    differences = (by_deal(setup, mine) - by_deal(setup, base))[both]
+    gain, half, deals = paired_gain(differences)
+    return {"gain": gain, "half_width": half, "deals": deals, "fields": len(both),
+            "verdict": against_base(gain, half)}  # fmt: skip
 
 
 def records(setup: LearnSetup, rollout: str, weights: str, first_game: int) -> F.Records:
@@ -246,14 +339,18 @@ def read_done(out: Path) -> dict[int, dict]:
     return {row["iteration"]: row for row in rows}
 
 
-def curve_text(curve: pd.DataFrame, setup: LearnSetup) -> str:
-    """The learning curve as a table, then what it says."""
+def curve_text(curve: pd.DataFrame, setup: LearnSetup, gain: dict) -> str:
+    """The learning curve as a table, then what it says of the shipped (last) iteration: `gain`
+    its paired comparison with the base (`gain_over_base`)."""
     many = len(setup.fields) > 1
     against = (f"{len(setup.fields)} fields (the mean share; the worst field's beside it)"
                if many else ", ".join(setup.fields[0]))  # fmt: skip
-    lines = [f"Learned player, {setup.n_players} players, against {against} "
-             f"(seats rotated, {setup.strength_games} deals; parity "
-             f"{1 / setup.n_players:.1%})", "",
+    lines = [textwrap.fill(f"Learned player, {setup.n_players} players, against {against} "
+                           f"(seats rotated, {_per_field(setup):,} deals of seed "
+                           f"{strength_seed(setup.seed)}"
+                           + (", each against every field" if many else "")
+                           + f", which chose nothing; parity {1 / setup.n_players:.1%})", 100),
+             "",
              f"{'iteration':>9}  {'records':>8}  {'agreement':>9}  {'win share':>18}"
              + (f"  {'worst field':>18}" if many else "") + "  player"]
     for r in curve.itertuples():
@@ -267,16 +364,18 @@ def curve_text(curve: pd.DataFrame, setup: LearnSetup) -> str:
         listed = ", ".join(f[0] if alike else ",".join(f) for f in setup.fields)
         lines += ["", textwrap.fill(("fields (each in every other seat): " if alike else
                                      "fields: ") + listed, 100)]  # fmt: skip
-    best = curve.iloc[curve["win_share"].to_numpy()[1:].argmax() + 1] if len(curve) > 1 else None
-    if best is not None:
-        lo, hi = best.win_share - best.half_width, best.win_share + best.half_width
-        base = curve.win_share.iloc[0]
-        verdict = ("stronger than its base" if lo > base else "weaker than its base" if hi < base
-                   else "not told apart from its base")  # fmt: skip
-        lines += ["", f"Best: iteration {best.iteration}, {best.win_share:.1%} "
-                  f"(95% interval {lo:.1%} to {hi:.1%}): {verdict}."]
-        if curve.games.iloc[0] == 0 and not many:
-            lines.append(f"(The base is the whole field: its {base:.1%} is its share by symmetry.)")
+    last = curve.iloc[-1]
+    lo, hi = last.win_share - last.half_width, last.win_share + last.half_width
+    g, h = 100 * gain["gain"], 100 * gain["half_width"]
+    mean = f", the mean over the {gain['fields']} fields" if many else ""
+    lines += ["", textwrap.fill(
+        f"Shipped: iteration {last.iteration}, the last (no iteration is chosen on these deals):"
+        f" {last.win_share:.1%} (95% interval {lo:.1%} to {hi:.1%}). Minus its base on the same "
+        f"{gain['deals']:,} deals, paired by deal{mean}: {g:+.1f} points (95% interval "
+        f"{g - h:+.1f} to {g + h:+.1f}): {gain['verdict']}.", 100)]  # fmt: skip
+    if curve.games.iloc[0] == 0 and not many:
+        lines.append(f"(The base is the whole field: its {curve.win_share.iloc[0]:.1%} is its "
+                     "share by symmetry.)")
     return "\n".join(lines) + "\n"
 
 

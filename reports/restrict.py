@@ -74,7 +74,8 @@ def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_player
     column per block. One row per card, most valuable first; Holm's correction runs over every
     row (every card and rules question), and `lo`, `hi` are each row's interval at the `level` at
     which that correction tested it (`reports.stats.adjusted_levels`): it excludes 0 exactly when
-    the row is a finding; `se` its standard error over its `deals` (every row: all blocks)."""
+    the row is a finding; `se` its standard error over its `deals` (every row: all blocks);
+    `se_top` that of the top card's value minus its own, paired by deal (`se_against_top`)."""
     from reports.stats import adjust_pvalues, adjusted_levels, paired_test
 
     diffs = [shares[0] - shares[1 + i] for i in range(len(cards))]
@@ -96,7 +97,44 @@ def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_player
     # forbidding it changed no game: the strategy never takes the card on these deals
     unused = [bool(np.all(shares[0] == shares[1 + i])) for i in range(len(cards))]
     df.loc[unused, "finding"] = NEVER
-    return df.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
+    df = df.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
+    df["se_top"] = se_against_top(df, dict(zip([c[1] for c in cards], diffs, strict=True)))
+    return df
+
+
+def se_against_top(df: pd.DataFrame, diffs: dict, sources: dict | None = None) -> np.ndarray:
+    """Each card's value subtracted from the top's (the first card taken of `df`, most valuable
+    first): its standard error (`se_top`, for the most valuable card's test in
+    `reports.card_verdicts`), 0 for the top itself, NaN for a rules question or a card never
+    taken. `diffs`: card -> its values per deal (unrestricted minus restricted win share), deal
+    k the same deal for every card of one source (a card may stop early: its first deals);
+    cards of different `sources` (card -> stream) share no deal. Stored, not derived from the
+    two standard errors: two cards' values per deal can be negatively correlated (measured in
+    docs/restricted-play.md), and then the sum of variances understates the difference's."""
+    taken = (df["kind"] != "rule") & (df["finding"] != NEVER)
+    out = np.full(len(df), np.nan)
+    if not taken.any():
+        return out
+    top = df.loc[taken, "card"].iloc[0]
+    sources = sources or {}
+    for i in np.flatnonzero(taken):
+        card = df.at[i, "card"]
+        shared = sources.get(card, 0) == sources.get(top, 0)
+        out[i] = 0.0 if card == top else _se_of_difference(diffs[top], diffs[card], shared)
+    return out
+
+
+def _se_of_difference(a: np.ndarray, b: np.ndarray, shared: bool) -> float:
+    """The standard error of mean(a) - mean(b): their variances, less twice their covariance
+    over the deals they share (the first min(len) deals when `shared`; none otherwise)."""
+    na, nb = len(a), len(b)
+    if min(na, nb) < 2:
+        return float("nan")
+    var = a.var(ddof=1) / na + b.var(ddof=1) / nb
+    n = min(na, nb)
+    if shared and n > 1:
+        var -= 2 * np.cov(a[:n], b[:n])[0, 1] * n / (na * nb)
+    return float(np.sqrt(max(var, 0.0)))
 
 
 def equivalence(df: pd.DataFrame, margin: float = MARGIN, alpha: float = 0.05) -> pd.DataFrame:
@@ -105,7 +143,14 @@ def equivalence(df: pd.DataFrame, margin: float = MARGIN, alpha: float = 0.05) -
     tests on its deals (`p_tost`: the larger of the two p-values), Holm's correction over those
     cards (`p_tost_holm`); `tost_lo`..`tost_hi` the interval that matches the test at the level
     Holm's procedure tested the card (a one-sided level 1 - a: the two-sided 1 - 2a interval),
-    inside ±`margin` exactly when the card is `negligible`. Returns those cards' rows."""
+    inside ±`margin` exactly when the card is `negligible`. Returns those cards' rows.
+
+    On a time budget (`fresh` in `df`: `reports.sequential`) a card's figures come from one of
+    two sources, chosen by its own data: the looks' deals if it stayed open, fresh deals if a
+    look decided it. Each source's test holds its level, but a card at the margin can be named
+    through either, so each card's p-value is doubled (Bonferroni over the two sources):
+    without it, a card at exactly +1 point was named in 10.7% of runs (`tests/core/
+    test_card_verdicts.py`)."""
     from scipy.stats import t as student
 
     from reports.stats import adjust_pvalues, adjusted_levels
@@ -117,9 +162,11 @@ def equivalence(df: pd.DataFrame, margin: float = MARGIN, alpha: float = 0.05) -
     with np.errstate(divide="ignore", invalid="ignore"):
         below = student.sf((value + margin) / se, dof)  # H0: value <= -margin
         above = student.cdf((value - margin) / se, dof)  # H0: value >= +margin
-    out["p_tost"] = np.nan_to_num(np.maximum(below, above), nan=1.0)
+    sources = 2 if "fresh" in out else 1
+    out["p_tost"] = np.minimum(1.0, sources * np.nan_to_num(np.maximum(below, above), nan=1.0))
     out["p_tost_holm"] = adjust_pvalues(out["p_tost"].to_numpy(), "holm")
-    half = student.ppf(adjusted_levels(out["p_tost"].to_numpy(), 1 - alpha, "holm"), dof) * se
+    level = adjusted_levels(out["p_tost"].to_numpy(), 1 - alpha, "holm")  # each one-sided test's
+    half = student.ppf(1 - (1 - level) / sources, dof) * se
     out["tost_lo"], out["tost_hi"] = value - half, value + half
     out["negligible"] = out["p_tost_holm"] < alpha
     out["margin"] = margin

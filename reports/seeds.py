@@ -15,9 +15,16 @@ import numpy as np
 TUNE_REEVAL, TUNE_HELDOUT, TUNE_SCREEN, TUNE_SAMPLER = 1, 2, 3, 4
 #: `abyss-mc design` (reports/design.py).
 DESIGN_REEVAL, DESIGN_ADAPT, DESIGN_LEARNED, DESIGN_RETUNE, DESIGN_SAMPLER = 11, 12, 13, 14, 15
+#: The search plays the run's seed; each round r of finalists DESIGN_REEVAL (index r), which
+#: chooses; the chosen candidate is confirmed on DESIGN_CONFIRM, which chooses nothing.
+DESIGN_CONFIRM = 16
 #: `abyss-mc tournament --report`: each play strength's tournament (index: the strength), and
 #: each strength's card values (restricted play of the strategy its tournament chose).
 TIER, CARDS = 21, 22
+#: `abyss-mc learn` (reports/learn_run.py): the search's records, which choose the weights, play
+#: the run's seed (games `learn_run.DEALS` x iteration on); every iteration's strength, which
+#: reports and chooses nothing (the last iteration is shipped), a stream of its own.
+LEARN_STRENGTH = 31
 #: The play strengths in the order of their streams' indices (the hand-written presets, or the
 #: strategies as run, play the run's own seed).
 TIERS = ("tuned", "learned", "search")

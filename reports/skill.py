@@ -34,6 +34,9 @@ CONF = 0.95
 
 
 def _steps(p: float) -> float:
+    """Skill steps of a win share: +-inf at a share of 1 or 0 (a bound that no deal can move)."""
+    if p >= 1.0 or p <= 0.0:
+        return math.inf if p >= 1.0 else -math.inf
     return math.log(p / (1 - p)) / STEP
 
 

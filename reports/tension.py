@@ -25,8 +25,10 @@ apart (Welch tests on those standard errors, Holm's adjustment over the metrics)
 
 Whether the leader snowballs or the last seat catches up is tested by :func:`lead_growth`: does
 a seat's lead after round k change what it gains in the rest of the game, beyond what its
-strategy and seat give? The comeback rate itself is descriptive: the seat last after round k
-is behind, so it wins less than 1/n in any race.
+strategy and seat, and the deal for that seat and that strategy, give? The running score must
+be the score as it would stand if the game ended then: points held back until the end and left
+out of it read as catching up. The comeback rate itself is descriptive: the seat last after
+round k is behind, so it wins less than 1/n in any race.
 
 The metrics follow Browne's as Ludii implements them (``Evaluation/src/metrics`` in
 github.com/Ludeme/Ludii: ``single/stateEvaluation/LeadChange.java``,
@@ -153,7 +155,8 @@ def _last_share(at_k: np.ndarray, win: np.ndarray) -> np.ndarray:
 
 class Growth(NamedTuple):
     """How an early lead grows (`lead_growth`): the later gain per point of lead, its interval
-    and standard error over deals, and the games and deals behind it."""
+    and standard error over deals, the games and deals behind it, and whether the deals' own
+    effects were absorbed (False: every deal was played at one table, so they could not be)."""
 
     estimate: float
     lo: float
@@ -161,54 +164,96 @@ class Growth(NamedTuple):
     se: float
     deals: int
     games: int
+    absorbed: bool = False
 
 
 def lead_growth(scores: np.ndarray, final: np.ndarray, k: int, seating=None, deal=None,
                 missing: int = NOT_PLAYED, confidence: float = 0.95) -> Growth:  # fmt: skip
     """Does an early lead grow or shrink? Per seat of each game that went on after round k: its
-    lead after round k (its score minus the mean of its game's seats) and what it gained in the
-    rest of the game, final scoring included (minus the seats' mean gain). The estimate is the
-    slope of the later gain on the lead, in a linear model with one constant per strategy and
-    seat (`seating` [G, S]: each seat's strategy; None: per seat only), its standard error
-    clustered by deal (statsmodels), t on deals - 1 degrees of freedom.
+    lead after round k and what it gained in the rest of the game, final scoring included. The
+    estimate is the slope of the later gain on the lead in a linear model with a constant per
+    game, per strategy and seat (`seating` [G, S]: each seat's strategy; None: one strategy)
+    and, where a deal was played at several tables (`deal` [G]: a tournament's rotations), per
+    deal and seat and per deal and strategy. The constants are absorbed by alternating
+    demeaning (`within`), the slope fitted on what is left; its standard error is the cluster
+    jackknife's by deal (CRV3, statsmodels; MacKinnon, Nielsen & Webb 2023), t on deals - 1
+    degrees of freedom. Fixed effects nested in the deals need no further degrees-of-freedom
+    correction (Cameron & Miller 2015).
 
     In a game whose gains do not depend on the standing (no snowball, no catch-up), a seat's
-    later gains are what its strategy and seat give, whatever its lead: the slope is 0 however
-    strong the strategies and whatever the rounds' sizes. Above 0 the leader pulls away
-    (snowball), below 0 the others close in (catch-up). Anything else that makes one seat of a
-    game gain more all game long, beyond its strategy and seat (a deal that keeps favouring it),
-    also reads as growth. Not tested against 1/n: the seat last after round k wins less than
-    1/n in any race, since it is behind."""
+    later gains are what its strategy and seat, and the deal for that seat and that strategy,
+    give, whatever its lead: the slope is 0 however strong the strategies, however the rounds
+    grow and however a deal favours a seat all game long. Above 0 the leader pulls away
+    (snowball), below 0 the others close in (catch-up). Where every deal was played at one table
+    (a simulation) the deal's constants cannot be absorbed (`Growth.absorbed` False): a deal
+    that favours one seat all game then reads as a snowball. Points a seat holds back until the
+    end and its running score leaves out read as catching up, whatever the constants: the
+    running score must be the score as it would stand if the game ended then. Not tested
+    against 1/n: the seat last after round k wins less than 1/n in any race, since it is
+    behind."""
     import statsmodels.api as sm
 
     scores, final = np.asarray(scores), np.asarray(final, dtype=float)
     g, _, n = scores.shape
-    on = rounds_played(scores, missing) > k + 1
-    if k >= scores.shape[1] or on.sum() < 2:
-        return Growth(math.nan, math.nan, math.nan, math.nan, 0, int(on.sum()))
+    on = rounds_played(scores, missing) > k + 1 if k < scores.shape[1] else np.zeros(g, bool)
+    deals = np.arange(g) if deal is None else np.asarray(deal)
+    codes = _codes(deals[on])
+    tables = np.bincount(codes)[codes]  # the tables of each game's deal
+    absorbed = bool((tables > 1).any())  # some deal was played at several tables
+    if absorbed:  # a deal at one table has nothing left once its constants are absorbed
+        on[on] = tables > 1
+    deals = deals[on]
+    games, n_deals = int(on.sum()), len(np.unique(deals))
+    nothing = Growth(math.nan, math.nan, math.nan, math.nan, n_deals, games, absorbed)
+    if games < 2 or n_deals < 2:
+        return nothing
     at_k = filled_scores(scores, missing)[on, k].astype(float)
-    later = final[on] - at_k
-    lead = (at_k - at_k.mean(axis=1, keepdims=True)).ravel()
-    gain = (later - later.mean(axis=1, keepdims=True)).ravel()
-    seat = np.broadcast_to(np.arange(n), (int(on.sum()), n))
-    strategy = np.zeros_like(seat) if seating is None else np.asarray(seating)[on]
-    group = _codes(strategy * n + seat)
-    deals = (np.arange(g) if deal is None else np.asarray(deal))[on]
-    units = np.repeat(deals, n)
-    x = np.column_stack([lead, np.eye(group.max() + 1)[group]])
-    if len(np.unique(units)) < 2 or np.ptp(lead) == 0 or len(gain) <= x.shape[1]:
-        return Growth(math.nan, math.nan, math.nan, math.nan, len(np.unique(units)),
-                      int(on.sum()))  # fmt: skip
-    fit = sm.OLS(gain, x).fit(cov_type="cluster", cov_kwds={"groups": _codes(units)},
-                              use_t=True)  # fmt: skip
+    strategy = np.zeros((games, n), int) if seating is None else np.asarray(seating)[on]
+    seat = np.broadcast_to(np.arange(n), (games, n))
+    unit = np.broadcast_to(deals[:, None], (games, n))
+    factors = [np.repeat(np.arange(games), n), _codes((strategy, seat))]
+    if absorbed:
+        factors += [_codes((unit, seat)), _codes((unit, strategy))]
+    x, y = within(np.column_stack([at_k.ravel(), (final[on] - at_k).ravel()]), factors).T
+    if np.abs(x).max() <= 1e-9 * max(1.0, np.abs(at_k).max()):  # no lead left to test
+        return nothing
+    fit = sm.OLS(y, x).fit(cov_type="cluster-crv3", cov_kwds={"groups": _codes(unit)},
+                           use_t=True)  # fmt: skip
     lo, hi = fit.conf_int(1 - confidence)[0]
-    return Growth(float(fit.params[0]), float(lo), float(hi), float(fit.bse[0]),
-                  len(np.unique(units)), int(on.sum()))  # fmt: skip
+    return Growth(float(fit.params[0]), float(lo), float(hi), float(fit.bse[0]), n_deals, games,
+                  absorbed)  # fmt: skip
+
+
+def within(values: np.ndarray, factors: list, tol: float = 1e-10,
+           rounds: int = 10_000) -> np.ndarray:  # fmt: skip
+    """`values` [N, m] less their least-squares fit on a constant per level of every factor
+    (codes [N] each): the method of alternating projections (Gaure 2013, R's lfe), demeaning
+    within each factor in turn until a sweep changes nothing beyond `tol` of the values' scale.
+    Dense dummies would not fit: a report's deals x tables x seats are tens of thousands of
+    rows and its deals' constants thousands of columns."""
+    out = np.array(values, dtype=float)
+    sizes = [np.bincount(f) for f in factors]
+    scale = tol * max(1.0, float(np.abs(out).max()))
+    for _ in range(rounds):
+        change = 0.0
+        for f, size in zip(factors, sizes, strict=True):
+            means = np.stack([np.bincount(f, weights=v) for v in out.T], axis=1) / size[:, None]
+            out -= means[f]
+            change = max(change, float(np.abs(means).max()))
+        if change <= scale:
+            break
+    return out
 
 
 def _codes(values) -> np.ndarray:
-    """0-based codes of the distinct values (flattened): group numbers for the model."""
-    return np.unique(np.asarray(values).ravel(), return_inverse=True)[1]
+    """0-based codes of the distinct values (flattened), or of the distinct tuples of a tuple
+    of equally shaped arrays: group numbers for the model."""
+    if isinstance(values, tuple):  # mixed radix over each part's codes
+        combined = 0
+        for part in map(_codes, values):
+            combined = combined * (int(part.max()) + 1) + part
+        return _codes(combined)
+    return np.unique(np.asarray(values).ravel(), return_inverse=True)[1].ravel()
 
 
 def margin(final: np.ndarray, win: np.ndarray) -> np.ndarray:

@@ -22,11 +22,22 @@ COMEBACK_AT = 1 / 3
 #: the verdict's question (its row in the verdict table, per player count)
 TOPIC = "snowball or catch-up"
 #: the quantity the verdict rests on (`reports.verdicts.Effect`): points of later gain per
-#: point of lead, comparable across play strengths
+#: point of lead, comparable across play strengths; where the deals' constants could not be
+#: absorbed (one table per deal) another quantity, so the two are never pooled or compared
 EFFECT = "later gain per point of early lead"
-#: what the lead's growth is measured against, in the verdicts' and the section's words
-NULL = ("seats of the same strategy in the same seat, as in a game whose gains do not depend "
-        "on the standing")  # fmt: skip
+EFFECT_UNABSORBED = "later gain per point of early lead, the deals' constants not absorbed"
+#: what the lead's growth is measured against, in the verdicts' and the section's words: the
+#: same deal at its other tables, and, where every deal was played at one table, seats of the
+#: same strategy in the same seat only (`reports.tension.lead_growth`)
+NULL = (
+    "the same deal's other tables (a constant per deal and seat, per deal and strategy, "
+    "and per strategy and seat), as in a game whose gains do not depend on the standing"
+)
+NULL_UNABSORBED = (
+    "seats of the same strategy in the same seat, as in a game whose gains do not depend on "
+    "the standing; each deal was played at one table, so its constants could not be "
+    "absorbed, and a deal that favours one seat all game also reads as a snowball"
+)
 
 
 class Sample(NamedTuple):
@@ -68,13 +79,23 @@ def comeback_verdict(sample: Sample, n_players: int):
     k = comeback_round(sample)
     g = growth(sample, k)
     last = measured(sample, ks=[k]).clustered(f"comeback_{k}").mean
+    behind = (f"The seat last after round {k + 1} wins {_pct(last)}; it is behind, so 1/n is "
+              "no null for it")  # fmt: skip
+    if math.isnan(g.estimate):
+        return Verdict(TOPIC, n_players, False,
+                       f"At {n_players} players the data cannot tell whether early leads grow "
+                       f"or shrink: no lead after round {k + 1} was left to test against "
+                       f"{NULL if g.absorbed else NULL_UNABSORBED} ({g.deals:,} deals, "
+                       f"{g.games:,} sampled games). {behind}.", deals=g.deals,
+                       per_count=True)  # fmt: skip
     figures = (f"each point of lead over the seats' mean after round {k + 1} (a third of the "
                f"median game) is followed by {g.estimate:+.2f} points [{g.lo:+.2f}, "
-               f"{g.hi:+.2f}] in the rest of the game, final scoring included, against {NULL} "
-               f"(a linear model; t interval over {g.deals:,} deals, {g.games:,} sampled "
-               f"games). The seat last after round {k + 1} wins {_pct(last)}; it is behind, so "
-               "1/n is no null for it")  # fmt: skip
-    told = dict(effects={EFFECT: Effect(g.estimate, g.se)}, deals=g.deals,
+               f"{g.hi:+.2f}] in the rest of the game, final scoring included, against "
+               f"{NULL if g.absorbed else NULL_UNABSORBED} (a linear model; t interval over "
+               f"{g.deals:,} deals, cluster jackknife, {g.games:,} sampled games). "
+               f"{behind}")  # fmt: skip
+    label = EFFECT if g.absorbed else EFFECT_UNABSORBED
+    told = dict(effects={label: Effect(g.estimate, g.se)}, deals=g.deals,
                 words=("catches up", "snowballs"), per_count=True)  # fmt: skip
     if g.hi < 0 or g.lo > 0:
         word = "snowballs" if g.lo > 0 else "catches up"
@@ -117,6 +138,7 @@ def tension_frame(samples: dict[str, dict[int, Sample]]):
                 row[label], row[f"{label} lo"], row[f"{label} hi"] = c.mean, c.lo, c.hi
             g = growth(sample, k)
             row["lead growth"], row["lead growth lo"], row["lead growth hi"] = g[:3]
+            row["absorbed"] = g.absorbed
             row["comeback round"] = k + 1
             rows.append(row)
     return pd.DataFrame(rows)
@@ -136,11 +158,12 @@ def add_tension(report, samples: dict[str, dict[int, Sample]], proxy: str) -> No
         "winner leads for good: low means decided early), the **comeback** (the win share of "
         "the seat last after the first third of the game; it is behind, so it wins less than "
         "1/n in any race: descriptive), the **lead growth** (the points a seat gains in the "
-        "rest of the game per point of lead after that round, against seats of the same "
-        "strategy in the same seat: above 0 the leader snowballs, below 0 the others catch "
-        "up; the test of the verdict) and the final winning **margin**. Intervals are 95% over "
-        "deals: a tournament plays each deal at every table of the design, so the tables of "
-        f"one deal are one draw. The running score is {proxy}."
+        "rest of the game per point of lead after that round, against the same deal's other "
+        "tables: a constant per deal and seat, per deal and strategy, and per strategy and "
+        "seat; above 0 the leader snowballs, below 0 the others catch up; the test of the "
+        "verdict) and the final winning **margin**. Intervals are 95% over deals: a "
+        "tournament plays each deal at every table of the design, so the tables of one deal "
+        f"are one draw. The running score is {proxy}." + _unabsorbed(frame)
     )
     shown = frame.set_index(["strength", "players"])
     for label in (*COLUMNS.values(), "lead growth"):
@@ -152,9 +175,23 @@ def add_tension(report, samples: dict[str, dict[int, Sample]], proxy: str) -> No
     sec.table(shown[columns])
     sec.figure(chart_growth(samples), "tension_comebacks",
                "The points a seat gains in the rest of the game per point of lead after each "
-               "round, against seats of the same strategy in the same seat (95% intervals over "
-               "deals), by play strength: above 0 the leader snowballs, below 0 the others "
-               "catch up")  # fmt: skip
+               "round, against the same deal's other tables (95% intervals over deals), by "
+               "play strength: above 0 the leader snowballs, below 0 the others catch "
+               "up")  # fmt: skip
+
+
+def _unabsorbed(frame) -> str:
+    """What the section says of rows whose deals were each played at one table."""
+    rows = frame[~frame["absorbed"]]
+    if rows.empty:
+        return ""
+    which = ", ".join(f"{s} at {n} players" for s, n in zip(rows["strength"], rows["players"],
+                                                              strict=True))  # fmt: skip
+    return (
+        f" Each deal was played at one table in {which}: there the lead growth is against "
+        "seats of the same strategy in the same seat only, and a deal that favours one "
+        "seat all game also reads as a snowball."
+    )
 
 
 def chart_growth(samples: dict[str, dict[int, Sample]]):

@@ -58,8 +58,9 @@ class Verdict:
     #: how many effects its own finding is corrected over (Bonferroni; a seat verdict: n).
     words: tuple[str, str] | None = None
     family: int = 1
-    #: What a naming verdict names, found or not (the best strategy's family): the verdict
-    #: table compares the named ones across strengths (`reports.across_strengths`).
+    #: What a naming verdict names, found or not, and its runner-up (the best strategy's family
+    #: and the next): the verdict table compares them across strengths
+    #: (`reports.across_strengths`).
     names: frozenset = field(default_factory=frozenset)
     #: Asked at each player count: one row of the verdict table per count.
     per_count: bool = False
@@ -132,8 +133,10 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
     summary = stats.strategy_summary(df, conf=conf)
     best = summary.index[0]
     pairs = stats.pairwise(df, metric="win", conf=conf, correction="holm")
+    runner_up = summary.index[1] if len(summary) > 1 else best
     told = dict(effects=_pair_effects(pairs), deals=int(df["block"].nunique()),
-                names=frozenset([family_of(best)]), per_count=True)  # fmt: skip
+                names=frozenset([family_of(best), family_of(runner_up)]),
+                per_count=True)  # fmt: skip
     cycle = _cycle_with(df, n_players, best, conf, told)
     if cycle is not None:
         return cycle
@@ -206,7 +209,8 @@ def best_strategy_rates(rates: pd.DataFrame, n_players: int) -> Verdict:
     z = 2 * 1.959964  # the Wilson interval's width in standard errors, near enough
     told = dict(effects={family_of(x): Effect(float(r["win rate"]), float(r["hi"] - r["lo"]) / z)
                          for x, r in ranked.iterrows()},
-                names=frozenset([family_of(best)]), per_count=True)  # fmt: skip
+                names=frozenset([family_of(best), family_of(second)]),
+                per_count=True)  # fmt: skip
     b, s = ranked.loc[best], ranked.loc[second]
     numbers = (f"`{best}` {pct(b['win rate'])} [{pct(b['lo'])}, {pct(b['hi'])}], `{second}` "
                f"{pct(s['win rate'])} [{pct(s['lo'])}, {pct(s['hi'])}]")  # fmt: skip

@@ -9,7 +9,11 @@ the player count are the weights file's.
 The reward gap is measured on the same rollouts that chose the search's option, so it is biased
 upwards (the winner of noisy means); it ranks the decisions, it does not price them.
 
-usage: PYTHONPATH=ROOT python scripts/learned_regret.py WEIGHTS FIELD GAMES [ROLLOUTS]"""
+The games are 10,000,000 on of SEED: with 2026 (the default, docs/learned.md's figures) they are
+deals of the first iteration's records of `learn --seed 2026` at the count (a diagnosis that
+guided the features, not a figure to report).
+
+usage: PYTHONPATH=ROOT python scripts/learned_regret.py WEIGHTS FIELD GAMES [ROLLOUTS] [SEED]"""
 
 import json
 import sys
@@ -25,6 +29,7 @@ from strategies.learned import load_weights
 
 weights_path, field, n_games = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rollouts = int(sys.argv[4]) if len(sys.argv) > 4 else 64
+seed = int(sys.argv[5]) if len(sys.argv) > 5 else 2026
 with np.load(weights_path, allow_pickle=False) as data:
     meta = json.loads(str(data["meta"]))
 game, n_players = meta["game"], int(meta["players"])
@@ -40,7 +45,7 @@ for seat in range(n_players):
     lineup = [field] * (n_players - 1)
     lineup.insert(seat, search)
     games = 10_000_000 + seat * per_seat + np.arange(per_seat)
-    parts.append(search_records(learn, tables, lineup, 2026, games, spec.strategies()))
+    parts.append(search_records(learn, tables, lineup, seed, games, spec.strategies()))
 rec = F.Records.concat(parts)
 pick = F.picks(weights, rec)
 visits = np.where(rec.live, rec.visits, 0.0)
@@ -56,8 +61,8 @@ table = frame.groupby("code").agg(decisions=("differs", "size"), differs=("diffe
                                   gap=("gap", "mean"))  # fmt: skip
 table["gap per game"] = frame.groupby("code")["gap"].sum() / n_games
 table.index = [names.get(c, str(c)) for c in table.index]
-print(f"{n_players * per_seat} games, the search in each seat against {n_players - 1} x {field}, "
-      f"{rollouts} rollouts")
+print(f"{n_players * per_seat} games of seed {seed}, the search in each seat against "
+      f"{n_players - 1} x {field}, {rollouts} rollouts")
 print(table.sort_values("gap per game", ascending=False).to_string(float_format="%.3f"))
 print(f"all: {len(frame)} decisions, differs {frame['differs'].mean():.3f}, "
       f"gap per game {frame['gap'].sum() / n_games:.3f}")

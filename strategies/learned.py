@@ -127,8 +127,16 @@ class LearnedPlayer:
 
     def at_table(self, n_players: int):
         """With the built-in weights: those of `n_players` players, or a StrategyError in one
-        line when there are none for that count."""
-        if self.weights or n_players == self.default_players:
+        line when there are none for that count. A user's file plays at its own count only
+        (its `meta["players"]`: the weights answer the fields of that count), refused in one
+        line at another."""
+        if self.weights:
+            made = self.loaded.meta.get("players")
+            if made != n_players:
+                raise StrategyError(f"learned: weights file {self.weights} was made for {made} "
+                                    f"players; this table has {n_players}")  # fmt: skip
+            return self
+        if n_players == self.default_players:
             return self
         path = self.builtin(n_players)
         if not path.is_file():

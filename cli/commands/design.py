@@ -21,7 +21,9 @@ def design(
                    "--set takes): a range of integers or reals, or choices; repeatable, e.g. "
                    "--vary rules.seat_4_pearls=0..4.", "KEY=LO..HI|KEY=A|B") = None,
     target: c.option(list[str] | None, "--target", "What the values must achieve: METRIC<=X, "
-                     ">=X or ==X (not told from X); shares as fractions. Metrics: seat_spread, "
+                     ">=X (the 95% interval on that side) or ==X±M (inside X-M..X+M; +-M too; "
+                     "without M a margin per metric, docs/design.md); shares as fractions "
+                     "(24.5% also reads 0.245). Metrics: seat_spread, "
                      "seat_share:N, win_rate:STRATEGY, rounds, card_value:KEY (e.g. "
                      "card_value:lord.jailer), max_card_value, lead_changes, decisive_point, "
                      "comeback, margin. Repeatable.", "METRIC<=X") = None,
@@ -33,15 +35,18 @@ def design(
     card_strategy: c.option(str | None, "--card-strategy", "The strategy whose cards are valued "
                             "(card_value targets; it plays every seat). Default: the line-up's "
                             "first.", "S") = None,
-    minutes: c.option(float | None, "--minutes", "Bound the search to about this many minutes "
-                      "(60% for the search, the rest for the finalists and the players' check); "
-                      "default: --candidates only.", "M") = None,
+    minutes: c.option(float | None, "--minutes", "Bound the whole run to about this many "
+                      "minutes: the search stops in time for the first finalists and the "
+                      "confirmation; later rounds and the other players' checks are skipped "
+                      "(and said so) when they would not fit. Default: --candidates only.",
+                      "M") = None,
     candidates: c.option(int, "--candidates", "Candidates the search asks at most.") = 48,
     blocks: c.option(int, "--blocks", "Deals each candidate plays in the search (every seat "
                      "rotation, the same deals for every candidate).") = 200,
-    finalists: c.option(int, "--finalists", "Candidates re-played on fresh deals.") = 4,
-    reeval_blocks: c.option(int, "--reeval-blocks", "Fresh deals of each finalist and of the "
-                            "players' check.") = 800,
+    finalists: c.option(int, "--finalists", "Candidates a round of finalists plays on deals of "
+                        "its own.") = 4,
+    reeval_blocks: c.option(int, "--reeval-blocks", "Deals of each finalist, of the "
+                            "confirmation and of the other players' checks.") = 800,
     retune_candidates: c.option(int, "--retune-candidates", "Candidates of each strategy's "
                                 "re-tune under the recommended values.") = 16,
     seed: c.SeedOption = 1,
@@ -57,7 +62,8 @@ def design(
     threads: c.ThreadsOption = None,
 ) -> None:
     """Search card and rule values for those nearest the data as given that meet the targets,
-    re-play the finalists on fresh deals, and check the answer with re-tuned players."""
+    choose among finalists on deals of their own, confirm the choice on deals nothing chose
+    on, and check the answer with re-tuned players and the learned player."""
     options = {"vary": list(vary or []), "target": list(target or []), "game": game,
                "players": players, "strategies": strategies, "card_strategy": card_strategy,
                "minutes": minutes, "candidates": candidates, "blocks": blocks,
@@ -71,11 +77,11 @@ def design(
 
 
 def _design(o, cards, set_, presets, out, run, backend, scheduler, threads) -> None:
-    from reports.design import Budget, Problem
-    from reports.design_run import per_candidate_games, run_design
+    from reports.design import Budget, Problem, Timer
+    from reports.design_run import run_design
     from reports.design_targets import Field, parse_targets, parse_vary, with_starts
 
-    t_start = time.perf_counter()
+    timer = Timer(o["minutes"], time.monotonic)
     varies = parse_vary(o["vary"])
     targets = parse_targets(o["target"], o["players"])
     budget = Budget(candidates=o["candidates"], blocks=o["blocks"], finalists=o["finalists"],
@@ -107,8 +113,8 @@ def _design(o, cards, set_, presets, out, run, backend, scheduler, threads) -> N
     if run is None:
         run = Run.start("design", out, o["seed"], {
             "options": o, "game": spec.name, **data_paths(cards, set_, presets)})  # fmt: skip
-    total = (budget.candidates * per_candidate_games(problem, budget.blocks)
-             + (budget.finalists + 1) * per_candidate_games(problem, budget.reeval_blocks))
+    total = (budget.candidates * problem.games(budget.blocks)
+             + (budget.finalists + 2) * problem.games(budget.reeval_blocks))
     progress = c.GamesProgress(total, sys.stderr.isatty())
     config = {"game": spec.name, "command": "design", **o, "expansions": list(exp),
               "lineup": lineup, "card_strategy": card_strategy, "recorded_command": command,
@@ -116,7 +122,7 @@ def _design(o, cards, set_, presets, out, run, backend, scheduler, threads) -> N
     summary, out_dir = run_design(problem, budget, run, progress, config=config,
                                   sealed=(tables, presets), cluster=(backend, scheduler, threads),
                                   card_digest=card_digest(tables, cards, set_),
-                                  t_start=t_start)  # fmt: skip
+                                  timer=timer)  # fmt: skip
     typer.echo(summary, nl=False)
     typer.echo(f"results: {out_dir}")
 

@@ -26,8 +26,10 @@ def learn(
                     "seat in turn).") = 1000,
     rollouts: c.option(int, "--rollouts", "The search's rollouts per decision: its labels' "
                        "quality.") = 64,
-    strength_games: c.option(int, "--strength-games", "Deals on which each iteration's player "
-                             "meets the field, seats rotated.") = 4000,
+    strength_games: c.option(int, "--strength-games", "Games in which each iteration's player "
+                             "meets the fields, seats rotated: split among them, every field on "
+                             "the same deals, of a seed of their own that chooses nothing (the "
+                             "last iteration is shipped).") = 4000,
     field: c.option(str, "--field", "The opponents: `open`, each open preset of this count in "
                     "turn in every other seat (the search's games and the strength split among "
                     "them), or one line-up (players - 1 strategies).", "open|A,B,...") = "open",
@@ -93,14 +95,20 @@ def _learn(o, cards, set_, presets, out, run, backend="local", scheduler=None) -
         run.seal(tables, presets)
         setup.client = run.cluster(backend, scheduler, None)
         curve = L.iterate(setup, L.read_done(run.dir))
-        shutil.copyfile(run.dir / f"learned_{o['iterations']}.npz", run.dir / "learned.npz")
+        # the last iteration, chosen by nothing: the curve's deals report it (docs/learned.md)
+        shipped = run.dir / f"learned_{o['iterations']}.npz"
+        shutil.copyfile(shipped, run.dir / "learned.npz")
+        gain = L.gain_over_base(setup, f"learned:weights={shipped}")
         atomic_write_text(run.dir / "curve.csv", curve.to_csv(index=False))
-        summary = L.curve_text(curve, setup)
+        summary = L.curve_text(curve, setup, gain)
         atomic_write_text(run.dir / "summary.txt", summary)
         (run.dir / "learning_curve.png").write_bytes(L.curve_png(curve, setup))
         run.write_manifest(
             o["seed"], {"game": spec.name, "command": "learn", **o, "base": base,
                         "fields": fields, "expansions": list(exp),
+                        "seeds": L.seed_purposes(setup),
+                        "shipped": {"iteration": o["iterations"], "chosen by": "nothing (the "
+                                    "last iteration)", "minus its base, paired by deal": gain},
                         **data_options(cards, set_, presets, run.out)},
             card_digest=card_digest(tables, cards, set_),
             timings={"total": time.perf_counter() - t_start},

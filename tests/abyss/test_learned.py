@@ -200,7 +200,9 @@ def test_the_builtin_weights_load_and_name_their_base():
 
 def test_learned_plays_the_tables_own_weights(monkeypatch, tmp_path):
     """"`learned` (the player count's built-in weights)": at 4 players the built-in file; at a
-    count without one, one line saying how to make them, not another count's weights."""
+    count without one, one line saying how to make them, not another count's weights. A file
+    given plays at the count it was made for, and is refused in one line at another (naming the
+    file, its count and the table's)."""
     from games.abyss.strategies.learned import LearnedPolicy
 
     four = REGISTRY.make_policies(["learned", "greedy"], 4)[0]
@@ -213,8 +215,14 @@ def test_learned_plays_the_tables_own_weights(monkeypatch, tmp_path):
     with pytest.raises(StrategyError, match="no built-in weights for 5 players") as err:
         REGISTRY.make_policies(["learned", "greedy"], 5)
     assert "\n" not in str(err.value)
-    mine = REGISTRY.make_policies([f"learned:weights={builtin_weights()}", "greedy"], 5)[0]
-    assert mine.loaded.digest == four.loaded.digest  # a file given plays at any count
+    mine = REGISTRY.make_policies([f"learned:weights={builtin_weights()}", "greedy"], 4)[0]
+    assert mine.loaded.digest == four.loaded.digest
+    for n in (2, 3, 5):
+        with pytest.raises(StrategyError) as err:
+            REGISTRY.make_policies([f"learned:weights={builtin_weights()}", "greedy"], n)
+        message = str(err.value)
+        assert "\n" not in message and str(builtin_weights()) in message, message
+        assert "made for 4 players" in message and f"this table has {n}" in message, message
 
 
 def test_a_tournament_of_more_strategies_than_seats_plays_the_weights_of_its_table():

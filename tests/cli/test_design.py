@@ -1,5 +1,5 @@
-"""`abyss-mc design` (issue 32): the planted cases on real games, the answers "no change needed"
-and "unreachable", resume, and one-line errors."""
+"""`abyss-mc design` (issues 32 and 50): the planted cases on real games, the answers "no change
+needed" and "unreachable", a target its interval straddles, resume, and one-line errors."""
 
 from __future__ import annotations
 
@@ -24,6 +24,17 @@ def _design(tmp_path, name, *args) -> tuple[pd.DataFrame, str]:
                  "manifest.json", "report/report.html", "report/report.md"):  # fmt: skip
         assert (out / part).is_file(), part
     return pd.read_parquet(out / "candidates.parquet"), result.output
+
+
+#: the equivalence margin of the Lords' `card_value==0` targets: 3 points of win rate, which
+#: the budget's 600 deals can show (the default, 1 point, cannot: the Peddler's half-width was
+#: 0.0125 on them)
+MARGIN = 0.03
+
+
+def _given(df: pd.DataFrame) -> pd.Series:
+    """The data as given on the first round's deals (which no target chooses)."""
+    return df[(df["candidate"] == 0) & (df["stage"] == "finalists 1")].iloc[0]
 
 
 #: a cell of the summary: the value, its 95% interval and the word (`reports.design_report`)
@@ -55,28 +66,29 @@ def _says_what_its_intervals_do(text: str, target: str) -> None:
         assert word == _due(float(lo), float(hi), target), (target, lo, hi, word)
 
 
-@pytest.mark.parametrize("players, lord, printed, strategy", [
-    (3, "shopkeeper", 9, "farmer"), (2, "peddler", 9, "farmer")])  # fmt: skip
+@pytest.mark.parametrize("players, lord, printed, strategy, within", [
+    (3, "shopkeeper", 9, "farmer", 4), (2, "peddler", 9, "farmer", 5)])  # fmt: skip
 def test_a_lord_raised_to_30_ip_is_brought_back_near_its_printed_ip(
-        tmp_path, players, lord, printed, strategy) -> None:  # fmt: skip
+        tmp_path, players, lord, printed, strategy, within) -> None:  # fmt: skip
     """Issue 32: "A Lord raised to 30 IP with `--set`: a design search over its IP with the target
-    'its restricted-play value is not told from 0' recommends a value near its printed one
-    (within a few IP), and the verified value's interval contains 0." The printed Peddler is
-    itself worth about 3 points to a farmer at 2 players (+2.9 [+0.1, +5.7] on 200 deals), so the
-    nearest value not told from 0 lies a few IP below it."""
-    key = f"lord.{lord}"
+    'its restricted-play value is 0' recommends a value near its printed one (within a few IP)".
+    Issue 50: 'is 0' is an equivalence test, `==0±M`: the recommendation's interval on the
+    confirmation's deals lies inside ±M. The printed Peddler is itself worth about 3 points to a
+    farmer at 2 players (+2.9 [+0.1, +5.7] on 200 deals), at the margin itself, so the nearest
+    value shown within ±3 points lies 4 or 5 IP below it."""
+    key, margin = f"lord.{lord}", MARGIN
     df, text = _design(tmp_path, lord, "--players", str(players), "--expansions", "",
                        "--set", f"{key}.ip=30", "--vary", f"{key}.ip=0..30",
-                       "--target", f"card_value:{key}==0", "--strategies", strategy,
+                       "--target", f"card_value:{key}==0±{margin}", "--strategies", strategy,
                        "--card-strategy", strategy, *BUDGET)  # fmt: skip
     rec = df[df["recommended"]]
     assert len(rec) == 1
     row = rec.iloc[0]
-    assert abs(int(row[f"{key}.ip"]) - printed) <= 4
-    assert bool(row["verified"]) and row["stage"] == "re-evaluated"
-    assert row[f"card_value:{key}_lo"] <= 0 <= row[f"card_value:{key}_hi"]
-    given = df[df["candidate"] == 0].iloc[0]  # 30 IP: the card is told to be worth something
-    assert given[f"card_value:{key}_lo"] > 0 and not given["verified"]
+    assert abs(int(row[f"{key}.ip"]) - printed) <= within
+    assert bool(row["meets"]) and row["stage"] == "confirmation"
+    assert -margin <= row[f"card_value:{key}_lo"] and row[f"card_value:{key}_hi"] <= margin
+    given = _given(df)  # 30 IP: the card is told to be worth more than the margin
+    assert given[f"card_value:{key}_lo"] > margin and not given["meets"]
     assert f"Change {key}.ip=30 to {key}.ip={int(row[f'{key}.ip'])}" in text
 
 
@@ -84,38 +96,38 @@ def test_a_lord_raised_to_30_ip_is_brought_back_near_its_printed_ip(
 def test_a_planted_seat_handicap_is_removed_by_starting_pearls_by_seat(tmp_path, seed) -> None:
     """Issue 32: "A seat handicap planted with `--set` (for example one seat starting with many
     extra Pearls) is removed by a search over starting Pearls by seat." Seat 3 given 8 extra
-    Pearls wins about 45% at 4 players; the search brings it back to 0 or 1."""
+    Pearls wins about 45% at 4 players (55% among greedy and farmer); the search brings it back
+    to 0 or 1, below 30% on the confirmation's 600 deals (among greedy and farmer seat 3 wins
+    about 25% with no extra Pearl: 0.252 [0.221, 0.282] on them, too close to 28% to tell)."""
     lineup = ["--strategies", "greedy,farmer"] if seed == 3 else []  # a strategy in two seats
     df, text = _design(tmp_path, f"seat{seed}", "--players", "4", "--expansions", "",
                        "--set", "rules.seat_3_pearls=8", "--vary", "rules.seat_3_pearls=0..10",
-                       "--target", "seat_share:3<=0.28", "--seed", str(seed), *lineup,
+                       "--target", "seat_share:3<=0.3", "--seed", str(seed), *lineup,
                        *BUDGET)  # fmt: skip
     row = df[df["recommended"]].iloc[0]
-    assert int(row["rules.seat_3_pearls"]) <= 1
-    assert row["seat_share:3"] <= 0.28 and bool(row["verified"])
-    assert df[df["candidate"] == 0].iloc[0]["seat_share:3_lo"] > 0.28
+    assert int(row["rules.seat_3_pearls"]) <= 1 and row["stage"] == "confirmation"
+    assert row["seat_share:3_hi"] <= 0.3 and bool(row["meets"])
+    assert _given(df)["seat_share:3_lo"] > 0.3
 
 
 def test_a_target_the_game_already_meets_needs_no_change(tmp_path) -> None:
     """Issue 32: "A target the game already meets gives 'no change needed', with the evidence".
     The middle seat of three wins about a third (0.346 [0.326, 0.366] on the fresh deals of
-    seed 1 when written): a cap of 0.4 is met, its interval below the cap; the table says so
-    for the recommended candidate, the data as given, and candidates.csv agrees."""
+    seed 1 when written): a cap of 0.4 is met, its interval below the cap on the first round's
+    deals and again on the confirmation's; the table says so for both, and candidates.csv
+    agrees."""
     target = "seat_share:2<=0.4"
     df, text = _design(tmp_path, "met", "--players", "3", "--expansions", "",
                        "--vary", "lord.shopkeeper.ip=0..20", "--target", target,
                        *BUDGET)  # fmt: skip
     assert "No change needed" in text
     row = df[df["recommended"]].iloc[0]
-    assert row["candidate"] == 0 and row["distance"] == 0 and bool(row["verified"])
-    assert row["seat_share:2_hi"] <= 0.4  # the evidence: its interval on fresh deals
+    assert row["candidate"] == 0 and row["distance"] == 0 and bool(row["meets"])
+    assert row["stage"] == "confirmation" and row["seat_share:2_hi"] <= 0.4  # the evidence
     assert _row(text, target) == ["meets", "meets"]  # as given, recommended
     _says_what_its_intervals_do(text, target)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="issue 50: `design` decides 'meets' on the point estimate; a target "
-                   "holds when its interval is on the side it asks")  # fmt: skip
 def test_a_target_the_interval_straddles_is_not_said_to_be_met(tmp_path) -> None:
     """The same game with a cap between the data's estimate and its interval's upper end (the
     fresh deals of the data as given do not depend on the target): the data cannot tell
@@ -123,7 +135,7 @@ def test_a_target_the_interval_straddles_is_not_said_to_be_met(tmp_path) -> None
     "meets" without its interval below the cap."""
     args = ["--players", "3", "--expansions", "", "--vary", "lord.shopkeeper.ip=0..20", *BUDGET]
     probe, _ = _design(tmp_path, "probe", *args, "--target", "seat_share:2<=0.5")
-    given = probe[probe["candidate"] == 0].iloc[0]
+    given = _given(probe)
     cap = round((given["seat_share:2"] + given["seat_share:2_hi"]) / 2, 3)
     assert given["seat_share:2"] < cap < given["seat_share:2_hi"]
     target = f"seat_share:2<={cap:g}"
@@ -139,10 +151,10 @@ def test_a_target_no_candidate_can_meet_is_unreachable_with_the_closest(tmp_path
                        "--vary", "lord.shopkeeper.ip=0..20", "--target", "rounds<=2",
                        *BUDGET)  # fmt: skip
     assert "Unreachable" in text and "The closest candidates" in text
-    assert not df["recommended"].any() and not df["verified"].fillna(False).any()
+    assert not df["recommended"].any() and not df["meets"].any()
     assert _row(text, "rounds<=2") == ["misses"] and "meets" not in text  # the data as given
     _says_what_its_intervals_do(text, "rounds<=2")
-    assert (df["stage"] == "re-evaluated").sum() >= 2
+    assert df["stage"].str.startswith("finalists").sum() >= 2
 
 
 def test_an_interrupted_design_resumes_to_the_same_candidates(tmp_path, monkeypatch) -> None:
@@ -183,6 +195,12 @@ def test_an_interrupted_design_resumes_to_the_same_candidates(tmp_path, monkeypa
     (["--vary", "lord.shopkeeper.ip=0..9", "--target", "card_value:lord.nobody==0"],
      "no such card"),
     (["--vary", "lord.shopkeeper.ip=0..9", "--target", "seat_share:7<=0.3"], "seats are 1..4"),
+    (["--vary", "lord.shopkeeper.ip=0..9", "--target", "seat_share:4>=24.5"],
+     "reads as a percent: write 0.245 or 24.5%"),
+    (["--vary", "lord.shopkeeper.ip=0..9", "--target", "rounds<=nan"], "not a finite number"),
+    (["--vary", "lord.shopkeeper.ip=0..9", "--target", "seat_share:1>=0.3",
+      "--target", "seat_share:1<=0.2"], "cannot both hold"),
+    (["--vary", "lord.shopkeeper.ip=0..9", "--target", "rounds==9±-1"], "margin must be 0"),
     (["--vary", "lord.shopkeeper.ip=0..9"], "give at least one --target"),
     (["--target", "rounds<=9"], "give at least one --vary"),
     (["--game", "wilds", "--vary", "a.b=0..1", "--target", "rounds<=9"], "no design search"),
@@ -219,14 +237,15 @@ def test_design_runs_on_conspiracy_with_its_tension_metrics(tmp_path) -> None:
 
 
 def test_the_largest_card_value_is_measured_over_every_card(tmp_path) -> None:
-    """`max_card_value`: with the Shopkeeper at 30 IP it is the Shopkeeper's value (about 18
-    points for a farmer at 3 players, the most valuable card by far); lowering it meets a cap."""
+    """`max_card_value`: with the Shopkeeper at 30 IP it is the Shopkeeper's value (about 16
+    points for a farmer at 3 players, the most valuable card by far); lowering it meets a cap
+    that the 120 deals of a finalist can show (the others' largest is about 6 points)."""
     df, text = _design(tmp_path, "max", "--players", "3", "--expansions", "",
                        "--set", "lord.shopkeeper.ip=30", "--vary", "lord.shopkeeper.ip=0..30",
-                       "--target", "max_card_value<=0.08", "--strategies", "farmer",
+                       "--target", "max_card_value<=0.15", "--strategies", "farmer",
                        "--candidates", "6", "--blocks", "40", "--reeval-blocks", "120",
                        "--retune-candidates", "8")  # fmt: skip
-    given = df[df["candidate"] == 0].iloc[0]
-    assert given["max_card_value"] > 0.12 and not given["verified"]
+    given = _given(df)
+    assert given["max_card_value"] > 0.12 and not given["meets"]
     row = df[df["recommended"]].iloc[0]
-    assert int(row["lord.shopkeeper.ip"]) < 30 and row["max_card_value"] <= 0.08
+    assert int(row["lord.shopkeeper.ip"]) < 30 and row["max_card_value_hi"] <= 0.15

@@ -148,8 +148,9 @@ def test_the_tiny_game_reports_across_play_strengths(tiny, tmp_path) -> None:
     tuned versions (tests/tiny_tuned.toml), so its report plays them as a second strength. The
     planted answer: with the hand-written presets `best` wins most; among the tuned ones the
     sharp style wins (it keeps the best card more often). `best`, a policy, has no tuned
-    version, so no test compares the two answers (issue 49: "differs" only on a test of the
-    difference): each strength finds something else, not told apart."""
+    version; the pair both strengths play, sharp and dull, is in the same order in both (sharp
+    ahead), so the answers are not told apart (issue 49: "differs" only when a test says two
+    named ones change order)."""
     tour = tmp_path / "tour"
     result = runner.invoke(app, ["tournament", "--game", "tiny", "--players", "2", "--blocks",
                                  "300", "--strategies", "dull,sharp,best", "--report",
@@ -159,7 +160,7 @@ def test_the_tiny_game_reports_across_play_strengths(tiny, tmp_path) -> None:
     text = (tour / "report" / "report.md").read_text()
     verdicts = text[text.index("## Verdicts"):text.index("## Contents")]
     assert ("**Best strategy at 2 players: each strength finds something, not the same"
-            in verdicts and "what one strength names is not measured at another" in verdicts)
+            in verdicts and "Gail and Simon's test that dull − sharp changes sign" in verdicts)
     assert "| Best strategy (2p) | best (+" in verdicts and "| not told apart |" in verdicts
     assert "Hand-written presets: At 2 players, `best` wins most" in verdicts
     assert "Tuned presets: At 2 players, `sharp_tuned_2p` wins most" in verdicts

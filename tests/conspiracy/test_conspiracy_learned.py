@@ -21,9 +21,9 @@ SPEC = games.get("conspiracy")
 BASE = "key_hunter_open_2p"
 
 
-def _weights_file(path, weights, game="conspiracy", base=BASE):
+def _weights_file(path, weights, game="conspiracy", base=BASE, players=2):
     save_weights(path, weights, P.LEARNED_DECISIONS, P.FEATURE_NAMES,
-                 {"game": game, "players": 2, "base": base})  # fmt: skip
+                 {"game": game, "players": players, "base": base})  # fmt: skip
     return path
 
 
@@ -41,7 +41,7 @@ def test_both_engines_play_the_learned_player_alike(tmp_path, seed):
     rng = np.random.default_rng(seed)
     w = rng.integers(-S.LEARNED_SCALE, S.LEARNED_SCALE, (S.N_LEARNED, S.N_FEATURES),
                      dtype=np.int32)  # fmt: skip
-    path = _weights_file(tmp_path / "w.npz", w)
+    path = _weights_file(tmp_path / "w.npz", w, players=3)  # (a file plays at its own count)
     lineup = [f"learned:weights={path}", "pile_raider_open_3p", "random"]
     fast = _seats(lineup, "fast", 3, 8, seed)
     pd.testing.assert_frame_equal(fast, _seats(lineup, "reference", 3, 8, seed))

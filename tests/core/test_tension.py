@@ -1,6 +1,8 @@
 """reports.tension: known answers on hand-made games, games of different lengths, intervals over
 deals, `compare` on a planted effect and on a null (each over 20 seeds), and `lead_growth` on
-planted snowball and catch-up games and on games without either (over 40 to 100 seeds)."""
+planted snowball and catch-up games and on games without either (over 40 to 100 seeds; more in
+tests/core/test_tension_report.py), with the deals' constants absorbed (`within` against dense
+dummies)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from reports.tension import (
     relative_margin,
     rounds_played,
     tension,
+    within,
 )
 
 M = NOT_PLAYED
@@ -228,3 +231,56 @@ def test_lead_growth_of_a_game_that_halves_every_lead() -> None:
     assert g.estimate == pytest.approx(-0.5)
     assert (g.deals, g.games) == (60, 60)
     assert lead_growth(scores, final, 1, seating).games == 0  # no game went on after round 1
+
+
+def test_within_is_least_squares_on_dense_dummies() -> None:
+    """Alternating demeaning leaves what least squares on a constant per level of every factor
+    leaves (statsmodels, dense dummies), on an unbalanced design of three crossed factors."""
+    import statsmodels.api as sm
+
+    rng = np.random.default_rng(3)
+    factors = [rng.integers(0, m, 400) for m in (30, 7, 5)]
+    values = rng.normal(size=(400, 2)) + factors[0][:, None] * 0.3 - factors[2][:, None]
+    # one constant, then each factor's levels but its first: full rank
+    dummies = np.column_stack([np.ones(400), *(np.eye(f.max() + 1)[f][:, 1:] for f in factors)])
+    for j in range(2):
+        expected = sm.OLS(values[:, j], dummies).fit().resid
+        np.testing.assert_allclose(within(values, factors)[:, j], expected, atol=1e-8)
+
+
+def test_lead_growth_absorbs_what_a_deal_gives_a_seat_and_a_strategy() -> None:
+    """Each deal at three tables, the strategies rotating over the seats; later gains of exactly
+    -0.5 per point of lead plus a large constant per deal and seat and per deal and strategy,
+    which also feed the lead: the slope is still -0.5 (a model without the deal's constants
+    reads the deal's favour as growth). With one table per deal they cannot be absorbed."""
+    rng = np.random.default_rng(4)
+    deals, tables, seats = 40, 3, 3
+    deal = np.repeat(np.arange(deals), tables)
+    seating = (np.arange(seats)[None, :] + np.tile(np.arange(tables), deals)[:, None]) % seats
+    by_seat = rng.normal(0, 10, (deals, seats))[deal]
+    by_strategy = np.take_along_axis(rng.normal(0, 10, (deals, seats))[deal], seating, axis=1)
+    at_0 = rng.integers(0, 20, (deals * tables, seats)) + 3 * (by_seat + by_strategy)
+    lead = at_0 - at_0.mean(axis=1, keepdims=True)
+    final = at_0 + by_seat + by_strategy + 2 * seating - 0.5 * lead
+    scores = np.stack([at_0, at_0 + 1], axis=1)
+    g = lead_growth(scores, final, 0, seating, deal)
+    assert g.estimate == pytest.approx(-0.5) and g.absorbed
+    assert (g.deals, g.games) == (40, 120)
+    alone = lead_growth(scores, final, 0, seating)  # every game its own deal
+    assert not alone.absorbed and alone.estimate > -0.25  # the deal's favour read as growth
+
+
+def test_lead_growth_of_line_ups_of_different_strengths() -> None:
+    """Line-ups of 4 drawn from 8 strategies of different strengths, one table per deal; later
+    gains exactly what each strategy gives, early scores noisy: the slope is 0. A seat among
+    weak opponents leads and goes on gaining more than its table's mean, which a constant per
+    strategy and seat fitted after centring on the game's mean does not absorb (that model read
+    it as growth); absorbed jointly with a constant per game, it is."""
+    rng = np.random.default_rng(5)
+    n_games, rounds = 400, 10
+    seating = np.array([rng.permutation(8)[:4] for _ in range(n_games)])
+    early = rng.poisson(2 + seating[:, None, :], (n_games, 3, 4)).cumsum(axis=1)
+    later = early[:, -1:, :] + (2 + seating[:, None, :]) * np.arange(1, rounds - 2)[:, None]
+    scores = np.concatenate([early, later], axis=1)
+    g = lead_growth(scores, scores[:, -1], 2, seating)
+    assert g.estimate == pytest.approx(0, abs=1e-9) and not g.absorbed

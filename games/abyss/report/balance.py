@@ -269,8 +269,9 @@ def _verdicts(run: RunData, rule: dict | None, main: bool) -> list:
 
 #: what the tension metrics' running score is (`tension_samples`)
 TENSION_PROXY = (
-    "the IP a seat would score if the game ended after its turn, before the final affiliation "
-    "(its Monster tokens counted, although the other players cannot see their values)"
+    "the IP a seat would score if the game ended after its turn, the final affiliation of its "
+    "Allies in hand included (its Monster tokens counted, although the other players cannot "
+    "see their values)"
 )
 
 

@@ -1,6 +1,7 @@
 """Rulebook, End of Game and Scoring, on the fast path: the final affiliation, the scores by
 source, the ranks and the results of a finished game (the reference:
-`games.abyss.engine.rules.scoring`); also the running score of the per-round record."""
+`games.abyss.engine.rules.scoring`); also the running score of the per-round record, the
+score as it would stand if the game ended then."""
 
 from __future__ import annotations
 
@@ -41,22 +42,31 @@ def final_affiliation(s):
     for seat in range(s[S.N_PLAYERS]):
         b = K.pbase(seat)
         hand, aff = b + S.P_HAND, b + S.P_AFFILIATED
-        for r in range(5):
-            low = -1
-            for i in range(s[hand]):
-                a = s[hand + 1 + i]
-                if K.race(s, a) == r:
-                    if low < 0 or K.value(s, a) < K.value(s, low):
-                        low = a
-                    elif K.value(s, a) == K.value(s, low) and a < low:
-                        low = a
-            if low >= 0:
-                K.push(s, aff, low)
+        affiliate_hand(s, seat)
         for i in range(s[hand]):
             a = s[hand + 1 + i]
             if not K.contains(s, aff, a):
                 K.push(s, S.EXP_DISCARD, a)
         K.clear(s, hand)
+
+
+@njit(cache=True)
+def affiliate_hand(s, seat):
+    """Rulebook, End of Game: "Players affiliate the lowest-value Ally of each Race remaining in
+    their hand" (the lowest index among equal values), onto the seat's affiliated Allies; the
+    hand is left as it is."""
+    hand, aff = K.pbase(seat) + S.P_HAND, K.pbase(seat) + S.P_AFFILIATED
+    for r in range(5):
+        low = -1
+        for i in range(s[hand]):
+            a = s[hand + 1 + i]
+            if K.race(s, a) == r:
+                if low < 0 or K.value(s, a) < K.value(s, low):
+                    low = a
+                elif K.value(s, a) == K.value(s, low) and a < low:
+                    low = a
+        if low >= 0:
+            K.push(s, aff, low)
 
 
 @njit(cache=True)
@@ -184,12 +194,19 @@ GAME_FIELDS = (S.TURN, S.END_REASON, S.N_FIGHTS, S.N_CONTINUES, S.N_LEV_ATTACKS,
 @njit(cache=True)
 def record_round(s, seat):
     """The seat's running IP, Pearls and Keys after its turn, in its round's slot of W.TRAJ (a
-    round: one turn per player, counted from the turn number)."""
+    round: one turn per player, counted from the turn number). The IP is the score as it would
+    stand if the game ended then, the final affiliation of the Allies in hand included: the
+    same `affiliate_hand` and `seat_score` as the end, undone afterwards (the Allies stay in
+    hand)."""
     r = (s[S.TURN] - 1) // s[S.N_PLAYERS]
     if r >= W.MAX_ROUNDS:
         return
     row = s[W.SCORE_ROW : W.SCORE_ROW + N_SEAT_FIELDS]
+    aff = K.pbase(seat) + S.P_AFFILIATED
+    affiliated = s[aff]
+    affiliate_hand(s, seat)
     seat_score(s, seat, row)
+    s[aff] = affiliated
     at = W.TRAJ + (r * S.MAX_PLAYERS + seat) * 3
     s[at] = row[R_SCORE]
     s[at + 1] = s[K.pbase(seat) + S.P_PEARLS]

@@ -288,11 +288,12 @@ class Game(
                 self.trigger_end("court_empty")
 
     def record_round(self, seat: int) -> None:
-        """The seat's running IP (scored as at the end, before the final affiliation), Pearls and
-        Keys after its turn, in its round's entry: the fast path's `kernel.record_round`."""
+        """The seat's running IP (its score if the game ended now, the final affiliation of its
+        hand included), Pearls and Keys after its turn, in its round's entry: the fast path's
+        `kernel.record_round`."""
         p = self.players[seat]
         round_ = (self.turn - 1) // self.n_players
-        self.trajectory[round_, seat] = (self.score(p).total, p.pearls, self.n_keys(p))
+        self.trajectory[round_, seat] = (self.score_if_ended(p).total, p.pearls, self.n_keys(p))
 
     def trigger_end(self, reason: str) -> None:
         if self.end_reason is None:

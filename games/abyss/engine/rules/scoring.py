@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from games.abyss.engine.cards.constants import N_RACES, LocationRule
@@ -19,12 +20,7 @@ class ScoringMixin:
     def final_scoring(self) -> None:
         """Rulebook, End of Game and Scoring."""
         for p in self.players:
-            # "Players affiliate the lowest-value Ally of each Race remaining in their hand"
-            for race in range(N_RACES):
-                mine = [a for a in p.hand if self.race(a) == race]
-                if mine:
-                    low = min(mine, key=lambda a: (self.value(a), a))
-                    p.affiliated.append(low)
+            p.affiliated.extend(self.hand_affiliation(p))
             for a in p.hand:
                 if a not in p.affiliated:
                     self.exploration_discard.append(a)
@@ -46,6 +42,22 @@ class ScoringMixin:
         keys = [self.tiebreak_key(s) for s in range(self.n_players)]
         self.ranks = [1 + sum(1 for k in keys if k > keys[s]) for s in range(self.n_players)]
         self.log("game_end", ranks=list(self.ranks), reason=self.end_reason)
+
+    def hand_affiliation(self, p: Player) -> list[int]:
+        """The Allies the final affiliation takes from `p`'s hand: "Players affiliate the
+        lowest-value Ally of each Race remaining in their hand" (the lowest index among equal
+        values)."""
+        low = []
+        for race in range(N_RACES):
+            mine = [a for a in p.hand if self.race(a) == race]
+            if mine:
+                low.append(min(mine, key=lambda a: (self.value(a), a)))
+        return low
+
+    def score_if_ended(self, p: Player) -> Score:
+        """`p`'s score as it would stand if the game ended now: the final affiliation of its
+        hand included (the running score of the per-round record)."""
+        return self.score(replace(p, affiliated=p.affiliated + self.hand_affiliation(p)))
 
     def tiebreak_key(self, seat: int) -> tuple[int, int, int]:
         """ "Ties are broken by the most Pearls, then by the highest value Lord." """
