@@ -33,7 +33,7 @@ from cli.commands import (
     tournament,
     tune,
 )
-from reports.run import InterruptNote
+from reports.run_dir import InterruptNote
 from sim import games
 from sim.core import interrupts
 

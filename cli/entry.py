@@ -25,7 +25,7 @@ def main() -> None:
 
         run()
     except KeyboardInterrupt:
-        # A run in progress has already said how to resume it (reports.run.InterruptNote).
+        # A run in progress has already said how to resume it (reports.run_dir.InterruptNote).
         print("interrupted", file=sys.stderr)
         sys.exit(130)
     except Exception:

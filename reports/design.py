@@ -42,13 +42,13 @@ from itertools import zip_longest
 
 import numpy as np
 
-from reports import seeds as S
 from reports.design_targets import CANNOT_TELL, MEETS, MISSES, Estimate, Field, Target, Vary
 from reports.design_targets import measure as measure_games
-from reports.seeds import derived_seed
+from reports.play import seeds as S
+from reports.play.seeds import derived_seed
 from sim.core.errors import UserError
 
-#: Streams of the run's seed (`reports.seeds`): the deals of each stage.
+#: Streams of the run's seed (`reports.play.seeds`): the deals of each stage.
 REEVAL, ADAPT, LEARNED, RETUNE, SAMPLER, CONFIRM = (
     S.DESIGN_REEVAL, S.DESIGN_ADAPT, S.DESIGN_LEARNED, S.DESIGN_RETUNE, S.DESIGN_SAMPLER,
     S.DESIGN_CONFIRM)  # fmt: skip
@@ -201,7 +201,7 @@ class Timer:
 
 
 class Memory:
-    """Where a run keeps its stages: nowhere (`reports.design_run` keeps them on disk, so that
+    """Where a run keeps its stages: nowhere (`reports.runs.design` keeps them on disk, so that
     `--resume` plays none again). `stored`: batch -> its candidates; `batches`: how many the
     search played, once it has ended."""
 
@@ -543,11 +543,10 @@ def _archetype(registry, start: str, policy: str) -> tuple[dict, dict]:
     """The space a strategy is re-tuned in: a tuned preset (`<preset>_tuned_<N>p`) from its
     own values within the archetype of the hand-written preset it was tuned from (its own
     values would hold every parameter), an open one (`_open_`) over every parameter, any other
-    within its own archetype (`reports.tune_run.search_space`)."""
+    within its own archetype (`reports.tune.search_space`)."""
     import re
 
-    from reports.tune import within_archetype
-    from reports.tune_run import search_space
+    from reports.tune import search_space, within_archetype
 
     m = re.fullmatch(r"(.+)_(tuned|open)_\d+p", start)
     if m is None or m.group(1) not in registry.hand_written_presets():
@@ -633,7 +632,7 @@ def other_players(problem: Problem, best: Candidate, budget: Budget, *, client=N
 def answer(problem: Problem, budget: Budget, *, keep: Memory | None = None, client=None,
            timer: Timer | None = None, progress=None) -> Outcome:  # fmt: skip
     """The search, the rounds of finalists, the confirmation and, for a confirmed change, the
-    other players; `keep` stores each stage as it ends (`reports.design_run`)."""
+    other players; `keep` stores each stage as it ends (`reports.runs.design`)."""
     keep, timer = keep or Memory(), timer or Timer(budget.minutes)
     searched = search(problem, budget, keep=keep, client=client, timer=timer, progress=progress)
     rounds, confirmed = decide(problem, budget, searched, keep=keep, client=client, timer=timer,

@@ -14,7 +14,8 @@ The metrics (docs/design.md defines each; shares are fractions), with their 95% 
 - `card_value:KEY`: the win share a strategy loses when forbidden the card KEY, by restricted
   play (t over blocks); `max_card_value`: the largest of every card's (Holm-adjusted,
   `reports.restrict`);
-- `lead_changes`, `decisive_point`, `comeback`, `margin`: tension (`reports.tension`, over the
+- `lead_changes`, `decisive_point`, `comeback`, `margin`: tension (`reports.metrics.tension`, over
+the
   games a tournament samples; t over their deals).
 
 A target *meets* on a candidate's games when the metric's 95% interval lies on the side it asks
@@ -407,8 +408,7 @@ def _tournament_metrics(fld, tables, targets, seed, blocks, client, lineup):
 
 
 def _tension(spec, aggregates, target: Target) -> Estimate:
-    from reports.tension import tension
-    from reports.tension_report import comeback_round
+    from reports.metrics.tension import comeback_round, tension
 
     hook = spec.report().tension_sample
     sample = hook(aggregates) if hook is not None and aggregates is not None else None
@@ -424,7 +424,7 @@ def _tension(spec, aggregates, target: Target) -> Estimate:
 
 def _card_metrics(fld, tables, targets, seed, blocks, client):
     from reports.restrict import impact_frame, play_restricted, restricted_specs
-    from reports.stats import paired_test
+    from reports.stats.blocks import paired_test
     from reports.tune import Problem, evaluate
 
     cardlist = fld.spec.report().restrictions(tables)
@@ -451,7 +451,7 @@ def _card_metrics(fld, tables, targets, seed, blocks, client):
 
 
 def _mean(per_block: np.ndarray, games: int) -> Estimate:
-    from reports.intervals import mean_halfwidth
+    from reports.stats.intervals import mean_halfwidth
 
     x = per_block[~np.isnan(per_block)]
     mean = float(x.mean()) if len(x) else math.nan

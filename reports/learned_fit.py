@@ -27,7 +27,7 @@ import pandas as pd
 TARGETS = ("visits", "chosen", "means")
 #: The mean rewards at 0.1 recovered a planted scorer from UCB1 records as well as any target
 #: measured, the one-hot clearly worst (measured once, not a test: `learn` fits the visit
-#: shares, `reports.learn_run.LearnSetup.target`, which tests/core/test_learned_fit.py tests).
+#: shares, `reports.runs.learn.LearnSetup.target`, which tests/core/test_learned_fit.py tests).
 #: Mean rewards are win shares: at 0.1 a gap of 0.1 between two options is a factor e in the
 #: target.
 DEFAULT_TARGET = "means"

@@ -73,10 +73,11 @@ def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_player
     """`shares`: row 0 the unrestricted strategy, row 1 + i the strategy without card i, one
     column per block. One row per card, most valuable first; Holm's correction runs over every
     row (every card and rules question), and `lo`, `hi` are each row's interval at the `level` at
-    which that correction tested it (`reports.stats.adjusted_levels`): it excludes 0 exactly when
+    which that correction tested it (`reports.stats.blocks.adjusted_levels`): it excludes 0 exactly
+    when
     the row is a finding; `se` its standard error over its `deals` (every row: all blocks);
     `se_top` that of the top card's value minus its own, paired by deal (`se_against_top`)."""
-    from reports.stats import adjust_pvalues, adjusted_levels, paired_test
+    from reports.stats.blocks import adjust_pvalues, adjusted_levels, paired_test
 
     diffs = [shares[0] - shares[1 + i] for i in range(len(cards))]
     p = np.nan_to_num([paired_test(d, conf)[3] for d in diffs], nan=1.0)
@@ -105,7 +106,8 @@ def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_player
 def se_against_top(df: pd.DataFrame, diffs: dict, sources: dict | None = None) -> np.ndarray:
     """Each card's value subtracted from the top's (the first card taken of `df`, most valuable
     first): its standard error (`se_top`, for the most valuable card's test in
-    `reports.card_verdicts`), 0 for the top itself, NaN for a rules question or a card never
+    `reports.sections.card_verdicts`), 0 for the top itself, NaN for a rules question or a card
+    never
     taken. `diffs`: card -> its values per deal (unrestricted minus restricted win share), deal
     k the same deal for every card of one source (a card may stop early: its first deals);
     cards of different `sources` (card -> stream) share no deal. Stored, not derived from the
@@ -145,7 +147,7 @@ def equivalence(df: pd.DataFrame, margin: float = MARGIN, alpha: float = 0.05) -
     Holm's procedure tested the card (a one-sided level 1 - a: the two-sided 1 - 2a interval),
     inside ±`margin` exactly when the card is `negligible`. Returns those cards' rows.
 
-    On a time budget (`fresh` in `df`: `reports.sequential`) a card's figures come from one of
+    On a time budget (`fresh` in `df`: `reports.budget`) a card's figures come from one of
     two sources, chosen by its own data: the looks' deals if it stayed open, fresh deals if a
     look decided it. Each source's test holds its level, but a card at the margin can be named
     through either, so each card's p-value is doubled (Bonferroni over the two sources):
@@ -153,7 +155,7 @@ def equivalence(df: pd.DataFrame, margin: float = MARGIN, alpha: float = 0.05) -
     test_card_verdicts.py`)."""
     from scipy.stats import t as student
 
-    from reports.stats import adjust_pvalues, adjusted_levels
+    from reports.stats.blocks import adjust_pvalues, adjusted_levels
 
     out = df[(df["kind"] != "rule") & (df["finding"] != NEVER)].copy()
     se, deals = standard_errors(out)
@@ -225,7 +227,7 @@ def weak_text(eq: pd.DataFrame) -> str:
 
 
 def chart_png(df: pd.DataFrame, strategy: str, n_players: int) -> bytes:
-    from reports.render import render_png
+    from reports.render.report import render_png
 
     return render_png(chart(df, strategy, n_players))
 
@@ -234,7 +236,7 @@ def chart(df: pd.DataFrame, strategy: str, n_players: int):
     """Each card's value with its interval, ordered by value, Lords and Locations coloured."""
     from matplotlib.patches import Patch
 
-    from reports.charts import error_bars, figure, legend_outside
+    from reports.render.charts import error_bars, figure, legend_outside
 
     ordered = df[df["finding"] != NEVER].sort_values("value")
     fig = figure(figsize=(7.5, max(3.0, 0.16 * len(ordered) + 1.4)))

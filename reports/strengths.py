@@ -158,7 +158,7 @@ def search_lineup(tuned_seats, n_players: int, rollouts: int) -> list[str]:
 def save_card_values(out: Path, df, *, strategy: str, players: int, unrestricted: float,
                      blocks: int, **timed) -> None:  # fmt: skip
     """`impact.parquet` and `meta.json` of one tier's card values (`timed`: a time-budgeted
-    run's looks taken and why it stopped, `reports.sequential`)."""
+    run's looks taken and why it stopped, `reports.budget`)."""
     from sim.core.runs import atomic_write_text, write_parquet
 
     out.mkdir(parents=True, exist_ok=True)
@@ -181,7 +181,7 @@ def load_card_values(run_dir: Path, tier: str):
 def tier_manifest(parent_config: dict, tier: str, lineups: dict[int, list[str]],
                   n_games: int, pair_looks: dict | None = None) -> dict:  # fmt: skip
     """The manifest of a tier's run directory: the parent's card data and options (and, on a
-    time budget, each player count's looks: `reports.sequential.Looks.config`)."""
+    time budget, each player count's looks: `reports.budget.Looks.config`)."""
     counts = sorted(lineups)
     config = {**parent_config, "command": "tournament", "strength": tier,
               "strategies": sorted({s for names in lineups.values() for s in names}),

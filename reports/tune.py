@@ -8,7 +8,7 @@ changed; its value is its win rate (share of the win, ties split) against the fi
 How a candidate is judged, so that differences between candidates are not luck of the deal:
 - Common random numbers. A *block* is one deal (game index of a seed): the candidate and the
   field play it in every rotation of the seats (the candidate in every seat once), seated in a
-  cyclic order that changes with the block (`reports.tournament.block_seatings`). Every
+  cyclic order that changes with the block (`reports.play.tournament.block_seatings`). Every
   candidate plays the same blocks, so two candidates differ only by their own decisions.
 - The search. A well-kept optimiser for noisy black-box functions (optuna; its sampler chosen by
   measurement, docs/decisions.md) proposes candidates in batches; the first candidate is the
@@ -33,15 +33,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from reports import seeds as S
-from reports.seeds import derived_seed
+from reports.play import seeds as S
+from reports.play.seeds import derived_seed
 from sim.core.errors import UserError
 
 SAMPLERS = ("tpe", "cmaes", "random")
 #: The sampler chosen by measurement (docs/decisions.md, "Tuning: optuna's TPE").
 DEFAULT_SAMPLER = "tpe"
 #: Streams of the run's seed: the re-evaluation, the held-out check, the screening tournament
-#: and the samplers get deals and draws of their own (`reports.seeds`).
+#: and the samplers get deals and draws of their own (`reports.play.seeds`).
 REEVAL, HELDOUT, SCREEN, SAMPLER = (S.TUNE_REEVAL, S.TUNE_HELDOUT, S.TUNE_SCREEN,
                                     S.TUNE_SAMPLER)  # fmt: skip
 #: Games per call into the fast path (a chunk of blocks), to keep memory flat.
@@ -155,7 +155,7 @@ def seating_plan(n_players: int, seed: int, first_block: int, n_blocks: int):
     """Deals and seatings of blocks first_block .. +n_blocks: every rotation of (candidate,
     field...) on the block's deal, in the block's cyclic order. Seat value 0 is the candidate,
     j >= 1 the field's j-th strategy. Returns (games, seatings) with n_players tables a block."""
-    from reports.tournament import block_games, make_design
+    from reports.play.tournament import block_games, make_design
 
     design = make_design([f"s{i}" for i in range(n_players)], n_players, "balanced", seed)
     _, _, games, seatings = block_games(design, first_block, n_blocks, "block")
@@ -344,9 +344,34 @@ class HeldOut:
 
 def held_out(shares: np.ndarray, n_players: int, conf: float = 0.95) -> HeldOut:
     """`shares`: rows tuned, start; columns held-out blocks."""
-    from reports.stats import paired_test
+    from reports.stats.blocks import paired_test
 
     d = shares[0] - shares[1]
     mean, lo, hi, p = paired_test(d, conf)
     return HeldOut(shares.shape[1] * n_players, float(shares[0].mean()), float(shares[1].mean()),
                    mean, lo, hi, p, d)  # fmt: skip
+
+
+def search_space(registry, start: str, policy: str, names: str | None, open_: bool):
+    """The searched parameters (all of the policy's, or the listed ones) and the archetype's
+    rules (`reports.tune.within_archetype`; none with --open)."""
+    space = registry.search_space(policy)
+    if not space:
+        raise UserError(f"{policy} has no parameters to tune")
+    known, held = list(space), {}
+    if not open_:
+        space, held = within_archetype(registry, start, policy, space)
+    wanted = [p.strip() for p in names.split(",") if p.strip()] if names else list(space)
+    fixed = [p for p in wanted if p in held and p not in space]
+    if fixed:
+        rules = ", ".join(f"{p} {held[p]}" for p in fixed)
+        raise UserError(f"--params: {', '.join(fixed)} define {start} and stay as they are "
+                        f"({rules}); --open tunes them too")  # fmt: skip
+    unknown = [p for p in wanted if p not in space]
+    if unknown or (names and not wanted):
+        raise UserError(f"--params: unknown parameter {', '.join(unknown) or '(none)'} of "
+                        f"{policy}; known: {', '.join(known)}")  # fmt: skip
+    if not wanted:
+        raise UserError(f"every parameter of {start} defines it: nothing is left to tune "
+                        "within its archetype (--open tunes them all)")  # fmt: skip
+    return {p: space[p] for p in wanted}, held

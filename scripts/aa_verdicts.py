@@ -3,7 +3,8 @@
 Two play strengths made of the same players: eight names of one Farmer as the hand-written
 presets and four of them with "tuned" versions identical to them (scripts/aa/farmers.toml), so
 the second strength has fewer strategies and fewer games, each strength on deals of its own
-(`reports.seeds.tier_seed`). Every report's table should say "differs" anywhere in at most 5% of
+(`reports.play.seeds.tier_seed`). Every report's table should say "differs" anywhere in at most 5%
+of
 runs. `--planted` plays scripts/aa/planted.toml instead, where the strongest player differs
 between the strengths (`f1` in the first, `f2_tuned_<N>p` in the second): "differs" expected.
 

@@ -19,7 +19,7 @@ from games.abyss.engine import policy_params as P
 from games.abyss.engine.cards.loader import load_cards
 from games.abyss.engine.play import run_games
 from games.abyss.strategies import REGISTRY
-from reports.learn_run import win_share
+from reports.runs.learn import win_share
 from strategies.learned import save_weights
 
 EXP = ("leviathan",)

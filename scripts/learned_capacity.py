@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from reports import learned_fit as F
-from reports.learn_run import open_fields, search_records
+from reports.runs.learn import open_fields, search_records
 from sim import games as registry
 
 N_PLAYERS = 4

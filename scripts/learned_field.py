@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from reports.learn_run import game_shares
+from reports.runs.learn import game_shares
 from sim import games as registry
 
 

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from reports import learned_fit as F
-from reports.learn_run import search_records
+from reports.runs.learn import search_records
 from sim import games as registry
 from strategies.learned import load_weights
 

@@ -19,7 +19,7 @@ import numpy as np
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from reports.learn_run import game_shares, paired_gain
+from reports.runs.learn import game_shares, paired_gain
 from sim import games as registry
 
 ALPHA = 0.05

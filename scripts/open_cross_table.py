@@ -13,7 +13,7 @@ import numpy as np
 from games.abyss.engine.cards.loader import load_cards
 from games.abyss.engine.play import run_games
 from games.abyss.strategies import REGISTRY
-from reports.learn_run import win_share
+from reports.runs.learn import win_share
 
 EXP = ("leviathan",)
 

@@ -94,7 +94,7 @@ def commands(a, budget: int, specs: list[str]) -> tuple[str, str]:
 
 def main(argv=None) -> None:
     a = arguments(argv)
-    from reports.intervals import wilson_interval
+    from reports.stats.intervals import wilson_interval
     from sim import games
 
     spec = games.get(a.game)
@@ -137,7 +137,7 @@ def main(argv=None) -> None:
 
 def chart(df: pd.DataFrame, a):
     """Win rate with its interval against rollouts per decision (log scale), parity marked."""
-    from reports.charts import error_bars, figure
+    from reports.render.charts import error_bars, figure
 
     fig = figure(figsize=(6, 3.6))
     ax = fig.add_subplot()

@@ -1,5 +1,6 @@
 """The behavioural signature of each hand-written preset, its tuned and its open version at one
-player count (`reports.signature`): what it recruits, how often it fights, what it plots with, its
+player count (`reports.sections.signature`): what it recruits, how often it fights, what it plots
+with, its
 Keys and Locations, each against the field its tune was made against, on the same games.
 
     python scripts/signature.py --game abyss --players 4 --games 200
@@ -14,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reports.signature import archetype_table, tuned_games  # noqa: E402
+from reports.sections.signature import archetype_table, tuned_games  # noqa: E402
 
 
 def main() -> None:

@@ -7,7 +7,8 @@ kept), then writes
 - games/<game>/strategies/tuned.toml: each tune whose held-out interval lies above 0, as
   `<preset>_tuned_<N>p`, with its command; the others' commands as comments;
 - docs/tuning-results.md: every tune before and after, what the archetype held, the code and
-  card data they ran on, the behavioural signatures (`reports.signature`) of each hand-written
+  card data they ran on, the behavioural signatures (`reports.sections.signature`) of each
+  hand-written
   preset, its tuned and its open version, and the commands.
 
 games/<game>/strategies/open.toml (the open presets, docs/tuning.md) is never touched.
@@ -34,8 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reports.signature import archetype_table, tuned_games  # noqa: E402
-from reports.tune_output import command_options, preset_name, recorded_commands  # noqa: E402
+from reports.sections.signature import archetype_table, tuned_games  # noqa: E402
+from reports.sections.tune import command_options, preset_name, recorded_commands  # noqa: E402
 
 PLAYERS = (2, 3, 4)
 SEED = 2026
@@ -189,7 +190,8 @@ Made on:
 ## Behavioural signatures
 
 What each hand-written preset, its tuned version and its open version do in their games
-(`reports/signature.py`, on the reference engine's event log): each against the field of its
+(`reports/sections/signature.py`, on the reference engine's event log): each against the field of
+its
 tune, on the same {n_games} games of seed {SEED} (its seat rotated), means per game. Abyss:
 *win* its share of the win; *Lords* recruited, then by guild (*Mag*e, *Sol*dier, *Far*mer,
 *Mer*chant, *Pol*itician, *Amb*assador); Allies *bought* from another's exploration and *taken*

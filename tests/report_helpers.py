@@ -28,7 +28,7 @@ def sample_report():
     import numpy as np
     import pandas as pd
 
-    from reports.render import Report, new_figure
+    from reports.render.report import Report, new_figure
 
     frame = pd.DataFrame(
         {

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.generic import summary, write_report  # noqa: F401  (its report hooks)
+from reports.sections.generic import summary, write_report  # noqa: F401  (its report hooks)
 from sim.core.carddata import CardDataError
 from sim.core.game import GameSpec, Played
 from sim.core.results import win_shares

@@ -1,5 +1,5 @@
 """What the `abyss-mc` commands share: options, checks and error handling (the life of a run
-directory is `reports.run`).
+directory is `reports.run_dir`).
 
 Start-up must stay instant (``abyss-mc --help``), so the commands import only typer and the
 standard library at the top; numpy, pandas, numba and the engines are imported inside them.
@@ -21,7 +21,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from reports import run
+from reports import run_dir as run
 from sim.core.errors import UserError, is_user_error, one_line
 from sim.games import GAMES as REGISTERED_GAMES
 
@@ -131,7 +131,7 @@ def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
     """The engine a local run that asked for the fast path by default plays on: "reference"
     when the fast path is not compiled yet and these games finish sooner on the reference engine
     (the same games, byte for byte) than the compile takes; the fast path then compiles in the
-    background for later runs (`reports.warmup`). Otherwise "fast" (compiled in the foreground
+    background for later runs (`reports.runs.warmup`). Otherwise "fast" (compiled in the foreground
     and announced, if need be): also when a seat looks ahead (the search player), whose
     decisions are the fast path's on either engine."""
     from sim.core.firstrun import cold_start_allowed, compile_in_background, is_compiled
@@ -160,7 +160,7 @@ def resumed(command: str, resume: Path | None, options: dict, set_, cards, prese
     card data and presets as recorded), or, with no run to resume, those given (run None)."""
     if resume is None:
         return None, options, set_, cards, presets, out
-    from reports.run import Run, recorded_paths
+    from reports.run_dir import Run, recorded_paths
 
     run = Run.resume(command, resume)
     return (run, run.plan["options"], run.plan["set"], *recorded_paths(run.plan), resume)

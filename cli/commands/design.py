@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from cli.commands import common as c
-from reports.run import Run, card_digest, data_args, data_paths
+from reports.run_dir import Run, card_digest, data_args, data_paths
 from sim.core.errors import UserError
 
 
@@ -78,8 +78,8 @@ def design(
 
 def _design(o, cards, set_, presets, out, run, backend, scheduler, threads) -> None:
     from reports.design import Budget, Problem, Timer
-    from reports.design_run import run_design
     from reports.design_targets import Field, parse_targets, parse_vary, with_starts
+    from reports.runs.design import run_design
 
     timer = Timer(o["minutes"], time.monotonic)
     varies = parse_vary(o["vary"])

@@ -1,5 +1,5 @@
 """`abyss-mc drama RUN_DIR`: drama and decisiveness with an oracle, for a tournament's play
-strengths (`reports.drama_run`)."""
+strengths (`reports.runs.drama`)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ def drama(
     """Drama and decisiveness with an oracle: each seat's chance to win before every round of
     the tournament's sampled games, by rollouts (docs/metrics.md). `abyss-mc report RUN_DIR`
     then adds them to the report."""
-    from reports.drama import frame
-    from reports.drama_run import run_drama
+    from reports.runs.drama import run_drama
+    from reports.sections.drama import frame
 
     if games < 1 or rollouts < 1:
         raise UserError(f"--games and --rollouts must be at least 1; got {games} and {rollouts}")

@@ -1,5 +1,5 @@
 """`abyss-mc learn`: a learned player distilled from the search by expert iteration
-(`reports.learn_run`, docs/learned.md)."""
+(`reports.runs.learn`, docs/learned.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from cli.commands import common as c
-from reports.run import card_digest, data_options, data_paths
+from reports.run_dir import card_digest, data_options, data_paths
 from sim.core.errors import UserError
 
 
@@ -61,8 +61,8 @@ def learn(
 
 
 def _learn(o, cards, set_, presets, out, run, backend="local", scheduler=None) -> None:
-    from reports import learn_run as L
-    from reports.run import Run
+    from reports.run_dir import Run
+    from reports.runs import learn as L
     from sim.core.runs import atomic_write_text
 
     t_start = time.perf_counter()

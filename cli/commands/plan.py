@@ -52,7 +52,7 @@ def plan(
     spec.check_players(tables, players, exp)
     for name in names:
         spec.strategies().make_policy(name)
-    from reports.plan import make_plan, plan_text
+    from reports.runs.plan import make_plan, plan_text
 
     rows, pilot = make_plan(
         tables,

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from cli.commands import common as c
-from reports.run import recorded_paths
+from reports.run_dir import recorded_paths
 from sim.core.errors import UserError
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from cli.commands import common as c
-from reports.run import (
+from reports.run_dir import (
     Run,
     card_digest,
     data_options,

@@ -24,8 +24,9 @@ def skill(
     then shows the ladder."""
     import pandas as pd
 
-    from reports.render import render_png
-    from reports.skill import chart, ladder
+    from reports.metrics.skill import ladder
+    from reports.render.report import render_png
+    from reports.sections.skill import chart
     from sim.core.runs import atomic_write_bytes, atomic_write_text
 
     names = [r.strip() for r in rungs.split(",") if r.strip()]

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from cli.commands import common as c
-from reports.run import Run, card_digest, data_options, data_paths, recorded_paths, run_digests
+from reports.run_dir import Run, card_digest, data_options, data_paths, recorded_paths, run_digests
 from sim.core.errors import UserError
 
 
@@ -42,7 +42,7 @@ def sweep(
 ) -> None:
     """Play the default and every point of a grid of card-data or rules values on the same
     seeds; report what changes, with intervals and multiple-comparison correction."""
-    from reports.sweep import build_report, parse_sweep, run_sweep, sweep_text
+    from reports.runs.sweep import build_report, parse_sweep, run_sweep, sweep_text
     from sim.core.runs import atomic_write_text, write_parquet
 
     run = None

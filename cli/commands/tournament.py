@@ -16,7 +16,7 @@ from cli.strength_options import (
     SearchRolloutsOption,
     StrengthsOption,
 )
-from reports.run import (
+from reports.run_dir import (
     Run,
     recorded_paths,
 )
@@ -114,14 +114,14 @@ def tournament(
                                              builtin=strategies is None, minutes=minutes)
     if strengths == "search" and min(search_blocks, search_rollouts) < 1:
         raise UserError("--search-blocks and --search-rollouts must be at least 1")
-    from reports.tournament import crn_mode, make_design
+    from reports.play.tournament import crn_mode, make_design
 
     crn = crn_mode(crn)
     for name in names:
         spec.strategies().make_policy(name)  # unknown names and parameters fail before any work
     plans = {n: make_design(names, n, design) for n in counts}
 
-    from reports import tournament_run as TR
+    from reports.runs import tournament as TR
 
     if run is None:
         run = Run.start("tournament", out, seed, {

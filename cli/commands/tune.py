@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from cli.commands import common as c
-from reports.run import Run, data_paths
+from reports.run_dir import Run, data_paths
 from sim.core.errors import UserError
 
 
@@ -71,7 +71,7 @@ def tune(
 
 def _tune(o, cards, set_, presets, out, run, backend, scheduler, threads) -> None:
     from reports import tune as T
-    from reports import tune_run as R
+    from reports.runs import tune as R
 
     t_start = time.perf_counter()
     if not o["strategy"]:
@@ -81,7 +81,7 @@ def _tune(o, cards, set_, presets, out, run, backend, scheduler, threads) -> Non
     start = o["strategy"].strip()
     policy = registry.make_policy(start)
     policy_name = next(k for k, cls in registry.policies.items() if type(policy) is cls)
-    space, rules = R.search_space(registry, start, policy_name, o["params"], o.get("open", False))
+    space, rules = T.search_space(registry, start, policy_name, o["params"], o.get("open", False))
     values = {name: getattr(policy, name) for name in registry.parameters(policy_name)}
     budget = R.budget(o, n)
     seeds = T.stage_seeds(o["seed"])

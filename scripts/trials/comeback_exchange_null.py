@@ -1,7 +1,8 @@
 """Issue 49 suggested testing comebacks against "the same game with each seat's per-round gains
 exchanged across rounds". Measured here on the planted games of tests/core/test_tension_report.py
 (`race`): that null reads a catch-up game as "snowballs" and snowball games as "catches up", so
-the report tests the lead's growth instead (`reports.tension.lead_growth`; docs/decisions.md,
+the report tests the lead's growth instead (`reports.metrics.tension.lead_growth`;
+docs/decisions.md,
 "Comebacks: the lead's growth, not exchanged rounds").
 
 Why: a seat's gains are exchanged with its total kept, so a seat whose exchanged early rounds are
@@ -21,7 +22,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "core"))
 from test_tension_report import race  # noqa: E402
 
-from reports.tension import comeback, lead_growth  # noqa: E402
+from reports.metrics.tension import comeback, lead_growth  # noqa: E402
 
 K, PERMUTATIONS = 3, 20  # the seat last after round 4 of 12 (a third of the game)
 

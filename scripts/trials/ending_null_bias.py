@@ -1,5 +1,6 @@
 """The bias of the ending verdict's model on planted games where ending adds nothing (issue 49;
-docs/metrics.md "How games end"): the evidence for its margin (`reports.end_conditions.MARGIN`)
+docs/metrics.md "How games end"): the evidence for its margin
+(`reports.sections.end_conditions.MARGIN`)
 and for its cells and gap classes.
 
 The games are tests/core/test_end_conditions.py's (`ending_games`): the leader likelier to end

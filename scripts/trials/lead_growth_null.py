@@ -1,6 +1,7 @@
 """How often the snowball-or-catch-up verdict finds something where the planted games of
 tests/core/test_tension_report.py (`race`) have no mechanism, and how often it finds the
-mechanisms (issue 49's audit of `reports.tension.lead_growth`; docs/metrics.md, "Lead growth").
+mechanisms (issue 49's audit of `reports.metrics.tension.lead_growth`; docs/metrics.md, "Lead
+growth").
 Each case prints the verdicts' counts over its seeds (seed s for s in range(SEEDS)): without a
 mechanism a 5% test should find something in about 5% of them.
 
@@ -18,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "core"))
 from test_tension_report import race  # noqa: E402
 
-from reports.tension_report import comeback_verdict  # noqa: E402
+from reports.sections.tension import comeback_verdict  # noqa: E402
 
 #: name -> the planted game (`race`'s arguments); 3 players, 3 tables a deal unless said
 CASES = {

@@ -53,7 +53,7 @@ class PlayModule(Protocol):
 
 @runtime_checkable
 class ReportModule(Protocol):
-    """`GameSpec.report_module` (default `reports.generic`): what the reports add."""
+    """`GameSpec.report_module` (default `reports.sections.generic`): what the reports add."""
 
     summary: Callable[..., str]
     write_report: Callable[..., dict]
@@ -68,13 +68,14 @@ class ReportModule(Protocol):
     #: card or rule at a time (`abyss-mc restrict`; optional)
     restrictions: Callable[..., list] | None
     #: tension_sample(aggregates) -> the sampled games' running scores of a tournament's
-    #: aggregates (`reports.tension_report.Sample`; `abyss-mc design`'s tension targets), or None
+    #: aggregates (`reports.metrics.tension.Sample`; `abyss-mc design`'s tension targets), or None
     #: for a game that keeps none (optional)
     tension_sample: Callable[..., Any] | None
-    #: the module that says what a strategy's behavioural signature counts (`reports.signature`:
+    #: the module that says what a strategy's behavioural signature counts
+    #: (`reports.sections.signature`:
     #: COLUMNS, RATIOS, HEADERS, GAME, seat_counts, TUNED_EXPANSIONS; optional)
     SIGNATURE: str | None
-    #: the module of the learned player's data (`abyss-mc learn`, `reports.learn_run`: GAME,
+    #: the module of the learned player's data (`abyss-mc learn`, `reports.runs.learn`: GAME,
     #: DECISIONS, FEATURES, N_CODES, BITS, record_tables, base_strategy; optional)
     LEARN: str | None
 
@@ -99,7 +100,7 @@ def missing_hooks(spec) -> list[str]:
     wanted: list[tuple[str | None, Any]] = [
         (spec.cards_module, CardsModule),
         (spec.play_module, PlayModule),
-        (spec.report_module or "reports.generic", ReportModule),
+        (spec.report_module or "reports.sections.generic", ReportModule),
         (spec.analysis_module, AnalysisModule),
     ]
     out = []

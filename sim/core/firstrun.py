@@ -142,13 +142,13 @@ def compile_part_in_background(label: str, target: str) -> None:
     it under `first_compile(label)`) in a detached process, on the core the command's own
     compile leaves free; `first_compile(label)` later waits for it (issue 33: kernels that do
     not call each other compile side by side instead of one after the other)."""
-    detached([sys.executable, "-m", "reports.warmup", "--part", label, target])
+    detached([sys.executable, "-m", "reports.runs.warmup", "--part", label, target])
 
 
 def compile_in_background(game: str) -> None:
-    """Start `python -m reports.warmup GAME` detached from this process (its own session, no
+    """Start `python -m reports.runs.warmup GAME` detached from this process (its own session, no
     output), so it goes on compiling after the command that started it has ended."""
-    detached([sys.executable, "-m", "reports.warmup", game])
+    detached([sys.executable, "-m", "reports.runs.warmup", game])
 
 
 def detached(args: list[str]) -> None:

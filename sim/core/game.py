@@ -96,7 +96,7 @@ class GameSpec:
 
     def report(self):
         """The report module (the game's own, else the generic one of `reports`)."""
-        return import_module(self.report_module or "reports.generic")
+        return import_module(self.report_module or "reports.sections.generic")
 
     def result_columns(self) -> tuple[dict, dict] | None:
         """(seat columns, game columns), name -> (dtype, meaning), when the game declares them."""

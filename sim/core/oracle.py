@@ -6,7 +6,7 @@ estimated by rollouts: the state copied, every random stream re-keyed, what no p
 redealt (the game's `determinize`, for no seat: the view of someone watching the table), and the
 game played to its end by the same strategies; a seat's value is its mean share of the win
 (ties shared). The rollouts of a row are kept as `FOLDS` means of equal parts (folds), so that
-`reports.drama` can pick a favourite on some folds and read its chance on another: a maximum
+`reports.metrics.drama` can pick a favourite on some folds and read its chance on another: a maximum
 over noisy estimates read on the estimates that chose it is biased up. The last row is the
 game's own result (in every fold). A game hands over what its search driver takes
 (`sim.core.driver.drivers_for`): its turn, the final tally and its `DriverLayout`.
@@ -26,7 +26,8 @@ WATCHER = -1
 MAX_ROUNDS = 64
 #: the oracle's stream of keys (`game_key`)
 ORACLE_STREAM = 0x0DA
-#: the rollouts of a row are kept as this many means of equal folds (`reports.drama` cross-fits)
+#: the rollouts of a row are kept as this many means of equal folds (`reports.metrics.drama`
+#: cross-fits)
 FOLDS = 4
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 #: one game in this many is sampled (the game index modulo EVERY is 0)
 EVERY = 16
-#: a round after a game's end (`reports.tension.NOT_PLAYED`)
+#: a round after a game's end (`reports.metrics.tension.NOT_PLAYED`)
 NOT_PLAYED = -(1 << 30)
 FIELDS = ("game", "strategy", "scores", "final", "rank")
 

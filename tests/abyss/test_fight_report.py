@@ -30,7 +30,7 @@ from games.abyss.report.rollout import (
     rule_sentence,
     save_rollouts,
 )
-from reports.render import Report
+from reports.render.report import Report
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -232,7 +232,7 @@ def test_a_tournament_of_more_strategies_than_seats_plays_the_weights_of_its_tab
     import hashlib
 
     from games.abyss.strategies.learned import LearnedPolicy
-    from reports.tournament import game_policies
+    from reports.play.tournament import game_policies
 
     for n in (2, 3, 4):
         learned = game_policies("abyss", ["learned", "farmer", "greedy", "random"], n)[0]

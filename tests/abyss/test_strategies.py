@@ -42,7 +42,7 @@ from games.abyss.strategies.baseline import (
     HeuristicPolicy,
     RandomPolicy,
 )
-from reports.intervals import wilson_interval
+from reports.stats.intervals import wilson_interval
 from sim.core.errors import UserError, is_user_error
 from sim.core.workspace import trace_of
 

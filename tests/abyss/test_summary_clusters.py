@@ -19,7 +19,7 @@ from games.abyss.engine import state as KN
 from games.abyss.engine.aggregate import CLUSTER_SUMS, Aggregates
 from games.abyss.engine.state import N_GAME_FIELDS, N_SEAT_FIELDS
 from games.abyss.report.summary_text import strategy_rate, strategy_score, summarize_aggregates
-from reports.intervals import (
+from reports.stats.intervals import (
     clustered_mean,
     clustered_rate,
     mean_from_sums,

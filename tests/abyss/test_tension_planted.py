@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from reports.tension import compare
-from reports.tension_report import comeback_round, measured
+from reports.metrics.tension import comeback_round, compare, measured
 from sim import games
 
 N_GAMES = 6400  # 400 sampled games
@@ -42,7 +41,7 @@ def test_a_planted_early_lead_decides_games_earlier_and_cuts_comebacks(seed):
     default = _tension((), seed)
     planted = _tension(("rules.first_player_pearls=20",), seed)
     k = comeback_round(default)
-    from reports.tension import tension
+    from reports.metrics.tension import tension
 
     a = tension(default.scores, default.win, default.final, ks=[k])
     b = tension(planted.scores, planted.win, planted.final, ks=[k])

@@ -31,7 +31,7 @@ from games.abyss.engine.schema import (
     seats_frame,
 )
 from games.abyss.report.summary_text import summarize
-from reports.intervals import wilson_interval
+from reports.stats.intervals import wilson_interval
 
 HEAVY_MODULES = ("numpy", "pandas", "numba", "scipy", "matplotlib", "pyarrow")
 
@@ -514,7 +514,7 @@ def test_interval_formulas_match_scipy_stats() -> None:
     """The summary's light-weight quantiles agree with scipy.stats' binomtest and t."""
     from scipy import stats
 
-    from reports.intervals import mean_halfwidth
+    from reports.stats.intervals import mean_halfwidth
 
     for wins, n in ((0, 10), (3, 10), (50, 100), (999, 1000), (1000, 1000), (7, 2000)):
         ci = stats.binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")
@@ -553,7 +553,7 @@ def test_a_run_killed_before_its_plan_was_sealed_resumes(tmp_path, monkeypatch):
     A plan without digests beside finished chunks (an older version's) is still refused."""
     from types import SimpleNamespace
 
-    from reports import run as R
+    from reports import run_dir as R
     from sim.core.errors import UserError
 
     monkeypatch.setattr(R, "run_digests", lambda tables, presets: {"engine": "e1"})

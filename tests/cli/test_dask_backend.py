@@ -95,7 +95,7 @@ def test_dask_conspiracy_gives_the_local_results(tmp_path, cluster) -> None:
 def test_dask_tournament_gives_the_local_results(tmp_path, cluster, monkeypatch, game) -> None:
     """Issue 17: "`tournament` ... accept[s] --backend dask like simulate and sweep, with results
     identical to a local run (same bytes in the result tables)"."""
-    from reports import tournament
+    from reports.play import tournament
 
     monkeypatch.setattr(tournament, "DASK_BLOCKS", 70)  # several tasks per player count
     args = ["tournament", "--game", game, "--players", "2,3", "--blocks", "200", "--seed", "6",

@@ -37,7 +37,7 @@ def _given(df: pd.DataFrame) -> pd.Series:
     return df[(df["candidate"] == 0) & (df["stage"] == "finalists 1")].iloc[0]
 
 
-#: a cell of the summary: the value, its 95% interval and the word (`reports.design_report`)
+#: a cell of the summary: the value, its 95% interval and the word (`reports.sections.design`)
 CELL = re.compile(r"(-?\d+\.\d+) \[(-?\d+\.\d+), (-?\d+\.\d+)\] (meets|misses|cannot tell)")
 
 
@@ -163,7 +163,7 @@ def test_an_interrupted_design_resumes_to_the_same_candidates(tmp_path, monkeypa
             "--candidates", "24", "--blocks", "60", "--reeval-blocks", "200",
             "--retune-candidates", "8"]  # fmt: skip
     whole, _ = _design(tmp_path, "whole", *args)
-    from reports import design_run
+    from reports.runs import design as design_run
 
     saved, calls = design_run._save_json, {"n": 0}
 

@@ -66,7 +66,7 @@ def test_strategies_of_each_game_come_from_its_package() -> None:
 def test_a_registered_game_runs_through_simulate_tournament_replay_and_report(tiny, tmp_path):
     """The tiny game of tests/tiny_game.py, which no command names, runs through `simulate`,
     `tournament`, `replay RUN_DIR` and `report` by its spec alone, with the generic summary and
-    report (its report hooks delegate to `reports.generic`)."""
+    report (its report hooks delegate to `reports.sections.generic`)."""
     import pandas as pd
 
     run = tmp_path / "sim"

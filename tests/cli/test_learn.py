@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from reports import learn_run as L
+from reports.runs import learn as L
 from sim.core.runs import partial_dir
 
 
@@ -70,7 +70,7 @@ def test_bad_options_are_one_line(tmp_path):
 #: are written and before its row, until it is killed: the file named by HOLD_FLAG says when
 HELD_LEARN = """
 import os, pathlib, sys, time
-from reports import learn_run
+from reports.runs import learn as learn_run
 written = learn_run.write_weights
 def held(learn, path, *args, **kwargs):
     written(learn, path, *args, **kwargs)

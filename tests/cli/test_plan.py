@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from reports.plan import blocks_needed
+from reports.runs.plan import blocks_needed
 
 
 def test_blocks_needed_is_the_normal_approximation() -> None:

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from reports import tournament_run as tournament_command
+from reports.runs import tournament as tournament_command
 
 runner = CliRunner()
 ARGS = ["tournament", "--players", "2", "--blocks", "30", "--card-blocks", "12",
@@ -67,8 +67,8 @@ def test_a_custom_line_up_plays_its_tuned_versions_and_card_values_and_the_repor
         assert ((impact["p_holm"] < 0.05) == impact["finding"].isin(
             ["worth something", "better without"])).all()
         # the values are that strategy's restricted play, played again on deals of its own (not
-        # those of the tournament that chose the strategy: `reports.seeds.card_seed`)
-        from reports.seeds import card_seed
+        # those of the tournament that chose the strategy: `reports.play.seeds.card_seed`)
+        from reports.play.seeds import card_seed
 
         best, seed = meta["strategy"], card_seed(4, label)
         problem = Problem("abyss", tables, 2, best, "", {}, {}, [best], seed, spec.strategies())
@@ -256,7 +256,7 @@ def test_a_time_budget_plays_the_card_values_sequentially(tmp_path):
     deals for those already told apart" (the procedure's error rates: tests/core/
     test_sequential.py). Here: the card values of both strengths are played in looks within the
     budget, each card on its own number of deals, and the report says how they were played."""
-    from reports.sequential import look_conf
+    from reports.budget import look_conf
 
     out = tmp_path / "run"
     result = runner.invoke(app, ["tournament", "--players", "2", "--blocks", "4", "--strengths",

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from reports.sweep import grid, parse_sweep
+from reports.runs.sweep import grid, parse_sweep
 
 runner = CliRunner()
 

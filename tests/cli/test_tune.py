@@ -100,7 +100,7 @@ def test_the_held_out_interval_is_a_paired_t_interval() -> None:
 def test_an_interrupted_tune_resumes_to_the_same_trace(tiny, tmp_path, monkeypatch):
     _tune([*TINY, *SMALL], tmp_path / "whole")
 
-    from reports import tune_run as command
+    from reports.runs import tune as command
 
     saved = command._save_json
     calls = {"n": 0}

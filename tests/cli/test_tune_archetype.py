@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from reports import tune as T
+from reports.sections.tune import MADE_BY, command_options, recorded_commands
 from reports.tune import within_archetype
-from reports.tune_output import MADE_BY, command_options, recorded_commands
 from sim import games
 
 runner = CliRunner()

@@ -1,6 +1,6 @@
 """The Conspiracy balance report (games/conspiracy/report/) on small real runs written into
 tmp directories: a simulate-like run (`games.conspiracy.engine.play.run_games`) and a CRN
-tournament of two player counts (reports.tournament's design played with
+tournament of two player counts (reports.play.tournament's design played with
 games.conspiracy.engine.fast.run_tables)."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def sim_run(tmp_path_factory, tables) -> Path:
 
 @pytest.fixture(scope="module")
 def tournament_run(tmp_path_factory, tables) -> Path:
-    from reports.tournament import game_policies, make_design, play_blocks
+    from reports.play.tournament import game_policies, make_design, play_blocks
 
     names = ["heuristic", "heuristic:pile_min=15", "pile_raider"]
     seat_parts, game_parts = [], []
@@ -243,7 +243,7 @@ def test_game_length_and_end_reasons(sim_run):
 
 def test_cluster_interval_of_singletons_is_the_t_interval():
     """One seat-game per cluster: the cluster-robust interval of a mean is the t interval."""
-    from reports.intervals import mean_halfwidth
+    from reports.stats.intervals import mean_halfwidth
 
     rng = np.random.default_rng(0)
     df = pd.DataFrame(

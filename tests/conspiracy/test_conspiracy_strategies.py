@@ -8,7 +8,7 @@ import pytest
 from games.conspiracy.engine.cards.loader import load_cards
 from games.conspiracy.engine.play import run_games
 from games.conspiracy.strategies import REGISTRY
-from reports.intervals import wilson_interval
+from reports.stats.intervals import wilson_interval
 
 PRESETS = ["coalition_builder", "key_hunter", "pearl_master", "high_ip", "pile_raider"]
 

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.across_strengths import cochran_q, judge_table, pooled, status
-from reports.seat_tables import seat_advantage_blocks
-from reports.verdict_table import verdict_frame
-from reports.verdicts import Effect, Verdict, best_strategy_blocks, seat_verdict
+from reports.sections.across_strengths import cochran_q, judge_table, pooled, status
+from reports.sections.seat_tables import seat_advantage_blocks
+from reports.sections.verdict_table import verdict_frame
+from reports.sections.verdicts import Effect, Verdict, best_strategy_blocks, seat_verdict
 
 #: each seat's chance to win at 3 and 4 players (a real first-seat advantage, as in Abyss)
 SEATS = {3: (0.36, 0.34, 0.30), 4: (0.27, 0.27, 0.24, 0.22)}
@@ -171,7 +171,7 @@ def test_gail_and_simons_crossing_test_keeps_its_level_and_finds_a_crossing() ->
     one side) it rejects about 5% of 4,000 draws (band 4.0%-6.0%, 3 standard errors; with three
     strengths, two at 0); elsewhere on the null, less; a real crossing (+3, -3) is found in
     most draws."""
-    from reports.across_strengths import crossing
+    from reports.sections.across_strengths import crossing
 
     c, df, p = crossing([Effect(2.0, 1.0), Effect(-2.0, 1.0)])
     assert c == pytest.approx(4.0) and df == 1 and p == pytest.approx(0.02275, abs=1e-4)

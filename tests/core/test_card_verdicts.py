@@ -1,4 +1,5 @@
-"""Card values as verdicts (`reports.card_verdicts`): the most valuable card, the cards too weak
+"""Card values as verdicts (`reports.sections.card_verdicts`): the most valuable card, the cards
+too weak
 to matter and the rules questions of restricted play. Issue 22: planted effects found, null data
 "cannot tell"; issue 28: the family counted and the intervals matching the tests; issue 49: "a
 designer asks which cards are too weak to matter: name the cards shown to be worth less than a
@@ -13,9 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports import sequential as Q
-from reports.card_verdicts import WEAK, card_verdicts
+from reports import budget as Q
 from reports.restrict import MARGIN, NEVER, equivalence, impact_frame
+from reports.sections.card_verdicts import WEAK, card_verdicts
 
 META = {"strategy": "s", "players": 4, "blocks": 400}
 
@@ -121,7 +122,7 @@ def test_the_top_is_told_from_an_equal_card_at_most_at_the_error_rate() -> None:
     worth nothing, 2,000 draws: the top is told apart from every other card, an error, at most
     at 5% with room for the draws' noise (about 2% expected: 5% / 5 others, either way round;
     without the Bonferroni correction over the others about 10%)."""
-    from reports.card_verdicts import best_set
+    from reports.sections.card_verdicts import best_set
 
     rng = np.random.default_rng(7)
     errors = 0
@@ -326,7 +327,7 @@ def test_card_verdicts_count_the_corrected_family_and_print_matching_intervals()
 
 # --- on a time budget: each card on its own deals ----------------------------------------------
 def _timed(values, seed):
-    """A sequential run (`reports.sequential.run`) on simulated restricted play, its fresh deals
+    """A sequential run (`reports.budget.run`) on simulated restricted play, its fresh deals
     another stream (as tests/core/test_sequential.py)."""
     total = Q.schedule()[-1]
 

@@ -31,7 +31,8 @@ def test_a_missing_hook_is_named(tmp_path, monkeypatch) -> None:
         setattr(module, hook, None)
     monkeypatch.setitem(__import__("sys").modules, "half_a_game", module)
     spec = GameSpec(name="half", title="Half", cards_module="tiny_game",
-                    play_module="half_a_game", report_module="reports.generic")  # fmt: skip
+                    play_module="half_a_game",
+                    report_module="reports.sections.generic")  # fmt: skip
     assert missing_hooks(spec) == ["half_a_game: tournament_frames",
                                    "half_a_game: load_aggregates"]  # fmt: skip
 

@@ -1,4 +1,5 @@
-"""`reports.cycles`: a planted rock-paper-scissors cycle is found and named, a transitive set is
+"""`reports.metrics.cycles`: a planted rock-paper-scissors cycle is found and named, a transitive
+set is
 ranked in order, null tables give "cannot tell", and alpha-rank matches a chain solved by hand."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from reports.cycles import PayoffTable, alpharank, log_stationary, rank_strategies
+from reports.metrics.cycles import PayoffTable, alpharank, log_stationary, rank_strategies
 
 RPS = ("R", "P", "S")
 RPS_BEATS = {("R", "S"), ("S", "P"), ("P", "R")}
@@ -201,7 +202,7 @@ RPS_2P = {("rock", "scissors"): 0.7, ("scissors", "paper"): 0.7, ("paper", "rock
 def test_a_rock_paper_scissors_tournament_names_no_best_strategy_over_many_seeds():
     """Issue 31: "A rock-paper-scissors cycle of three strategies ... is found as a cycle, and
     the report names no best strategy"; a transitive set is ranked (its best named)."""
-    from reports.verdicts import best_strategy_blocks
+    from reports.sections.verdicts import best_strategy_blocks
 
     cyclic = transitive = 0
     for seed in range(10):
@@ -214,7 +215,7 @@ def test_a_rock_paper_scissors_tournament_names_no_best_strategy_over_many_seeds
 
 
 def test_even_strategies_head_to_head_give_no_cycle_and_no_best():
-    from reports.verdicts import best_strategy_blocks
+    from reports.sections.verdicts import best_strategy_blocks
 
     even = {("rock", "scissors"): 0.5, ("scissors", "paper"): 0.5, ("paper", "rock"): 0.5}
     found = [best_strategy_blocks(_mixed_tournament(even, 300, seed), 2) for seed in range(20)]
@@ -222,7 +223,7 @@ def test_even_strategies_head_to_head_give_no_cycle_and_no_best():
 
 
 def test_head_to_head_tests_the_paired_advantage():
-    from reports.cycles import dominance, head_to_head
+    from reports.metrics.cycles import dominance, head_to_head
 
     table = head_to_head(_mixed_tournament(RPS_2P, 400, 1), 2)
     i, j = table.names.index("rock"), table.names.index("scissors")

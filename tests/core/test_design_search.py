@@ -283,7 +283,7 @@ def test_the_borderline_knob_over_2000_seeds() -> None:
 def test_every_purpose_plays_deals_of_its_own() -> None:
     """The search, each round, the confirmation and the checks: one seed each (reports/seeds)."""
     from reports.design import ADAPT, CONFIRM, LEARNED, round_seed
-    from reports.seeds import derived_seed
+    from reports.play.seeds import derived_seed
 
     o = _knob_run(lambda x: 0.225, 3, candidates=16, finalists=1)  # three rounds, none meets
     seeds = [c.seed for c in o.fresh]
@@ -300,7 +300,7 @@ def test_a_choice_the_confirmation_does_not_meet_is_not_recommended() -> None:
     """A candidate chosen on its round's deals but not met on the confirmation's: "not
     confirmed", nothing recommended, and no other candidate chosen on those deals."""
     from reports.design import CONFIRM
-    from reports.seeds import derived_seed
+    from reports.play.seeds import derived_seed
 
     confirm_seed = derived_seed(0, CONFIRM)
     base = knob(SLOPE)
@@ -363,7 +363,7 @@ def test_minutes_bound_the_whole_run(monkeypatch) -> None:
     """`--minutes 10` where the search alone would take 27 minutes: the search stops in time for
     the first round (80 s) and the confirmation (16 s); the re-tunes (104 s with their check) do
     not fit and are skipped, and the summary says so; the whole run within 10% of 10 minutes."""
-    from reports.design_report import summary_text
+    from reports.sections.design import summary_text
 
     o, seconds = _timed_run(monkeypatch, 10)
     assert seconds <= 1.1 * 600 and seconds > 0.8 * 600

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reports.drama import Measured, decisiveness_floor, per_game, summary
+from reports.metrics.drama import Measured, decisiveness_floor, per_game, summary
 
 NAN = np.nan
 #: `abyss-mc drama`'s default rollouts and the oracle's folds (`sim.core.oracle.FOLDS`)
@@ -202,7 +202,7 @@ def test_a_close_race_reads_at_most_its_true_drama():
 def test_the_report_counts_the_rows_above_their_floors():
     """The section's sentence counts the rows whose intervals clear their floors: a planted
     comeback clears drama's and peak drama's (found in every seed above)."""
-    from reports.drama import readings
+    from reports.sections.drama import readings
 
     rng = np.random.default_rng(0)
     m = _synthetic(rng, deals=32, tables=2, players=2, rounds=(10, 20), chances=_comeback,
@@ -214,7 +214,7 @@ def test_the_report_counts_the_rows_above_their_floors():
 def test_values_measured_before_the_folds_are_not_read(tmp_path):
     """A run measured before the oracle kept folds holds [game, row, seat]: the report names it
     to measure again rather than read a maximum over noise."""
-    from reports.drama import load
+    from reports.metrics.drama import load
 
     one = _game([[0.6, 0.4], [0.0, 1.0]])
     np.savez(tmp_path / "drama-2p.npz", values=one[None], games=np.zeros(1, dtype=np.int64),
@@ -260,7 +260,7 @@ def test_the_floor_is_the_null_mean():
 def _oracle(game, lineup, n_players, rollouts=8, n_games=24, seed=3):
     """The oracle over games 0 .. n_games - 1 (rotated: line-up entry 0 sits at seat g mod 2),
     and what the kernel's own run of those games needs."""
-    from reports.tournament import game_policies
+    from reports.play.tournament import game_policies
     from sim import games
     from sim.core.batch import rotated_seatings
 

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.end_conditions import (
+from reports.metrics.tension import NOT_PLAYED, Sample
+from reports.sections.end_conditions import (
     MARGIN,
     MIN_DEALS,
     by_strategy,
@@ -25,8 +26,6 @@ from reports.end_conditions import (
     standings,
     triggers,
 )
-from reports.tension import NOT_PLAYED
-from reports.tension_report import Sample
 
 
 def _tournament(p_trigger_wins: float, blocks: int, seed: int, n: int = 3):
@@ -270,7 +269,7 @@ def test_the_sentence_states_the_games_and_deals_in_the_model():
 def test_a_finding_needs_the_interval_beyond_the_margin(monkeypatch, lo, hi, key):
     """An interval that excludes 0 but not the margin is no finding (the bias the model showed
     on planted games where ending adds nothing reached 1.0 points with 2 standard errors)."""
-    import reports.end_conditions as end
+    import reports.sections.end_conditions as end
 
     measured = end.Ending((lo + hi) / 2, lo, hi, 0.005, 0.6, 3000, 9000, 6000, 9000, 900)
     monkeypatch.setattr(end, "ending_effect", lambda rows: measured)
@@ -333,7 +332,7 @@ def test_the_join_on_a_conspiracy_tournament():
     """On the engine (a Conspiracy tournament, one line-up: every table of a sampled deal is
     kept): every sampled game is found, at a table that seats the same strategies."""
     from games.conspiracy.report.balance import tension_sample
-    from reports.tournament import run_tournament
+    from reports.play.tournament import run_tournament
     from sim import games as registry
 
     lineup = ["key_hunter", "random", "coalition_builder"]

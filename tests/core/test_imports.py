@@ -133,6 +133,55 @@ def test_the_checks_can_fail(tmp_path) -> None:
     assert other == ["games/abyss/engine/rules.py imports games.conspiracy.engine"]
 
 
+# --- the layers of `reports` (issue 51) ---------------------------------------------------------
+#: `reports`' sub-packages, lowest first; "" is the modules at its top level (the procedures:
+#: tune, restrict, design, ...). A module may import its own layer and those below, never above.
+REPORT_LAYERS = ("stats", "render", "play", "metrics", "", "sections", "runs")
+
+
+def report_layer(name: str) -> int | None:
+    """The layer of module `name` of `reports` (None for the package itself or another one)."""
+    parts = name.split(".")
+    if parts[0] != "reports" or len(parts) < 2:
+        return None
+    return REPORT_LAYERS.index(parts[1] if parts[1] in REPORT_LAYERS else "")
+
+
+def _reaches_up(path: Path, name: str, root: Path = ROOT) -> bool:
+    mine = report_layer(".".join(path.relative_to(root).with_suffix("").parts))
+    theirs = report_layer(name)
+    return mine is not None and theirs is not None and theirs > mine
+
+
+def test_the_layers_of_reports_import_downward() -> None:
+    assert crossings("reports", _reaches_up) == []
+
+
+def test_every_module_of_reports_is_in_a_layer() -> None:
+    """A sub-package of `reports` not in REPORT_LAYERS would be counted as the top level."""
+    packages = {p.parent.name for p in (ROOT / "reports").glob("*/__init__.py")}
+    assert packages == set(REPORT_LAYERS) - {""}
+
+
+def test_the_layer_check_can_fail(tmp_path) -> None:
+    """A statistic that draws a chart, a metric that writes a section, a procedure that starts a
+    command's run: each seen, also lazily; downward and same-layer imports pass."""
+    for folder in ("stats", "metrics", "sections", "runs"):
+        (tmp_path / "reports" / folder).mkdir(parents=True)
+    (tmp_path / "reports" / "stats" / "blocks.py").write_text(
+        "def f():\n    from reports.render.report import Report\n")
+    (tmp_path / "reports" / "metrics" / "drama.py").write_text(
+        "from reports.sections import verdicts\nfrom reports.stats import blocks\n")
+    (tmp_path / "reports" / "design.py").write_text(
+        "from reports.runs.tune import search_space\nfrom reports import tune\n")
+    (tmp_path / "reports" / "sections" / "tension.py").write_text(
+        "from reports.metrics.tension import lead_growth\nfrom . import verdicts\n")
+    found = crossings("reports", lambda p, n: _reaches_up(p, n, tmp_path), tmp_path)
+    assert found == ["reports/design.py imports reports.runs.tune",
+                     "reports/metrics/drama.py imports reports.sections",
+                     "reports/stats/blocks.py imports reports.render.report"]  # fmt: skip
+
+
 def test_no_command_imports_another() -> None:
     """cli/commands: one thin module per command; what they share is `common`."""
     commands = {p.stem for p in (ROOT / "cli" / "commands").glob("*.py")} - {"__init__"}

@@ -18,8 +18,8 @@ from scipy.stats import ttest_1samp
 from search_table import decide
 
 from reports import learned_fit as lf
-from reports.learn_run import LearnSetup
 from reports.learned_fit import Records
+from reports.runs.learn import LearnSetup
 
 SEEDS = range(20)
 #: The features' own units: means and spreads far from 0 and 1, so the standardisation matters.

@@ -1,4 +1,5 @@
-"""reports/render.py: escaping, self-containedness, Markdown links, atomic writes, file names.
+"""reports/render/report.py: escaping, self-containedness, Markdown links, atomic writes, file
+names.
 
 tests/core/test_report_browser.py opens the same report in headless Chromium.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from report_helpers import GENERATED, HOSTILE, sample_report
 
-from reports import render
+from reports.render import report as render
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

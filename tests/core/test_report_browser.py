@@ -222,9 +222,9 @@ def test_balance_report_of_a_tournament_opens_in_chromium(browser, tmp_path):
 def test_the_verdict_table_of_a_full_report_fits_the_first_screen(browser, tmp_path):
     """The default report's verdict table (four player counts, three play strengths, every
     question, the longest cells the verdicts write) is whole in a 1280x800 window at the top."""
-    from reports.render import Report
-    from reports.verdict_table import add_strength_verdicts
-    from reports.verdicts import Verdict
+    from reports.render.report import Report
+    from reports.sections.verdict_table import add_strength_verdicts
+    from reports.sections.verdicts import Verdict
 
     def tier(name):
         rows = []

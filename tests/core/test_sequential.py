@@ -1,4 +1,4 @@
-"""Card values on a time budget (`reports.sequential`, issue 30): "a sequential procedure whose
+"""Card values on a time budget (`reports.budget`, issue 30): "a sequential procedure whose
 error rates are tested (planted and null cases)"; issue 49: an estimate after early stopping is
 confirmed on fresh deals, never reported from the deals that stopped it. Restricted play is
 simulated: each deal's win shares drawn for every row from a seeded stream, the same deal for
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reports import sequential as Q
+from reports import budget as Q
 
 PLAYERS = 4
 
@@ -185,7 +185,7 @@ def test_every_interval_excludes_0_exactly_when_its_card_is_a_finding():
 def test_the_batched_p_values_are_the_paired_t_tests():
     from scipy.stats import ttest_1samp
 
-    from reports.stats import paired_test
+    from reports.stats.blocks import paired_test
 
     rng = np.random.default_rng(5)
     d = np.vstack([rng.normal(0.1, 1, 40), rng.normal(0, 1, 40), np.zeros(40), np.full(40, .5)])
@@ -231,7 +231,7 @@ def _tournament(edge: float, seed: int, strategies=("a", "b")):
 
 
 def _best_found(result, conf):
-    from reports.verdicts import best_strategy_blocks
+    from reports.sections.verdicts import best_strategy_blocks
 
     return best_strategy_blocks(result.seats, 2, conf).finding
 
@@ -250,7 +250,7 @@ def test_a_best_strategy_is_found_in_looks_and_stops_early():
 def _pair_told(result, conf):
     """`_best_found` for two strategies, faster: Holm over one pair is the paired t test over
     blocks (checked against it below)."""
-    from reports.stats import paired_test
+    from reports.stats.blocks import paired_test
 
     _, lo, hi, _ = paired_test(result.diffs, conf)
     return lo > 0 or hi < 0

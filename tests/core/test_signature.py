@@ -1,4 +1,5 @@
-"""The behavioural signature (`reports.signature`): what a strategy does in its games, counted
+"""The behavioural signature (`reports.sections.signature`): what a strategy does in its games,
+counted
 from the reference engine's event log and decisions (issue 28: "show by a behavioural signature
 (what it recruits, how often it fights, what it plots with) that each tuned preset still plays
 its archetype").
@@ -16,7 +17,7 @@ import pytest
 
 from games.abyss.report.signature import GUILDS
 from games.conspiracy.report.signature import COLUMNS as CONSPIRACY_COLUMNS
-from reports.signature import archetype_table, signature, signature_games
+from reports.sections.signature import archetype_table, signature, signature_games
 from sim import games
 
 FIELD = ["heuristic", "greedy", "leviathan_hunter"]
@@ -104,7 +105,7 @@ def test_conspiracy_piles_and_keys() -> None:
 def test_the_table_signs_each_preset_its_tuned_and_open_versions(monkeypatch, tmp_path) -> None:
     """One row per hand-written preset and version that exists, against the field its tune's
     recorded command names (a tuned file of one preset, here)."""
-    import reports.signature as S
+    import reports.sections.signature as S
 
     registry = games.get("conspiracy").strategies()
     hand, _, open_ = registry.builtin

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.skill import STEP, ladder, saved, span_difference, step_row
+from reports.metrics.skill import STEP, ladder, saved, span_difference, step_row
 
 
 def _two_player_ladder(shares: list[float], blocks: int, seed: int,
@@ -195,7 +195,7 @@ def test_the_skill_row_finds_a_planted_gap_and_keeps_its_error_rate_when_players
     """The verdict table's skill row picks the best and the weakest strategy after looking: its
     interval is widened over every pair, so four players of equal skill give "cannot tell" in
     all but the 5% (band) of 200 seeds, and a planted one-step gap is found."""
-    from reports.skill import skill_verdict
+    from reports.sections.skill import skill_verdict
 
     null = [skill_verdict({2: _two_player_ladder([0.5, 0.5, 0.5], 150, seed)})
             for seed in range(200)]  # fmt: skip
@@ -210,7 +210,7 @@ def test_the_skill_row_finds_a_planted_gap_and_keeps_its_error_rate_when_players
 
 
 def test_the_skill_row_is_asked_at_the_card_player_count_and_needs_two_strategies():
-    from reports.skill import skill_verdict
+    from reports.sections.skill import skill_verdict
 
     two = _two_player_ladder([0.75], 100, 0)
     four = two.copy()  # the same games, labelled as a 4-player part
@@ -223,7 +223,7 @@ def test_the_skill_row_of_a_sweep_says_at_least_the_bound_over_its_deals():
     """A strategy that wins every game against the random policy: its step is one-sided, the
     Clopper-Pearson bound over the 100 deals both play (at 97.5%, the lower end of the row's 95%
     level: a share of 0.025^(1/100)), so the row and its cell say "at least", with no interval."""
-    from reports.skill import skill_verdict
+    from reports.sections.skill import skill_verdict
 
     v = skill_verdict({2: _two_player_ladder([1 - 1e-12], 100, 0)})
     bound = _steps(0.025 ** (1 / 100))  # 2.98

@@ -1,4 +1,4 @@
-"""Tests of `reports.stats` against known answers: synthetic tournaments with known win
+"""Tests of `reports.stats.blocks` against known answers: synthetic tournaments with known win
 probabilities, scores and Plackett-Luce strengths, hand-computed Holm adjustments, and simulated
 coverage of the fixed-n intervals and of the anytime-valid confidence sequences."""
 
@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports import stats
-from reports.intervals import wilson_interval
+from reports.stats import blocks as stats
+from reports.stats import rating, sequential
+from reports.stats.intervals import wilson_interval
 
 NAMES = ("A", "B", "C", "D")
 COLUMNS = ["block", "table", "seat", "strategy", "win", "ip", "rank"]
@@ -358,7 +359,7 @@ def test_plackett_luce_recovers_known_strengths():
     theta = np.array([0.8, 0.3, -0.2, -0.9])
     rng = np.random.default_rng(12)
     df = pl_tournament(rng, theta, n_blocks=150, tables=2)
-    r = stats.plackett_luce(df, conf=0.99)
+    r = rating.plackett_luce(df, conf=0.99)
     assert list(r.index) == ["s0", "s1", "s2", "s3"]
     assert r["strength"].sum() == pytest.approx(0.0, abs=1e-9)
     assert r["tables"].tolist() == [300] * 4
@@ -375,7 +376,7 @@ def test_plackett_luce_without_ties_is_choix_on_the_full_rankings():
 
     rng = np.random.default_rng(13)
     df = pl_tournament(rng, [0.5, 0.0, -0.5, 0.2, 0.1], n_blocks=80, seats=3)
-    r = stats.plackett_luce(df, intervals=False)
+    r = rating.plackett_luce(df, intervals=False)
     order = df.sort_values(["block", "table", "rank"])
     rankings = [
         tuple(int(s[1:]) for s in g["strategy"]) for _, g in order.groupby(["block", "table"])
@@ -395,11 +396,11 @@ def test_plackett_luce_ties_are_symmetric_and_ignore_seat_order():
         for seat, name in enumerate(seats):
             rows.append((b, 0, seat, name, float(ranks[name] == 1) / 2, 0, ranks[name]))
     df = pd.DataFrame(rows, columns=COLUMNS)
-    r = stats.plackett_luce(df)
+    r = rating.plackett_luce(df)
     assert r.loc["A", "strength"] == pytest.approx(r.loc["B", "strength"], abs=1e-8)
     assert r.loc["A", "strength"] > r.loc["C", "strength"]
     swapped = df.assign(seat=df["seat"].map({0: 2, 1: 1, 2: 0}))
-    r2 = stats.plackett_luce(swapped, intervals=False)
+    r2 = rating.plackett_luce(swapped, intervals=False)
     assert r2["strength"].to_numpy() == pytest.approx(r["strength"].to_numpy(), abs=1e-10)
 
 
@@ -410,7 +411,7 @@ def test_plackett_luce_intervals_cover_the_known_strengths():
     covered = []
     for k in range(150):
         df = pl_tournament(np.random.default_rng(1000 + k), theta, n_blocks=150, tables=2)
-        r = stats.plackett_luce(df).sort_index()
+        r = rating.plackett_luce(df).sort_index()
         covered.append(((r["lo"] <= truth) & (truth <= r["hi"])).to_numpy())
     assert 0.92 <= np.mean(covered) <= 0.98
 
@@ -421,7 +422,7 @@ def test_plackett_luce_breslow_events():
         + [(0, 0, 3, "d", 0, 0, 4), (1, 0, 0, "d", 1, 0, 1), (1, 0, 1, "c", 0, 0, 2)],
         columns=COLUMNS,
     )
-    events = stats._ChoiceEvents(df, {"a": 0, "b": 1, "c": 2, "d": 3})
+    events = rating._ChoiceEvents(df, {"a": 0, "b": 1, "c": 2, "d": 3})
     # a and b tie first: each chosen from all four; then c from {c, d}; block 1: d from {c, d}
     chosen = events.chosen.tolist()
     members = events.members.astype(int).tolist()
@@ -443,7 +444,7 @@ def test_plackett_luce_counts_repeated_events_as_choix_repeats_them():
     df = pl_tournament(rng, [0.6, 0.1, -0.3, 0.0], n_blocks=60, seats=4)
     df.loc[df["strategy"] == "s3", "strategy"] = "s2"  # two copies of s2 at every table
     df.loc[(df["block"] % 5 == 0) & (df["rank"] == 2), "rank"] = 1  # some ties
-    r = stats.plackett_luce(df, intervals=False).sort_index()
+    r = rating.plackett_luce(df, intervals=False).sort_index()
     order = df.sort_values(["block", "table", "rank", "seat"])
     events = []
     for _, g in order.groupby(["block", "table"]):
@@ -472,7 +473,7 @@ def test_confidence_sequence_rarely_ever_misses_the_mean(method, mean):
     misses = 0
     for _ in range(runs):
         x = rng.choice([1.0, 0.0, -1.0], size=steps, p=[p_up, 0.5, 0.5 - p_up])
-        cs = stats.ConfidenceSequence(alpha, -1, 1, method=method).update(x)
+        cs = sequential.ConfidenceSequence(alpha, -1, 1, method=method).update(x)
         misses += cs.decided(null=mean)
     assert misses / runs <= alpha + 3 * math.sqrt(alpha * (1 - alpha) / runs)
 
@@ -493,7 +494,7 @@ def test_confidence_sequence_decides_quickly_with_a_real_difference():
     x = rng.choice([1.0, 0.0, -1.0], size=5000, p=[0.4, 0.4, 0.2])  # mean 0.2
     decided_at = {}
     for method in ("eb", "normal-mixture"):
-        cs = stats.ConfidenceSequence(0.05, -1, 1, method=method)
+        cs = sequential.ConfidenceSequence(0.05, -1, 1, method=method)
         for start in range(0, len(x), 10):
             cs.update(x[start : start + 10])
             if cs.decided():
@@ -505,7 +506,7 @@ def test_confidence_sequence_decides_quickly_with_a_real_difference():
     y = np.clip(rng.normal(0.05, 0.1, size=5000), -1, 1)
     n = {}
     for method in ("eb", "normal-mixture"):
-        cs = stats.ConfidenceSequence(0.05, -1, 1, method=method)
+        cs = sequential.ConfidenceSequence(0.05, -1, 1, method=method)
         n[method] = next(k for k in range(10, 5001, 10) if cs.update(y[k - 10 : k]).decided())
     assert n["eb"] * 5 < n["normal-mixture"]
 
@@ -513,7 +514,7 @@ def test_confidence_sequence_decides_quickly_with_a_real_difference():
 def test_confidence_sequence_width_shrinks():
     rng = np.random.default_rng(24)
     x = rng.uniform(-1, 1, size=20000)
-    cs = stats.ConfidenceSequence(0.05, -1, 1)
+    cs = sequential.ConfidenceSequence(0.05, -1, 1)
     widths = []
     for n in (100, 1000, 10000, 20000):
         cs.update(x[cs.n : n])
@@ -530,25 +531,25 @@ def test_confidence_sequence_is_chunking_invariant_and_checks_input():
     rng = np.random.default_rng(25)
     x = rng.uniform(0, 10, size=500)
     for method in ("eb", "normal-mixture"):
-        whole = stats.ConfidenceSequence(0.05, 0, 10, method=method).update(x)
-        parts = stats.ConfidenceSequence(0.05, 0, 10, method=method)
+        whole = sequential.ConfidenceSequence(0.05, 0, 10, method=method).update(x)
+        parts = sequential.ConfidenceSequence(0.05, 0, 10, method=method)
         for chunk in np.array_split(x, 7):
             parts.update(chunk)
         parts.update([])
         assert parts.interval() == pytest.approx(whole.interval())
         assert parts.mean == pytest.approx(x.mean())
         assert parts.n == 500
-    fresh = stats.ConfidenceSequence(0.05, -1, 1)
+    fresh = sequential.ConfidenceSequence(0.05, -1, 1)
     assert fresh.interval() == (-1.0, 1.0) and not fresh.decided() and math.isnan(fresh.mean)
     with pytest.raises(ValueError):
         fresh.update([0.5, 1.5])
     with pytest.raises(ValueError):
-        stats.ConfidenceSequence(0.05, method="t")
+        sequential.ConfidenceSequence(0.05, method="t")
 
 
 def test_sequential_comparison_decides_every_pair_correctly():
     rng = np.random.default_rng(26)
-    sc = stats.SequentialComparison(NAMES, alpha=0.05)
+    sc = sequential.SequentialComparison(NAMES, alpha=0.05)
     assert sc.pair_alpha == pytest.approx(0.05 / 6)
     block = 0
     while not sc.all_decided() and block < 20000:
@@ -570,7 +571,7 @@ def test_sequential_comparison_family_wise_error_under_the_null():
     rng = np.random.default_rng(27)
     wrong = 0
     for _ in range(runs):
-        sc = stats.SequentialComparison(["x", "y", "z"], alpha=alpha)
+        sc = sequential.SequentialComparison(["x", "y", "z"], alpha=alpha)
         # one table per block, each strategy wins with probability 1/3
         winner = rng.integers(0, 3, size=1500)
         win = np.eye(3)[winner]

@@ -1,4 +1,5 @@
-"""reports.tension: known answers on hand-made games, games of different lengths, intervals over
+"""reports.metrics.tension: known answers on hand-made games, games of different lengths, intervals
+over
 deals, `compare` on a planted effect and on a null (each over 20 seeds), and `lead_growth` on
 planted snowball and catch-up games and on games without either (over 40 to 100 seeds; more in
 tests/core/test_tension_report.py), with the deals' constants absorbed (`within` against dense
@@ -9,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reports.intervals import mean_halfwidth
-from reports.tension import (
+from reports.metrics.tension import (
     NOT_PLAYED,
     clustered_mean,
     comeback,
@@ -24,6 +24,7 @@ from reports.tension import (
     tension,
     within,
 )
+from reports.stats.intervals import mean_halfwidth
 
 M = NOT_PLAYED
 SEEDS = range(20)

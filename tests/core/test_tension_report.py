@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from reports.tension_report import (
+from reports.metrics.tension import Sample
+from reports.sections.tension import (
     EFFECT,
     EFFECT_UNABSORBED,
-    Sample,
     comeback_verdict,
     tension_frame,
     tension_verdicts,

@@ -1,4 +1,5 @@
-"""`reports.tournament`: the design (line-ups, seat rotation), common random numbers, win shares,
+"""`reports.play.tournament`: the design (line-ups, seat rotation), common random numbers, win
+shares,
 determinism over threads, and sequential stopping; `games.abyss.engine.fast.run_tables`
 underneath."""
 
@@ -15,7 +16,7 @@ import pytest
 from games.abyss.engine.cards.loader import load_cards
 from games.abyss.engine.fast import run_tables
 from games.abyss.strategies import REGISTRY
-from reports.tournament import (
+from reports.play.tournament import (
     block_games,
     block_seatings,
     make_design,
@@ -455,13 +456,14 @@ def test_rating_and_win_rates_agree_where_the_difference_is_significant(seed: in
     other wherever the win-rate difference is significant (Holm-corrected, paired over blocks).
     Two players and five strategies: with one fixed order each strategy met only its two
     neighbours."""
-    from reports import stats
+    from reports.stats import blocks as stats
+    from reports.stats import rating
 
     names = ["greedy", "random", "farmer", "key_hunter", "lord_rusher"]
     r = run_tournament(tables(), names, n_players=2, n_blocks=300, seed=seed, threads=1,
                        crn="auto")  # fmt: skip
     assert r.crn == "none"
-    rating = stats.plackett_luce(r.seats)["strength"]
+    rating = rating.plackett_luce(r.seats)["strength"]
     pairs = stats.pairwise(r.seats)
     decided = pairs[pairs["significant"]]
     assert len(decided) >= 4, "the test needs decided pairs"

@@ -9,11 +9,11 @@ import pandas as pd
 import pytest
 
 from games.abyss.report.balance import fight_verdict
-from reports.across_strengths import status
-from reports.render import Report
-from reports.seat_tables import seat_advantage_blocks
-from reports.verdict_table import add_strength_verdicts, add_verdicts
-from reports.verdicts import (
+from reports.render.report import Report
+from reports.sections.across_strengths import status
+from reports.sections.seat_tables import seat_advantage_blocks
+from reports.sections.verdict_table import add_strength_verdicts, add_verdicts
+from reports.sections.verdicts import (
     Effect,
     Verdict,
     best_strategy_blocks,
@@ -183,7 +183,7 @@ def test_differs_needs_a_significant_difference_not_one_finding_and_one_not() ->
 def test_the_verdict_table_opens_the_report_one_row_per_question_coloured_by_holds() -> None:
     """Issue 31: "one row per question ..., one column per play strength, each cell a short
     finding or 'cannot tell', coloured by whether it holds across strengths"."""
-    from reports.verdict_table import verdict_frame, verdict_text
+    from reports.sections.verdict_table import verdict_frame, verdict_text
 
     ab = {"a − b": Effect(0.05, 0.005)}
     seats = Verdict("seat advantage", 4, True, "", key="s", short="behind 4", per_count=True)

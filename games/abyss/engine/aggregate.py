@@ -64,7 +64,7 @@ class Aggregates:
     trajectory_counts: np.ndarray = field(default=None)  # [strategy, round] seat-games recorded
     clusters: np.ndarray = field(default=None)  # [strategy, CLUSTER_SUMS]
     #: the sampled games themselves (every TRAJECTORY_EVERY-th, for the tension metrics of
-    #: `reports.tension`): game index, running IP [game, round, seat] (NOT_PLAYED after the
+    #: `reports.metrics.tension`): game index, running IP [game, round, seat] (NOT_PLAYED after the
     #: end), final IP and rank [game, seat], strategy index [game, seat]
     sample_game: np.ndarray = field(default=None)
     sample_ip: np.ndarray = field(default=None)

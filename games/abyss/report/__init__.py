@@ -119,7 +119,7 @@ def bench(tables, *, players: int, lineup: list[str], games: int, reference_game
     )  # fmt: skip
 
 
-#: What a strategy's behavioural signature counts (`reports.signature`).
+#: What a strategy's behavioural signature counts (`reports.sections.signature`).
 SIGNATURE = "games.abyss.report.signature"
 LEARN = "games.abyss.report.learn"
 

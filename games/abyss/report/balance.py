@@ -4,7 +4,7 @@ Reads what every run writes (`manifest.json`, `aggregates.npz`) and, when presen
 tables (`seats.parquet`, `games.parquet`; a tournament's carry `block`, `table` and `win`). Every
 section says what it shows and how sure we are of it: intervals are 95%, Wilson for rates and
 Student t for means; a tournament's strategy comparisons treat the block (one deal, every
-seating) as the unit (`reports.stats`).
+seating) as the unit (`reports.stats.blocks`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ import numpy as np
 import pandas as pd
 
 from games.abyss.report.summary_text import SCORE_SOURCES
-from reports.charts import figure, legend_outside
-from reports.intervals import wilson_interval
-from reports.seat_tables import (
+from reports.render.charts import figure, legend_outside
+from reports.sections.seat_tables import (
     CONF,
     chart_cards,
     chart_matrix,
@@ -30,6 +29,7 @@ from reports.seat_tables import (
     seat_advantage_blocks,
     seat_rates,
 )
+from reports.stats.intervals import wilson_interval
 from sim.core.errors import UserError
 
 SOURCE_LABELS = {
@@ -202,8 +202,8 @@ def chart_turns(agg):
 
 # ------------------------------------------------------------------------------ report
 def build_report(run: RunData):
-    """The balance report of a run (a `reports.render.Report`)."""
-    from reports.render import Report
+    """The balance report of a run (a `reports.render.report.Report`)."""
+    from reports.render.report import Report
 
     cfg = run.config
     counts = [part.agg.n_players for part in run.parts]
@@ -230,7 +230,7 @@ def build_report(run: RunData):
         "win)."
     )
     intro.paragraph("Command: `" + " ".join(run.manifest.get("command") or []) + "`")
-    from reports import strength_report
+    from reports.sections import tiers as strength_report
 
     rule = _fight_section(report, run)  # the headline analysis, near the top
     strength_report.add_card_values(report, run)
@@ -239,7 +239,7 @@ def build_report(run: RunData):
         _seats_by_count(report, run)
     strength_report.add_tension(report, run, lambda d, main: tension_samples(run if main else
                                 RunData(d)), TENSION_PROXY)  # fmt: skip
-    from reports.end_conditions import add_end_section
+    from reports.sections.end_conditions import add_end_section
 
     add_end_section(report, run.seats, run.games)
     strength_report.add_head_to_head(report, run)
@@ -253,9 +253,9 @@ def build_report(run: RunData):
 def _verdicts(run: RunData, rule: dict | None, main: bool) -> list:
     """The verdicts of one play strength's run; the fight rule is the report's own for the
     main run, else that strength's rollouts'."""
-    from reports.end_conditions import end_verdicts
-    from reports.skill import skill_verdict
-    from reports.tension_report import tension_verdicts
+    from reports.sections.end_conditions import end_verdicts
+    from reports.sections.skill import skill_verdict
+    from reports.sections.tension import tension_verdicts
 
     skill = skill_verdict({part.agg.n_players: part.seats for part in run.parts})
     found = [*run_verdicts(run), *tension_verdicts(tension_samples(run)),
@@ -276,7 +276,7 @@ TENSION_PROXY = (
 
 
 def tension_samples(run: RunData) -> dict:
-    """The run's sampled games by player count (`reports.tension_report.Sample`: every 16th
+    """The run's sampled games by player count (`reports.metrics.tension.Sample`: every 16th
     game's running IP round by round; win shares from the ranks). A run made before the
     samples were kept has none."""
     out = {}
@@ -288,9 +288,9 @@ def tension_samples(run: RunData) -> dict:
 
 
 def tension_sample(agg):
-    """The sampled games of a tournament's aggregates (`reports.tension_report.Sample`), or
+    """The sampled games of a tournament's aggregates (`reports.metrics.tension.Sample`), or
     None when it kept none."""
-    from reports.tension_report import Sample
+    from reports.metrics.tension import Sample
     from sim.core.results import win_shares
 
     if not len(agg.sample_game):
@@ -302,7 +302,12 @@ def tension_sample(agg):
 def run_verdicts(run) -> list:
     """The verdicts of a run (`RunData`): per player count the best strategy and the seat
     advantage (the fight-or-explore rule: `_verdicts`)."""
-    from reports.verdicts import best_strategy_blocks, best_strategy_rates, pair_conf, seat_verdict
+    from reports.sections.verdicts import (
+        best_strategy_blocks,
+        best_strategy_rates,
+        pair_conf,
+        seat_verdict,
+    )
 
     out = []
     for part in run.parts:
@@ -336,9 +341,9 @@ def fight_verdict(rule: dict | None, points: pd.DataFrame | None = None):
     game); and, as a second clause, whether a rule better than the strategies' own was found
     (`games.abyss.report.fight_rule.recommended_rule`: its out-of-sample gain above 0). Without
     rollout points, the rule alone."""
-    from reports.stats import standard_error
-    from reports.verdicts import Effect, Verdict
-    from reports.verdicts import pts as _pts
+    from reports.sections.verdicts import Effect, Verdict
+    from reports.sections.verdicts import pts as _pts
+    from reports.stats.blocks import standard_error
 
     better = _better_rule(rule)
     if points is None or len(points) < 2:
@@ -372,7 +377,7 @@ def fight_verdict(rule: dict | None, points: pd.DataFrame | None = None):
 
 def _better_rule(rule: dict | None) -> str:
     """The second clause of the fight verdict: a rule better than the strategies' own."""
-    from reports.verdicts import pts as _pts
+    from reports.sections.verdicts import pts as _pts
 
     if rule is None:
         return "No rule better than the strategies' own was searched for."
@@ -493,7 +498,8 @@ def _tag(run: RunData) -> str:
 
 
 def _tournament_sections(report, run: RunData) -> None:
-    from reports import stats
+    from reports.stats import blocks as stats
+    from reports.stats import rating
 
     df = run.seats.rename(columns={"score": "ip"})
     df["strategy"] = df["strategy"].astype(str)
@@ -537,7 +543,7 @@ def _tournament_sections(report, run: RunData) -> None:
     )
     sec.table(pairs.set_index(["a", "b"]), float_format="{:.4f}")
     try:
-        ratings = stats.plackett_luce(df, conf=CONF)
+        ratings = rating.plackett_luce(df, conf=CONF)
     except Exception as exc:  # a rating needs enough varied finishes
         sec.note(f"No Plackett-Luce rating: {exc}")
     else:

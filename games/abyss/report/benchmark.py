@@ -1,12 +1,12 @@
 """Abyss's benchmark: both engines on the same games, the cold and warm start, the memory of a
-large aggregates-only run (`reports.bench` holds what every game's benchmark shares)."""
+large aggregates-only run (`reports.runs.bench` holds what every game's benchmark shares)."""
 
 from __future__ import annotations
 
 import time
 from functools import partial
 
-from reports.bench import BenchResult, add_fast_rates, add_memory, add_starts
+from reports.runs.bench import BenchResult, add_fast_rates, add_memory, add_starts
 
 #: The program a fresh process runs for the cold/warm start figures: load the engine, play a game.
 START_PROGRAM = """

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from reports.run import Run, card_digest, data_options
+from reports.run_dir import Run, card_digest, data_options
 from sim.core.errors import UserError
 
 #: the expansion the fight-or-explore decision belongs to

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from reports.charts import figure, heatmap
+from reports.render.charts import figure, heatmap
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from games.abyss.engine.cards.loader import CardTables
     from games.abyss.report.rollout import Rollouts
-    from reports.render import Section
+    from reports.render.report import Section
 
 #: The Resistance of the "add Pearls" chart (c).
 PEARLS_RESISTANCE = 7

@@ -1,6 +1,6 @@
 """Fight or explore? The report section on the Leviathan decision, and a standalone page.
 
-`add_fight_section` appends one section to a `reports.render.Report`: the exact odds of one
+`add_fight_section` appends one section to a `reports.render.report.Report`: the exact odds of one
 attack (`games.abyss.engine.odds.fight_table`), the exact risk of exploring on, and, given forked
 rollouts
 (`games.abyss.report.rollout`), what fighting instead of exploring is worth and the rule learnt
@@ -28,7 +28,7 @@ from games.abyss.report.fight_rule import recommended_rule, risk_threshold_36
 if TYPE_CHECKING:
     from games.abyss.engine.cards.tables import CardTables
     from games.abyss.report.rollout import Rollouts
-    from reports.render import Report, Section
+    from reports.render.report import Report, Section
 
 PAGE_TITLE = "Fight or explore? Leviathans in Abyss"
 ROLLOUT_COMMAND = "abyss-mc ev rollout"
@@ -140,7 +140,7 @@ def _intro(sec: Section) -> None:
 # ------------------------------------------------------------------------------ the page
 def fight_page(tables: CardTables, rollouts: Rollouts | None = None) -> Report:
     """A standalone report: the fight-or-explore section and how it was made."""
-    from reports.render import Report
+    from reports.render.report import Report
 
     subtitle = "exact odds"
     if rollouts is not None:

@@ -15,13 +15,13 @@ import numpy as np
 import pandas as pd
 
 from games.abyss.report.fight_rule import add_one_step, add_rule_rollouts
-from reports.charts import error_bars, figure, heatmap
+from reports.render.charts import error_bars, figure, heatmap
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from games.abyss.report.rollout import Rollouts
-    from reports.render import Section
+    from reports.render.report import Section
 
 
 def add_rollout_results(sec: Section, rollouts: Rollouts, rule: dict) -> None:

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from reports.charts import error_bars, figure
+from reports.render.charts import error_bars, figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from games.abyss.report.rollout import Rollouts
-    from reports.render import Section
+    from reports.render.report import Section
 
 
 # ------------------------------------------------------------------------------ the rule

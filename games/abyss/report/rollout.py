@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from games.abyss.engine.fork import INFO_COLUMNS, Forker, pick_points
-from reports.stats import mean_halfwidth
+from reports.stats.intervals import mean_halfwidth
 
 #: Situations the report breaks the differences down by: column -> (bin edges, labels).
 SITUATIONS: dict[str, tuple[list[float], list[str]]] = {
@@ -695,8 +695,8 @@ def verify_rule(
     them in every cyclic order and seat (`--design all`, so every pair meets equally often),
     common random numbers. Returns the table and, per strategy, the paired difference (with
     the rule minus without) in win rate and IP with intervals over blocks, Holm-corrected."""
-    from reports.stats import pairwise
-    from reports.tournament import run_tournament
+    from reports.play.tournament import run_tournament
+    from reports.stats.blocks import pairwise
 
     bases = list(dict.fromkeys(strategies))
     with_rule = [f"{s}:{spec}" for s in bases]

@@ -271,8 +271,8 @@ def _cluster_sums(games: np.ndarray, y: np.ndarray) -> tuple[int, int, float, fl
 
 
 def _mean(games: np.ndarray, y: np.ndarray, conf: float) -> tuple[float, float, float]:
-    """Mean and t interval, the game as the unit (`reports.intervals.clustered_mean`)."""
-    from reports.intervals import clustered_mean
+    """Mean and t interval, the game as the unit (`reports.stats.intervals.clustered_mean`)."""
+    from reports.stats.intervals import clustered_mean
 
     if len(y) == 0:
         return math.nan, math.nan, math.nan
@@ -283,8 +283,8 @@ def _mean(games: np.ndarray, y: np.ndarray, conf: float) -> tuple[float, float, 
 
 def _rate(games: np.ndarray, hits: np.ndarray, conf: float) -> tuple[float, float, float]:
     """Rate and Wilson interval, the game as the unit
-    (`reports.intervals.clustered_rate`)."""
-    from reports.intervals import clustered_rate
+    (`reports.stats.intervals.clustered_rate`)."""
+    from reports.stats.intervals import clustered_rate
 
     if len(hits) == 0:
         return math.nan, math.nan, math.nan

@@ -1,4 +1,5 @@
-"""What Abyss's behavioural signature counts (`reports.signature`): Lords recruited (by guild),
+"""What Abyss's behavioural signature counts (`reports.sections.signature`): Lords recruited (by
+guild),
 Allies bought and taken, Council stacks requested, how often it fights when it may (a Monster
 revealed on its exploration: the Threat Track's fight, or with Leviathan a Leviathan's), attacks
 and kills, Pearls spent at plotting, on Allies and on Lords, Lords with Keys recruited, Key tokens
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from games.abyss.engine.rules.base import lord_key_count
 from games.abyss.engine.rules.game import Game
-from reports.signature import win_share
+from reports.sections.signature import win_share
 
 #: The expansions the presets are tuned with (scripts/tune_presets.py).
 TUNED_EXPANSIONS = ("leviathan",)

@@ -20,7 +20,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from reports.intervals import (
+from reports.stats.intervals import (
     clustered_mean,
     clustered_rate,
     mean_from_sums,

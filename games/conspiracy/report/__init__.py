@@ -11,7 +11,7 @@ SUMMARY_COLUMNS = {"IP": "score", "lords": "score_lords", "locations": "score_lo
 
 
 def summary(played, n_players: int) -> str:
-    from reports.generic import summary_text
+    from reports.sections.generic import summary_text
 
     return summary_text(played.seats, len(played.games), n_players, SUMMARY_COLUMNS)
 
@@ -41,7 +41,7 @@ def bench(tables, *, players: int, lineup: list[str], games: int, reference_game
     )  # fmt: skip
 
 
-#: What a strategy's behavioural signature counts (`reports.signature`).
+#: What a strategy's behavioural signature counts (`reports.sections.signature`).
 SIGNATURE = "games.conspiracy.report.signature"
 LEARN = "games.conspiracy.report.learn"
 

@@ -3,8 +3,10 @@
 Reads a run directory written by ``abyss-mc simulate --game conspiracy`` or ``abyss-mc tournament
 --game conspiracy`` (`games.conspiracy.report.run`). This module writes the page, a section at a
 time; the numbers come from `games.conspiracy.report.stats` and, for the discard piles,
-`games.conspiracy.report.piles`; tournament statistics from `reports.stats`. The page is built with
-`reports.render` and the generic seat and strategy tables and charts of `reports.seat_tables`.
+`games.conspiracy.report.piles`; tournament statistics from `reports.stats.blocks`. The page is
+built with
+`reports.render.report` and the generic seat and strategy tables and charts of
+`reports.sections.seat_tables`.
 
 Intervals are 95%. Per section the unit of the interval is said in the text:
 
@@ -12,11 +14,12 @@ Intervals are 95%. Per section the unit of the interval is said in the text:
   Student t intervals over seat-games; paired comparisons (the ``pile_raider`` head-to-head) pair
   the seats of one game and use a t interval over games.
 * tournament: the tables of a block share a deal, so the block is the unit. Seat and strategy
-  rates use `reports.stats` (t intervals over per-block means; pairwise differences paired within
+  rates use `reports.stats.blocks` (t intervals over per-block means; pairwise differences paired
+  within
   blocks, Holm-corrected). Descriptive rates of subgroups (Location holders, coalition sizes, pile
   shares) use the cluster-robust (linearised ratio) interval with the block as the cluster and
   a t quantile with (blocks - 1) degrees of freedom; rate intervals are never narrower than the
-  Wilson interval of the seat-games, as in `reports.stats.strategy_summary`.
+  Wilson interval of the seat-games, as in `reports.stats.blocks.strategy_summary`.
 
 Win rates use the ``win`` column (the seat's share of first place: 1/k among k tied winners), so
 the win rates of the seats of one player count sum to 1.
@@ -47,8 +50,8 @@ from games.conspiracy.report.stats import (
     seat_advantage,
     strategy_rates,
 )
-from reports import seat_tables
-from reports.charts import error_bars, figure, legend_outside
+from reports.render.charts import error_bars, figure, legend_outside
+from reports.sections import seat_tables
 
 __all__ = ["build_report", "chart_coalitions", "chart_rate_by", "chart_turns", "write_report"]
 
@@ -157,8 +160,8 @@ def _unit(run: ConspiracyRun) -> str:
 
 
 def build_report(run_dir: Path | str | ConspiracyRun):
-    """The balance report of a Conspiracy run (a `reports.render.Report`)."""
-    from reports.render import Report
+    """The balance report of a Conspiracy run (a `reports.render.report.Report`)."""
+    from reports.render.report import Report
 
     run = run_dir if isinstance(run_dir, ConspiracyRun) else load_run(run_dir)
     cfg = run.config
@@ -170,7 +173,7 @@ def build_report(run_dir: Path | str | ConspiracyRun):
         f"Abyss: Conspiracy balance report: {n_games:,} games",
         f"{kind}, {players} players, seed {cfg.get('seed')}, card overrides: {overrides}",
     )
-    from reports import strength_report
+    from reports.sections import tiers as strength_report
 
     _about(report, run)
     strength_report.add_card_values(report, run)
@@ -182,7 +185,7 @@ def build_report(run_dir: Path | str | ConspiracyRun):
     _location_section(report, run)
     _pile_section(report, run)
     _length_section(report, run)
-    from reports.end_conditions import add_end_section
+    from reports.sections.end_conditions import add_end_section
 
     add_end_section(report, run.seats, run.games)
     strength_report.add_tension(report, run, lambda d, main: tension_samples(
@@ -194,11 +197,11 @@ def build_report(run_dir: Path | str | ConspiracyRun):
 
 
 def run_verdicts(run: ConspiracyRun) -> list:
-    """Per player count the best strategy and the seat advantage (`reports.verdicts`)."""
-    from reports import verdicts as V
-    from reports.end_conditions import end_verdicts
-    from reports.skill import skill_verdict
-    from reports.tension_report import tension_verdicts
+    """Per player count the best strategy and the seat advantage (`reports.sections.verdicts`)."""
+    from reports.sections import verdicts as V
+    from reports.sections.end_conditions import end_verdicts
+    from reports.sections.skill import skill_verdict
+    from reports.sections.tension import tension_verdicts
 
     out = []
     for n in run.counts:
@@ -224,7 +227,7 @@ TENSION_PROXY = (
 
 
 def tension_samples(run: ConspiracyRun) -> dict:
-    """The run's sampled games by player count (`reports.tension_report.Sample`: every 16th
+    """The run's sampled games by player count (`reports.metrics.tension.Sample`: every 16th
     game replayed with its running IP round by round, `games.conspiracy.engine.trajectory`). A
     simulation, a run with a search seat, or a run made before the samples were kept has none."""
     from sim.core.samples import GameSamples
@@ -243,8 +246,8 @@ def tension_samples(run: ConspiracyRun) -> dict:
 
 def tension_sample(kept):
     """The games a tournament kept with their running scores (`sim.core.samples.GameSamples`)
-    as a `reports.tension_report.Sample`, or None when it kept none."""
-    from reports.tension_report import Sample
+    as a `reports.metrics.tension.Sample`, or None when it kept none."""
+    from reports.metrics.tension import Sample
     from sim.core.results import win_shares
 
     if not len(kept):
@@ -255,7 +258,7 @@ def tension_sample(kept):
 def _seat_table(part: pd.DataFrame, n: int, blocks: bool) -> pd.DataFrame:
     """Seat win rates at one player count, intervals at 1 - 0.05/n (Bonferroni over the seats):
     t over blocks for a tournament, Wilson over games for a simulation."""
-    from reports.seat_tables import seat_advantage_blocks, seat_rates
+    from reports.sections.seat_tables import seat_advantage_blocks, seat_rates
 
     level = 1 - 0.05 / n
     if blocks:
@@ -316,7 +319,8 @@ def _seats_section(report, run: ConspiracyRun) -> None:
     table = seat_advantage(run)
     sec = report.section("Seat advantage per player count")
     unit = (
-        "Student t intervals over blocks (`reports.stats`): the tables of a block share a deal"
+        "Student t intervals over blocks (`reports.stats.blocks`): the tables of a block share a "
+        "deal"
         if run.is_tournament
         else "Wilson intervals over seat-games (every game an independent deal)"
     )
@@ -339,7 +343,7 @@ def _seats_section(report, run: ConspiracyRun) -> None:
 
 
 def _strategy_section(report, run: ConspiracyRun) -> None:
-    from reports import stats
+    from reports.stats import blocks as stats
 
     sec = report.section("Strategy comparison")
     if not run.is_tournament:
@@ -352,7 +356,8 @@ def _strategy_section(report, run: ConspiracyRun) -> None:
     else:
         sec.paragraph(
             "Win share and mean final IP per strategy with 95% Student t intervals over blocks "
-            "(`reports.stats.strategy_summary`), then every pair compared within blocks: the "
+            "(`reports.stats.blocks.strategy_summary`), then every pair compared within blocks: "
+            "the "
             "difference in win share per seat-game (row minus column), a paired t test over "
             "blocks, Holm's correction for the number of pairs. A star marks the differences "
             "that stay significant at 5% after the correction."

@@ -1,9 +1,9 @@
 """Conspiracy's benchmark: both engines on the same games, and Abyss's fast path in the same run
-for the ratio of their speeds (`reports.bench` holds what every game's benchmark shares)."""
+for the ratio of their speeds (`reports.runs.bench` holds what every game's benchmark shares)."""
 
 from __future__ import annotations
 
-from reports.bench import BenchResult, add_fast_rates, game_rate
+from reports.runs.bench import BenchResult, add_fast_rates, game_rate
 
 
 def run_conspiracy_bench(

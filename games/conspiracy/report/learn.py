@@ -1,4 +1,4 @@
-"""Conspiracy's part of `abyss-mc learn` (docs/learned.md, `reports.learn_run`): what the learned
+"""Conspiracy's part of `abyss-mc learn` (docs/learned.md, `reports.runs.learn`): what the learned
 player scores, and the search's games with its decisions recorded on the fast path."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pandas as pd
 
 from games.conspiracy.report.run import ConspiracyRun
 from games.conspiracy.report.stats import group_rates
-from reports.seat_tables import CONF
+from reports.sections.seat_tables import CONF
 
 __all__ = [
     "PILE_LABELS",
@@ -127,7 +127,7 @@ def pile_raider_head_to_head(run: ConspiracyRun) -> pd.DataFrame | None:
     and mean IP, paired within games (simulate) or blocks (tournament), t intervals over those,
     p-values Holm-adjusted over the comparisons; None without `pile_raider` or another
     heuristic. Descriptive: the strategies differ in more than their use of the piles."""
-    from reports import stats
+    from reports.stats import blocks as stats
 
     names = run.strategies
     raider = (

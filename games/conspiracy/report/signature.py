@@ -1,4 +1,5 @@
-"""What Conspiracy's behavioural signature counts (`reports.signature`): Lords placed, discard
+"""What Conspiracy's behavioural signature counts (`reports.sections.signature`): Lords placed,
+discard
 piles taken and their Lords, draws, Lords with Keys and Pearls placed, the Pearl Master held, the
 largest coalition, Locations."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from games.conspiracy.engine.rules.game import Game
-from reports.signature import win_share
+from reports.sections.signature import win_share
 
 #: The expansions the presets are tuned with (scripts/tune_presets.py): none.
 TUNED_EXPANSIONS = ()

@@ -2,7 +2,7 @@
 coalitions, Locations and game length, each a table of a `ConspiracyRun`
 (`games.conspiracy.report.run`).
 
-Intervals are 95% (`reports.seat_tables.CONF`); `group_rates` says how they are made for
+Intervals are 95% (`reports.sections.seat_tables.CONF`); `group_rates` says how they are made for
 subgroups of seat-games, with or without the blocks of a tournament as clusters.
 """
 
@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from games.conspiracy.report.run import SOURCE_LABELS, ConspiracyRun
-from reports.intervals import t_quantile, wilson_interval
-from reports.seat_tables import CONF, seat_advantage_blocks
+from reports.sections.seat_tables import CONF, seat_advantage_blocks
+from reports.stats.intervals import t_quantile, wilson_interval
 
 __all__ = [
     "coalition_distribution",
@@ -95,7 +95,7 @@ def group_rates(seats: pd.DataFrame, by: str | list[str], cluster: str | None = 
 def seat_advantage(run: ConspiracyRun) -> pd.DataFrame:
     """Win rate of each seat (1 = first player) per player count, indexed (players, seat):
     Wilson intervals over seat-games (simulate) or t intervals over blocks (tournament,
-    `reports.seat_tables.seat_advantage_blocks`). Columns ``games``, ``win rate``, ``lo``,
+    `reports.sections.seat_tables.seat_advantage_blocks`). Columns ``games``, ``win rate``, ``lo``,
     ``hi``."""
     frames = []
     for n in run.counts:

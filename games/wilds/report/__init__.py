@@ -22,7 +22,7 @@ def simulate(*, games: int, seed: int, cards, set_, out, backend: str = "local",
     """Episodes of every strike setting and warp-deck variant: the long-form table, a summary and
     the report, into a new run directory; on Dask the same results. Returns what to print."""
     from games.wilds.report.crystals import build_report, distributed_runner, effort, run_analysis
-    from reports.run import Run, data_options
+    from reports.run_dir import Run, data_options
     from sim.core.runs import atomic_write_text, write_parquet
 
     if games < 2:
@@ -100,7 +100,7 @@ def bench(*, games: int, reference_games: int, seed: int, cards, set_):
 
     from games.wilds.engine.kernel import run_episodes
     from games.wilds.engine.rules import Game
-    from reports.bench import BenchResult
+    from reports.runs.bench import BenchResult
     from sim.core.batch import set_threads
     from sim.core.jit import numba
 
@@ -126,7 +126,7 @@ def bench(*, games: int, reference_games: int, seed: int, cards, set_):
 
 
 def sweep_run(*, games: int, seed: int, cards, base: list[str], backend: str = "local"):
-    """(load, run, sources) of a Wilds sweep (`reports.sweep.run_sweep`)."""
+    """(load, run, sources) of a Wilds sweep (`reports.runs.sweep.run_sweep`)."""
 
     if backend == "dask":
         raise UserError("--backend dask does not run Wilds sweeps; use --backend local")

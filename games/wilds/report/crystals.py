@@ -130,7 +130,7 @@ def effort(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 
 
 def build_report(frame: pd.DataFrame, t, command: str):
-    from reports.render import Report, new_figure
+    from reports.render.report import Report, new_figure
 
     n = frame["episode"].nunique()
     report = Report(

@@ -319,7 +319,7 @@ def play_tables(template, seed, games, seatings, lineup_kinds, lineup_params, ou
                 out_games, traj_slot, out_traj):  # fmt: skip
     """Play game games[i] of `seed` with seat s taken by line-up entry seatings[i, s], for every
     i, on all threads (`games.abyss.engine.fast`: consecutive games in rotation;
-    `reports.tournament_run`: every table of a block on the same game, for common random
+    `reports.runs.tournament`: every table of a block on the same game, for common random
     numbers); a game depends only on (seed, game index, seating), never on its lane.
 
     A game with traj_slot[i] >= 0 also records each seat's IP, Pearls and Keys round by round

@@ -1,0 +1,400 @@
+"""Expert iteration (`abyss-mc learn`, docs/learned.md): the search labels decisions, a learned
+player imitates it, and the next search plays it as its rollout policy.
+
+Each iteration plays search games against one or more fields (seats rotated), records every
+decision of the search seat that the learned player scores (the game's LEARN module), fits the
+scorer on most of the games (`reports.learned_fit`), checks it on the held-out games (agreement
+with the search, the search's reward of its picks) and measures its strength against the fields
+(every game a new deal, seats rotated). The weights of each iteration are written as a file the
+`learned:weights=FILE` strategy plays; the next iteration's search models its own seat (and,
+with `opponents=rollout`, every seat) by them.
+
+Deals that choose never report (`reports.play.seeds`): the records, which choose the weights, play
+the run's seed (`DEALS`); the strength, which reports, a stream of its own, and it chooses
+nothing: the last iteration is shipped, whatever the curve, and compared with its base on the
+same deals, paired by deal (`gain_over_base`). Every number reproduces from the seed.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reports import learned_fit as F
+from reports.play import seeds as S
+from sim.core.errors import UserError
+
+#: the records of iteration i are games DEALS * i on (of the run's seed); every strength is
+#: measured on the same games 0 on of `strength_seed` (a stream of its own)
+DEALS = 10_000_000
+
+
+@dataclass
+class LearnSetup:
+    spec: object
+    tables: object
+    expansions: tuple
+    n_players: int
+    fields: list[list[str]]  # the opponents' line-ups (each n_players - 1 specs), in turn
+    base: str  # the learned player's base heuristic, the first search's rollout policy
+    seed: int
+    iterations: int
+    record_games: int
+    rollouts: int
+    strength_games: int
+    out: Path
+    progress: object = None
+    #: the fit's soft target (`learned_fit.TARGETS`): the search's visit shares imitated it best
+    #: (docs/learned.md: 30% against 25% for the mean rewards' and the choices' targets)
+    target: str = "visits"
+    penalty: float = F.DEFAULT_PENALTY
+    #: the search's model of the opponents (`SearchPlayer.opponents`): their own strategies,
+    #: so its labels answer each field, not copies of itself (docs/learned.md)
+    opponents: str = "own"
+    #: a Dask client (`--backend dask`): the search's games are played on the cluster
+    client: object = None
+
+
+def strength_seed(seed: int) -> int:
+    """The deals of every strength measurement of a run of `seed`: its own stream
+    (`reports.play.seeds.LEARN_STRENGTH`), never the records' deals, which choose the weights."""
+    return S.derived_seed(seed, S.LEARN_STRENGTH)
+
+
+def seed_purposes(setup: LearnSetup) -> dict[str, dict]:
+    """The seeds of a run by purpose, which choose and which report (for its manifest)."""
+    per_record = -(-setup.record_games // (setup.n_players * len(setup.fields)))
+    n_records = per_record * setup.n_players * len(setup.fields)
+    return {
+        "records (choose the weights)": {
+            "seed": setup.seed,
+            "games": f"{DEALS:,} x iteration + 0 to {n_records - 1:,}",
+            "held out (agreement; chooses nothing)": "a fifth of each iteration's games, drawn "
+                                                     "by seed + iteration"},
+        "strength (reports; chooses nothing, the last iteration is shipped)": {
+            "seed": strength_seed(setup.seed),
+            "games": f"0 to {_per_field(setup) - 1:,} against each field"},
+    }  # fmt: skip
+
+
+def win_share(seats: pd.DataFrame, name: str) -> tuple[float, float, int]:
+    """The mean share of the win of the seats of `name` (ties shared), its 95% half-width and
+    the number of such seats."""
+    first = (seats["rank"] == 1).astype(float)
+    share = first / first.groupby(seats["game"]).transform("sum")
+    mine = share[seats["strategy"] == name].to_numpy()
+    half = 1.96 * mine.std(ddof=1) / np.sqrt(len(mine)) if len(mine) > 1 else np.nan
+    return float(mine.mean()), float(half), len(mine)
+
+
+def game_shares(seats: pd.DataFrame, name: str) -> np.ndarray:
+    """The share of each game's win (ties shared) of the seat of `name`, by game: the unit that
+    pairs two players on the same deals."""
+    first = (seats["rank"] == 1).astype(float)
+    share = first / first.groupby(seats["game"]).transform("sum")
+    mine = seats["strategy"] == name
+    return share[mine].groupby(seats.loc[mine, "game"]).sum().sort_index().to_numpy()
+
+
+def _per_field(setup: LearnSetup) -> int:
+    """The strength's deals against each field."""
+    return -(-setup.strength_games // len(setup.fields))
+
+
+def strength_games(setup: LearnSetup, player: str) -> int:
+    """The games `strength` plays for `player` (none against a field of itself)."""
+    return _per_field(setup) * sum(not _is_own_field(player, f) for f in setup.fields)
+
+
+def total_games(setup: LearnSetup) -> int:
+    """Every game a run plays: each iteration's records and strength, the base's, and the
+    shipped player's and the base's again, paired (`gain_over_base`)."""
+    per_record = -(-setup.record_games // (setup.n_players * len(setup.fields)))
+    records = per_record * setup.n_players * len(setup.fields)
+    learned, base = strength_games(setup, "learned"), strength_games(setup, setup.base)
+    return setup.iterations * (records + learned) + 2 * base + learned
+
+
+def open_fields(registry, n_players: int) -> list[list[str]]:
+    """Each open preset of the count (`<preset>_open_<n>p`), in every opponent's seat: the
+    fields a learned player must answer."""
+    names = sorted(s for s in registry.strategy_names() if s.endswith(f"_open_{n_players}p"))
+    if not names:
+        raise UserError(f"no open presets at {n_players} players")
+    return [[name] * (n_players - 1) for name in names]
+
+
+def _is_own_field(player: str, field: list[str]) -> bool:
+    return set(field) == {player}
+
+
+def field_games(setup: LearnSetup, player: str) -> list[np.ndarray | None]:
+    """`player` in one seat, each field in the others, seats rotated, on the strength's deals
+    (`strength_seed`: the same for every player, none a deal the records came from),
+    `strength_games` split among the fields: its share of each game, by field; None where the
+    field is its own strategy (its share there is 1/n by symmetry)."""
+    play = setup.spec.play()
+    registry = setup.spec.strategies()
+    per_field = _per_field(setup)
+    out = []
+    for field in setup.fields:
+        if _is_own_field(player, field):
+            out.append(None)
+            continue
+        policies = registry.make_policies([player, *field], setup.n_players)
+        played = play.run_games(setup.tables, engine="fast", n_players=setup.n_players,
+                                n_games=per_field, seed=strength_seed(setup.seed),
+                                policies=policies, expansions=setup.expansions)  # fmt: skip
+        if setup.progress is not None:
+            setup.progress(per_field)
+        out.append(game_shares(played.seats, policies[0].name))
+    return out
+
+
+def by_deal(setup: LearnSetup, games: list[np.ndarray | None]) -> np.ndarray:
+    """float[fields, deals]: `field_games`' shares, 1/n where the field is the player's own.
+    Every field plays the same deals (a deal is its seed and game, whatever the line-up), so a
+    column is one deal: the unit of every interval over the fields."""
+    n = _per_field(setup)
+    return np.array([np.full(n, 1 / setup.n_players) if x is None else x for x in games])
+
+
+def _half(x: np.ndarray) -> float:
+    """The 95% half-width of the mean of `x` (nan below two values)."""
+    return float(1.96 * x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else np.nan
+
+
+def _mean_by_deal(rows: np.ndarray) -> tuple[float, float]:
+    """The mean over the fields (rows) and its 95% half-width, the deal (column) as the unit."""
+    per_deal = rows.mean(axis=0)
+    return float(per_deal.mean()), _half(per_deal)
+
+
+def strength(setup: LearnSetup, player: str) -> dict:
+    """`player` against each field (`field_games`): the mean share over the fields (its 95%
+    half-width, by deal), the worst field's, and each field's."""
+    games = field_games(setup, player)
+    rows = by_deal(setup, games)
+    shares = [1 / setup.n_players if x is None else float(x.mean()) for x in games]
+    halves = [0.0 if x is None else _half(x) for x in games]
+    worst = int(np.argmin(shares))
+    share, half = _mean_by_deal(rows)
+    return {"win_share": share, "half_width": half,
+            "worst_share": shares[worst], "worst_half_width": halves[worst],
+            "worst_field": ",".join(setup.fields[worst]),
+            "games": sum(0 if x is None else len(x) for x in games),
+            "field_shares": shares}  # fmt: skip
+
+
+def paired_gain(differences: np.ndarray) -> tuple[float, float, int]:
+    """float[fields, deals] of differences by deal, the same deals against every field: the
+    mean over the fields, its 95% half-width with the deal as the unit (a deal's differences
+    against the fields are not independent) and the deals."""
+    rows = np.asarray(differences, dtype=float)
+    gain, half = _mean_by_deal(rows)
+    return gain, half, rows.shape[1]
+
+
+def against_base(gain: float, half: float) -> str:
+    """What a paired gain's interval says: a side only when the whole interval is on it."""
+    if gain - half > 0:
+        return "stronger than its base"
+    if gain + half < 0:
+        return "weaker than its base"
+    return "cannot tell it from its base"
+
+
+def gain_over_base(setup: LearnSetup, player: str) -> dict:
+    """`player` minus the base on the strength's deals, paired by deal, field by field (where a
+    field is one of them, that one's share is 1/n by symmetry); the mean over the fields."""
+    mine, base = field_games(setup, player), field_games(setup, setup.base)
+    both = [k for k, (x, y) in enumerate(zip(mine, base, strict=True))
+            if x is not None or y is not None]  # fmt: skip
+    differences = (by_deal(setup, mine) - by_deal(setup, base))[both]
+    gain, half, deals = paired_gain(differences)
+    return {"gain": gain, "half_width": half, "deals": deals, "fields": len(both),
+            "verdict": against_base(gain, half)}  # fmt: skip
+
+
+def records(setup: LearnSetup, rollout: str, weights: str, first_game: int) -> F.Records:
+    """The search's records: `record_games` games, split among the fields, the search in each
+    seat in turn; every game a deal of its own."""
+    search = (f"search:rollouts={setup.rollouts}:rollout_policy={rollout}"
+              f":opponents={setup.opponents}")  # fmt: skip
+    if weights:
+        search += f":rollout_weights={weights}"
+    n = setup.n_players
+    per_seat = -(-setup.record_games // (n * len(setup.fields)))
+    lineups = []  # one part per field and seat of the search, per_seat games each
+    for field in setup.fields:
+        for seat in range(n):
+            lineups.append([*field[:seat], search, *field[seat:]])
+    args = (setup.spec.name, setup.tables, lineups, per_seat, setup.seed, first_game)
+    total = len(lineups) * per_seat
+    if setup.client is not None:
+        from sim.core.dask_backend import map_chunks
+
+        seen = [0]
+
+        def advanced(done: int, _total: int) -> None:  # (map_chunks counts from the start)
+            if setup.progress is not None:
+                setup.progress(done - seen[0])
+            seen[0] = done
+
+        parts = map_chunks(setup.client, record_part, total, per_seat, *args, progress=advanced)
+    else:
+        parts = []
+        for first in range(0, total, per_seat):
+            parts.append(record_part(first, per_seat, *args))
+            if setup.progress is not None:
+                setup.progress(per_seat)
+    return F.Records.concat(parts)
+
+
+def record_part(first: int, n: int, game: str, tables, lineups, per_part: int, seed: int,
+                first_game: int) -> F.Records:  # fmt: skip
+    """The records of games first .. first + n - 1 of an iteration (part first // per_part: its
+    line-up), numbered from `first_game`: a pure function of its arguments (a Dask task)."""
+    from sim import games as registry
+
+    spec = registry.get(game)
+    learn = import_module(spec.report().LEARN)
+    games = first_game + first + np.arange(n)
+    return search_records(learn, tables, lineups[first // per_part], seed, games,
+                          spec.strategies())  # fmt: skip
+
+
+def search_records(learn, tables, lineup: list[str], seed: int, games: np.ndarray,
+                   registry) -> F.Records:  # fmt: skip
+    """Play games `games` of `seed` with `lineup` (one strategy per seat, a search among them;
+    seats as given, the caller rotates) on the fast path, recording every decision a search seat
+    makes that the learned player scores (`learn`: the game's LEARN module)."""
+    n = len(lineup)
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    seatings = np.tile(np.arange(n, dtype=np.int64), (len(games), 1))
+    rec = learn.record_tables(tables, seed, games, seatings, registry.make_policies(lineup, n))
+    return F.Records.from_tables(rec, games)
+
+
+def write_weights(learn, path: Path, weights: np.ndarray, base: str, n_players: int,
+                  meta: dict) -> None:  # fmt: skip
+    """The fitted weights (float, the features' units) as the kernel's weights file."""
+    from strategies.learned import save_weights
+
+    save_weights(path, F.to_fixed(weights, learn.BITS), learn.DECISIONS, learn.FEATURES,
+                 {"game": learn.GAME, "players": n_players, "base": base, **meta})  # fmt: skip
+
+
+def iterate(setup: LearnSetup, done: dict[int, dict] | None = None) -> pd.DataFrame:
+    """Every iteration: records, fit, held-out check, strength; its weights file and its row
+    (`iteration_<i>.json`) written to `setup.out` as it ends, so an interrupted run resumes past
+    the iterations in `done` (their rows, by iteration). The learning curve, one row per
+    iteration (iteration 0: the base heuristic)."""
+    import json
+
+    from sim.core.runs import atomic_write_text
+
+    done = done or {}
+    learn = import_module(setup.spec.report().LEARN)
+    if 0 not in done:
+        done[0] = {"iteration": 0, "player": setup.base, "records": 0, "agreement": np.nan,
+                   "reward_gap": np.nan, **strength(setup, setup.base)}  # fmt: skip
+        atomic_write_text(setup.out / "iteration_0.json", json.dumps(done[0]))
+    rollout, weights = setup.base, ""
+    for it in range(1, setup.iterations + 1):
+        path = setup.out / f"learned_{it}.npz"
+        if it not in done:
+            done[it] = _iteration(setup, learn, it, rollout, weights, path)
+            atomic_write_text(setup.out / f"iteration_{it}.json", json.dumps(done[it]))
+        rollout, weights = "learned", str(path)
+    return pd.DataFrame([done[i] for i in range(setup.iterations + 1)])
+
+
+def _iteration(setup: LearnSetup, learn, it: int, rollout: str, weights: str, path: Path) -> dict:
+    recs = records(setup, rollout, weights, DEALS * it)
+    train, held = F.split_by_game(recs, 0.2, setup.seed + it)
+    fit = F.fit(train, target=setup.target, penalty=setup.penalty, n_codes=learn.N_CODES)
+    check = F.evaluate(fit, held)
+    overall = check[check["code"] == F.ALL_CODES].iloc[0]
+    made = {"iteration": it, "seed": setup.seed, "records": len(train),
+            "rollouts": setup.rollouts, "fields": setup.fields, "target": setup.target,
+            "opponents": setup.opponents, "search_rollout_policy": rollout,
+            "search_rollout_weights": Path(weights).name}  # fmt: skip
+    write_weights(learn, path, fit.weights, setup.base, setup.n_players, made)
+    return {"iteration": it, "player": f"learned:weights={path.name}", "records": len(recs),
+            "agreement": float(overall["agreement"]), "reward_gap": float(overall["reward_gap"]),
+            **strength(setup, f"learned:weights={path}")}  # fmt: skip
+
+
+def read_done(out: Path) -> dict[int, dict]:
+    """The rows of the iterations an interrupted run finished."""
+    import json
+
+    rows = [json.loads(p.read_text()) for p in sorted(out.glob("iteration_*.json"))]
+    return {row["iteration"]: row for row in rows}
+
+
+def curve_text(curve: pd.DataFrame, setup: LearnSetup, gain: dict) -> str:
+    """The learning curve as a table, then what it says of the shipped (last) iteration: `gain`
+    its paired comparison with the base (`gain_over_base`)."""
+    many = len(setup.fields) > 1
+    against = (f"{len(setup.fields)} fields (the mean share; the worst field's beside it)"
+               if many else ", ".join(setup.fields[0]))  # fmt: skip
+    lines = [textwrap.fill(f"Learned player, {setup.n_players} players, against {against} "
+                           f"(seats rotated, {_per_field(setup):,} deals of seed "
+                           f"{strength_seed(setup.seed)}"
+                           + (", each against every field" if many else "")
+                           + f", which chose nothing; parity {1 / setup.n_players:.1%})", 100),
+             "",
+             f"{'iteration':>9}  {'records':>8}  {'agreement':>9}  {'win share':>18}"
+             + (f"  {'worst field':>18}" if many else "") + "  player"]
+    for r in curve.itertuples():
+        agree = "" if np.isnan(r.agreement) else f"{r.agreement:.1%}"
+        share = f"{r.win_share:.1%} +/- {r.half_width:.1%}"
+        worst = f"  {f'{r.worst_share:.1%} +/- {r.worst_half_width:.1%}':>18}" if many else ""
+        lines.append(f"{r.iteration:>9}  {r.records:>8}  {agree:>9}  {share:>18}{worst}  "
+                     f"{r.player}")
+    if many:
+        alike = all(len(set(f)) == 1 for f in setup.fields)
+        listed = ", ".join(f[0] if alike else ",".join(f) for f in setup.fields)
+        lines += ["", textwrap.fill(("fields (each in every other seat): " if alike else
+                                     "fields: ") + listed, 100)]  # fmt: skip
+    last = curve.iloc[-1]
+    lo, hi = last.win_share - last.half_width, last.win_share + last.half_width
+    g, h = 100 * gain["gain"], 100 * gain["half_width"]
+    mean = f", the mean over the {gain['fields']} fields" if many else ""
+    lines += ["", textwrap.fill(
+        f"Shipped: iteration {last.iteration}, the last (no iteration is chosen on these deals):"
+        f" {last.win_share:.1%} (95% interval {lo:.1%} to {hi:.1%}). Minus its base on the same "
+        f"{gain['deals']:,} deals, paired by deal{mean}: {g:+.1f} points (95% interval "
+        f"{g - h:+.1f} to {g + h:+.1f}): {gain['verdict']}.", 100)]  # fmt: skip
+    if curve.games.iloc[0] == 0 and not many:
+        lines.append(f"(The base is the whole field: its {curve.win_share.iloc[0]:.1%} is its "
+                     "share by symmetry.)")
+    return "\n".join(lines) + "\n"
+
+
+def curve_png(curve: pd.DataFrame, setup: LearnSetup) -> bytes:
+    """The learning curve: win share per iteration with 95% intervals, parity marked."""
+    from reports.render.charts import figure
+    from reports.render.report import render_png
+
+    fig = figure(figsize=(5.5, 3.2))
+    ax = fig.add_subplot()
+    many = len(setup.fields) > 1
+    ax.errorbar(curve["iteration"], curve["win_share"], yerr=curve["half_width"], marker="o",
+                capsize=3, label="mean over the fields" if many else "win share")  # fmt: skip
+    if many:
+        ax.errorbar(curve["iteration"], curve["worst_share"], yerr=curve["worst_half_width"],
+                    marker="v", capsize=3, label="the worst field")  # fmt: skip
+    ax.axhline(1 / setup.n_players, color="grey", lw=0.8, ls="--", label="parity")
+    ax.set_xlabel("iteration (0: the base heuristic)")
+    ax.set_ylabel("win share against the field" + ("s" if many else ""))
+    ax.set_xticks(curve["iteration"])
+    ax.legend(fontsize=7, frameon=False)
+    return render_png(fig)

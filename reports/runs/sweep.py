@@ -1,0 +1,310 @@
+"""`abyss-mc sweep`: what if a rule or card value were different?
+
+Each `--set KEY=V1,V2,...` lists values of one card-data or rules key; the sweep plays every point
+of their grid (every combination) and the default (the card data as given), each on the same
+games 0 .. n-1 of the same seed: common random numbers, so a difference between two points is
+the change of rule, not the luck of other deals. Per point: strategy win rates, seat advantage,
+game length and points by source, with 95% intervals. Each point's differences from the default
+are paired by game (the same seed and game index) and tested with Student t over games; the
+p-values of all comparisons of the sweep are adjusted together with Holm's method.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim.core.errors import UserError
+
+
+def score_sources(seats: pd.DataFrame) -> list[str]:
+    """What `point_metrics` summarises besides the score, unless told: the seat columns that
+    split it by source (named ``score_*`` in every game's results)."""
+    return [c for c in seats.columns if c.startswith("score_")]
+
+
+def parse_sweep(items: list[str]) -> list[tuple[str, list[str]]]:
+    """`["a.b=1,2", "c.d=x"]` -> [("a.b", ["1", "2"]), ("c.d", ["x"])] (values as typed)."""
+    out: list[tuple[str, list[str]]] = []
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        values = [v.strip() for v in text.split(",")]
+        if not sep or not key or not text.strip() or any(v == "" for v in values):
+            raise UserError(f"--set {item!r}: expected KEY=VALUE[,VALUE...], e.g. game.x=1,2,3")
+        if key in dict(out):
+            raise UserError(f"--set {key} is given twice; list its values in one --set")
+        if len(set(values)) != len(values):
+            raise UserError(f"--set {key}: a value is listed twice")
+        out.append((key, values))
+    if not out:
+        raise UserError("give at least one --set KEY=V1,V2,... to sweep")
+    return out
+
+
+def grid(axes: list[tuple[str, list[str]]]) -> list[dict[str, str]]:
+    """Every combination of the axes' values, in order (the first key varies slowest)."""
+    keys = [k for k, _ in axes]
+    return [
+        dict(zip(keys, combo, strict=True)) for combo in itertools.product(*(v for _, v in axes))
+    ]
+
+
+@dataclass
+class SweepResult:
+    points: pd.DataFrame  # one row per point: its settings
+    seats: pd.DataFrame  # long form: point, game, seat, strategy, win, score, sources...
+    games: pd.DataFrame  # point, game, turns
+    sources: list[str]  # the seat columns summarised besides the score
+
+
+def run_sweep(
+    load,
+    run,
+    axes: list[tuple[str, list[str]]],
+    *,
+    progress=None,
+    store=None,
+    sources: list[str] | None = None,
+) -> SweepResult:
+    """Play the default and every grid point. `load(overrides) -> tables` (validates; raises
+    a user error), `run(tables) -> (seat columns, game columns)` (same seed and games).
+
+    With a `store` (`sim.core.chunks.ChunkStore`; chunk i = point i), each finished point is
+    stored, and points already stored are read back instead of played: an interrupted sweep
+    resumes with the same results."""
+    settings = [{}] + grid(axes)
+    tables = [load(s) for s in settings]  # every point validated before any game is played
+    done = store.end() if store is not None else 0
+    seat_parts, game_parts = [], []
+    for i, (s, t) in enumerate(zip(settings, tables, strict=True)):
+        if i < done:
+            seats = pd.read_parquet(store.path(i, "seats.parquet"))
+            games = pd.read_parquet(store.path(i, "games.parquet"))
+        else:
+            if progress is not None:
+                progress(f"point {i}/{len(settings) - 1}: {label(s)}")
+            seats, games = run(t)
+            seats = pd.DataFrame(seats)
+            games = pd.DataFrame(games)
+            seats.insert(0, "point", i)
+            games.insert(0, "point", i)
+            if store is not None:
+                from sim.core.runs import write_parquet
+
+                store.save(
+                    i,
+                    1,
+                    {
+                        "seats.parquet": lambda path, df=seats: write_parquet(df, path),
+                        "games.parquet": lambda path, df=games: write_parquet(df, path),
+                    },
+                )
+        seat_parts.append(seats)
+        game_parts.append(games)
+    points = pd.DataFrame([{"point": i, "label": label(s), **s} for i, s in enumerate(settings)])
+    seats = pd.concat(seat_parts, ignore_index=True)
+    return SweepResult(points, seats, pd.concat(game_parts, ignore_index=True),
+                       list(sources) if sources is not None else score_sources(seats))  # fmt: skip
+
+
+def short_label(text: str) -> str:
+    """A point's label with each key cut to its last part: "hand_limit=8, cost=6"."""
+    return ", ".join(part.split(".")[-1] for part in text.split(", "))
+
+
+def label(setting: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in setting.items()) or "default"
+
+
+# ----------------------------------------------------------------------------- statistics
+def _t_half(values: np.ndarray, conf: float = 0.95) -> float:
+    from scipy.stats import t
+
+    n = len(values)
+    if n < 2:
+        return math.nan
+    return float(t.ppf(0.5 + conf / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
+
+
+def point_metrics(result: SweepResult) -> pd.DataFrame:
+    """Long form: point, metric, group, mean, lo, hi. Metrics: `win` per strategy and per
+    seat (Wilson for single strategies' seat-games), `score` and sources per strategy, `turns`.
+    A strategy's intervals take the game as the unit (it may hold several seats of a game)."""
+    from reports.stats.intervals import clustered_mean, clustered_rate, wilson_interval
+
+    rows = []
+    sources = result.sources
+    for p, seats in result.seats.groupby("point"):
+        for strategy, part in seats.groupby("strategy"):
+            games = part["game"].to_numpy()
+            _, n, wins, n2, n_wins, wins2 = sums_by_game(games, part["win"].to_numpy(float))
+            lo, hi = clustered_rate(n, wins, n2, n_wins, wins2)
+            rows.append((p, "win", f"strategy {strategy}", part["win"].mean(), lo, hi))
+            for col in ["score", *sources]:
+                mean, h = clustered_mean(*sums_by_game(games, part[col].to_numpy(float)))
+                rows.append((p, col, f"strategy {strategy}", mean, mean - h, mean + h))
+        for seat, part in seats.groupby("seat"):
+            lo, hi = wilson_interval(float(part["win"].sum()), len(part))
+            rows.append((p, "win", f"seat {seat + 1}", part["win"].mean(), lo, hi))
+    for p, games in result.games.groupby("point"):
+        v = games["turns"].to_numpy(dtype=float)
+        h = _t_half(v)
+        rows.append((p, "turns", "all games", v.mean(), v.mean() - h, v.mean() + h))
+    return pd.DataFrame(rows, columns=["point", "metric", "group", "mean", "lo", "hi"])
+
+
+def sums_by_game(games: np.ndarray, values: np.ndarray) -> tuple:
+    """A strategy's per-seat values summed game by game: (G, sum M, sum Y, sum M^2, sum M Y,
+    sum Y^2), with M its seats and Y its total in one game
+    (`reports.stats.intervals.clustered_mean`)."""
+    _, index, m = np.unique(games, return_inverse=True, return_counts=True)
+    y = np.bincount(index, weights=values, minlength=len(m))
+    return len(m), int(m.sum()), float(y.sum()), int(m @ m), float(m @ y), float(y @ y)
+
+
+def differences(result: SweepResult, conf: float = 0.95) -> pd.DataFrame:
+    """Each point minus the default, paired by game: per strategy (win share and IP of its
+    seats, averaged within the game), per seat (win share) and game length; Student t over
+    games, p-values Holm-adjusted over every comparison of the sweep."""
+    from scipy.stats import ttest_1samp
+
+    from reports.stats.blocks import adjust_pvalues
+
+    seats = result.seats
+    per_game = {
+        **{
+            ("win", f"strategy {s}"): seats[seats["strategy"] == s]
+            .groupby(["point", "game"])["win"]
+            .mean()
+            for s in sorted(seats["strategy"].unique())
+        },
+        **{
+            ("score", f"strategy {s}"): seats[seats["strategy"] == s]
+            .groupby(["point", "game"])["score"]
+            .mean()
+            for s in sorted(seats["strategy"].unique())
+        },
+        **{
+            ("win", f"seat {seat + 1}"): seats[seats["seat"] == seat]
+            .groupby(["point", "game"])["win"]
+            .mean()
+            for seat in sorted(seats["seat"].unique())
+        },
+        ("turns", "all games"): result.games.set_index(["point", "game"])["turns"].astype(float),
+    }
+    rows = []
+    for (metric, group), series in per_game.items():
+        base = series.xs(0, level="point")
+        for p in result.points["point"][1:]:
+            d = (series.xs(p, level="point") - base).dropna().to_numpy(dtype=float)
+            h = _t_half(d, conf)
+            mean = float(d.mean()) if len(d) else math.nan
+            pval = float(ttest_1samp(d, 0.0).pvalue) if len(d) > 1 and np.ptp(d) > 0 else (
+                1.0 if len(d) and mean == 0 else 0.0
+            )  # fmt: skip
+            rows.append((int(p), metric, group, mean, mean - h, mean + h, pval))
+    out = pd.DataFrame(rows, columns=["point", "metric", "group", "diff", "lo", "hi", "p"])
+    out["p_adj"] = adjust_pvalues(out["p"].to_numpy(), "holm") if len(out) else []
+    out["significant"] = out["p_adj"] < 1 - conf
+    return out
+
+
+def sweep_text(result: SweepResult, diffs: pd.DataFrame) -> str:
+    n_games = result.games["game"].nunique()
+    lines = [
+        f"{len(result.points) - 1} points and the default, {n_games:,} games each (the same "
+        "seeds at every point)."
+    ]
+    for _, row in result.points.iterrows():
+        p = int(row["point"])
+        part = diffs[diffs["point"] == p]
+        sig = part[part["significant"]]
+        seats = result.seats[result.seats["point"] == p]
+        rates = seats.groupby("strategy")["win"].mean()
+        turns = result.games.loc[result.games["point"] == p, "turns"].mean()
+        lines.append(
+            f"  [{p}] {row['label']}: mean turns {turns:.1f}; win "
+            + ", ".join(f"{s} {r:.1%}" for s, r in rates.items())
+        )
+        for _, d in sig.iterrows():
+            fmt = ".2%" if d["metric"] == "win" else ".2f"
+            lines.append(
+                f"        differs from the default: {d['metric']} {d['group']} "
+                f"{d['diff']:+{fmt}} [{d['lo']:+{fmt}}, {d['hi']:+{fmt}}] (Holm p {d['p_adj']:.2g})"
+            )
+    n_sig = int(diffs["significant"].sum())
+    lines.append(
+        f"{n_sig} of {len(diffs)} comparisons with the default are significant "
+        "(paired by game, Holm-corrected, 5%)."
+    )
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------- report
+def build_report(result: SweepResult, game: str, command: str):
+    from reports.render.report import Report, new_figure
+
+    metrics = point_metrics(result)
+    diffs = differences(result)
+    n_games = result.games["game"].nunique()
+    report = Report(
+        f"Sweep: {len(result.points) - 1} points and the default",
+        f"{game}, {n_games:,} games per point, the same seeds at every point",
+    )
+    about = report.section("About this sweep")
+    about.paragraph(
+        "Every point plays the same games (seed and game indices) as the default card data, so "
+        "differences are paired by game (common random numbers). Intervals are 95%: Wilson for "
+        "win rates, Student t for means; differences from the default: Student t over games, "
+        "p-values Holm-adjusted over every comparison of the sweep."
+    )
+    about.paragraph(f"Command: `{command}`")
+    about.table(result.points, caption="The points")
+    sig = diffs[diffs["significant"]].merge(result.points[["point", "label"]], on="point")
+    sec = report.section("What differs from the default")
+    sec.table(
+        sig[["point", "label", "metric", "group", "diff", "lo", "hi", "p_adj"]]
+        if len(sig)
+        else pd.DataFrame({"result": ["no point differs significantly from the default"]}),
+        caption="Significant differences from the default (paired by game, Holm-corrected, 5%)",
+        float_format="{:.4f}",
+    )
+    sec.table(
+        diffs.merge(result.points[["point", "label"]], on="point")[
+            ["point", "label", "metric", "group", "diff", "lo", "hi", "p", "p_adj"]
+        ],
+        caption="Every comparison with the default",
+        float_format="{:.4f}",
+    )
+    sens = report.section("Sensitivity")
+    values = [short_label(s) for s in result.points["label"]]
+    for metric, title in (("win", "win rate"), ("score", "mean IP"), ("turns", "turns")):
+        part = metrics[metrics["metric"] == metric]
+        if metric != "turns":
+            part = part[part["group"].str.startswith("strategy")]
+        fig = new_figure((7.0, 3.8))
+        ax = fig.add_subplot()
+        for group, g in part.groupby("group"):
+            g = g.sort_values("point")
+            yerr = np.clip(np.vstack([g["mean"] - g["lo"], g["hi"] - g["mean"]]), 0, None)
+            ax.errorbar(np.arange(len(g)), g["mean"], yerr=yerr, marker="o", capsize=3,
+                        label=group)  # fmt: skip
+        ax.set_xticks(range(len(values)), values, rotation=30, ha="right", fontsize=7)
+        ax.set_xlabel("point ('default': the card data as given)")
+        ax.set_ylabel(title)
+        ax.legend(fontsize=7)
+        sens.figure(fig, f"sweep-{metric}", f"{title} at every point, 95% intervals")
+    tbl = report.section("Per point")
+    tbl.table(
+        metrics.merge(result.points[["point", "label"]], on="point")[
+            ["point", "label", "metric", "group", "mean", "lo", "hi"]
+        ],
+        caption="Every metric at every point, 95% intervals",
+        float_format="{:.4f}",
+    )
+    return report, diffs
