@@ -96,21 +96,11 @@ def main() -> None:
 
 
 app.callback()(_root)
-app.command()(cards.cards)
-app.command("strategies")(strategies.strategies_)
-app.command()(simulate.simulate)
-app.command()(tournament.tournament)
-app.command()(sweep.sweep)
-app.command()(tune.tune)
-app.command()(restrict.restrict)
-app.command()(learn.learn)
-app.command()(plan.plan)
-app.command("report")(report.report_)
-app.command()(replay.replay)
-app.command()(bench.bench)
-app.command()(skill.skill)
-app.command()(drama.drama)
-app.command()(design.design)
+for _command in (cards.cards, strategies.strategies_, simulate.simulate, tournament.tournament,
+                 sweep.sweep, tune.tune, restrict.restrict, learn.learn, plan.plan,
+                 report.report_, replay.replay, bench.bench, skill.skill, drama.drama,
+                 design.design):  # fmt: skip
+    app.command(_command.__name__.rstrip("_"))(_command)
 for _name in games.names():  # a game's own commands (Abyss's `ev`)
     _module = games.get(_name).commands_module
     if _module is not None:

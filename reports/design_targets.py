@@ -295,17 +295,10 @@ class Field:
     expansions: tuple = ()
 
     def tables(self, values: dict):
-        """The card data of a candidate: the run's, with the candidate's values set."""
-        sets = self.base + [f"{k}={_set_text(v)}" for k, v in values.items()]
-        return self.spec.load_cards(self.cards, sets, self.expansions)
-
-
-def _set_text(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
+        """The card data of a candidate: the run's, with the candidate's values set. The values
+        go to the game's card loader as they are, not as `--set` text: the run's own `--set`
+        text is read by the one `--set` parser."""
+        return self.spec.load_cards(self.cards, self.base, self.expansions, values=values)
 
 
 def card_of(target_arg: str, cardlist: list[tuple[str, str, str]]) -> tuple[str, str, str]:
@@ -341,18 +334,9 @@ def play_lineup(spec, tables, lineup: list[str], *, seed: int, blocks: int, clie
     lineup[(s + r) % n] in seat s; a strategy may sit in several seats): (win [block, rotation,
     seat] shares, turns [block, rotation], the games' aggregates or None), chunk by chunk (on a
     Dask `client`, the same numbers)."""
-    from reports.tune import CHUNK_GAMES
+    from reports.play import blocks as B
 
-    n = len(lineup)
-    per_call = max(1, CHUNK_GAMES // (n * n))
-    args = (spec.name, tables, list(lineup), seed)
-    if client is not None:
-        from sim.core.dask_backend import map_chunks
-
-        parts = map_chunks(client, _lineup_chunk, blocks, per_call, *args)
-    else:
-        parts = [_lineup_chunk(first, min(per_call, blocks - first), *args)
-                 for first in range(0, blocks, per_call)]  # fmt: skip
+    parts = B.play(B.Rotations(spec.name, list(lineup), seed), tables, blocks, client=client)
     win = np.concatenate([w for w, _, _ in parts])
     turns = np.concatenate([t for _, t, _ in parts])
     agg = None
@@ -361,24 +345,9 @@ def play_lineup(spec, tables, lineup: list[str], *, seed: int, blocks: int, clie
     return win, turns, agg
 
 
-def _lineup_chunk(first, n_blocks, game, tables, lineup, seed):
-    """Blocks first .. first + n_blocks: a pure function of its arguments (a Dask task)."""
-    from sim import games as registry
-
-    spec = registry.get(game)
-    n = len(lineup)
-    policies = spec.strategies().table_policies(list(lineup), n)
-    rotations = (np.arange(n)[None, :] + np.arange(n)[:, None]) % n  # [rotation, seat]
-    games = np.repeat(np.arange(first, first + n_blocks, dtype=np.int64), n)
-    seatings = np.tile(rotations, (n_blocks, 1)).astype(np.int64)
-    seats, cols, agg = spec.play().run_tables(tables, seed=seed, games=games, seatings=seatings,
-                                              strategies=policies)  # fmt: skip
-    win = np.asarray(seats["win"], dtype=float).reshape(n_blocks, n, n)
-    turns = np.asarray(cols["turns"], dtype=float).reshape(n_blocks, n)
-    return win, turns, agg
-
-
 def _tournament_metrics(fld, tables, targets, seed, blocks, client, lineup):
+    from reports.play.blocks import rotations
+
     n = fld.n_players
     win, turns, agg = play_lineup(fld.spec, tables, lineup, seed=seed, blocks=blocks,
                                   client=client)  # fmt: skip
@@ -393,8 +362,7 @@ def _tournament_metrics(fld, tables, targets, seed, blocks, client, lineup):
         elif t.metric == "seat_share":
             out[t.name] = _mean(per_seat[:, int(t.arg) - 1], n_games)
         elif t.metric == "win_rate":
-            rotations = (np.arange(n)[None, :] + np.arange(n)[:, None]) % n
-            mine = np.array(lineup)[rotations] == t.arg  # [rotation, seat]
+            mine = np.array(lineup)[rotations(n)] == t.arg  # [rotation, seat]
             if not mine.any():
                 raise UserError(f"--target {t.text}: {t.arg} is not in the line-up "
                                 f"({', '.join(lineup)})")  # fmt: skip

@@ -15,7 +15,8 @@ either way: Schuirmann's (1987) two one-sided tests (`equivalence`), Holm's corr
 cards the strategy takes. A card whose interval merely includes 0 is not one: "not told from 0"
 is no evidence of being small.
 
-The games are those of `reports.tune.evaluate`: the same seating plan, chunks and Dask tasks.
+The games are those of `reports.tune.evaluate`: the same seating plan, chunks and Dask tasks
+(`reports.play.blocks`).
 """
 
 from __future__ import annotations

@@ -44,8 +44,6 @@ DEFAULT_SAMPLER = "tpe"
 #: and the samplers get deals and draws of their own (`reports.play.seeds`).
 REEVAL, HELDOUT, SCREEN, SAMPLER = (S.TUNE_REEVAL, S.TUNE_HELDOUT, S.TUNE_SCREEN,
                                     S.TUNE_SAMPLER)  # fmt: skip
-#: Games per call into the fast path (a chunk of blocks), to keep memory flat.
-CHUNK_GAMES = 40_000
 
 
 def stage_seeds(seed: int) -> dict[str, int]:
@@ -167,40 +165,46 @@ def evaluate(problem: Problem, specs: list[str], *, seed: int, first_block: int 
     """Each candidate's win share per block (rows: `specs`, columns: blocks), every candidate
     on the same deals of `seed`. On a Dask `client` the blocks are played in chunks on the
     cluster: the same numbers."""
-    per_call = max(1, CHUNK_GAMES // (problem.n_players * max(1, len(specs))))
-    args = (problem.game, problem.tables, problem.n_players, specs, problem.opponents, seed,
-            first_block)  # fmt: skip
-    if client is not None:
-        from sim.core.dask_backend import map_chunks
+    from reports.play import blocks
 
-        parts = map_chunks(client, _evaluate_chunk, n_blocks, per_call, *args)
-    else:
-        parts = [
-            _evaluate_chunk(first, min(per_call, n_blocks - first), *args)
-            for first in range(0, n_blocks, per_call)
-        ]
+    plan = AgainstField(problem.game, problem.n_players, list(specs), list(problem.opponents),
+                        seed)  # fmt: skip
+    parts = blocks.play(plan, problem.tables, n_blocks, first_block=first_block, client=client)
     return np.concatenate(parts, axis=1)
 
 
-def _evaluate_chunk(first, n, game, tables, n_players, specs, field_specs, seed, first_block):
-    """Blocks first_block + first .. + n of every candidate: (candidates, n) win shares. A pure
-    function of its arguments (also a Dask task)."""
-    from sim import games as registry
+@dataclass
+class AgainstField:
+    """The blocks of `evaluate` (a `reports.play.blocks.Plan`): every candidate of `specs` in
+    every rotation of (candidate, field...) on the block's deal (`seating_plan`), candidate by
+    candidate. Part: (candidates, blocks) win shares."""
 
-    spec = registry.get(game)
-    make = spec.strategies().make_policy
-    q = len(specs)
-    policies = [make(s) for s in specs] + [make(s) for s in field_specs]
-    games, seat = seating_plan(n_players, seed, first_block + first, n)
-    seat_of = np.where(seat == 0, 0, q + seat - 1)
-    all_games = np.tile(games, q)
-    all_seatings = np.concatenate([np.where(seat == 0, c, seat_of) for c in range(q)])
-    seats, _, _ = spec.play().run_tables(
-        tables, seed=seed, games=all_games, seatings=all_seatings, strategies=policies
-    )
-    win = np.asarray(seats["win"], dtype=np.float64).reshape(q, n, n_players, n_players)
-    mine = (seat == 0).reshape(n, n_players, n_players)
-    return (win * mine).sum(axis=(2, 3)) / n_players
+    game: str
+    n_players: int
+    specs: list[str]
+    opponents: list[str]
+    seed: int
+
+    @property
+    def tables_per_block(self) -> int:
+        return self.n_players * max(1, len(self.specs))
+
+    def policies(self, spec) -> list:
+        make = spec.strategies().make_policy
+        return [make(s) for s in self.specs] + [make(s) for s in self.opponents]
+
+    def deals(self, first: int, n: int):
+        q = len(self.specs)
+        games, seat = seating_plan(self.n_players, self.seed, first, n)
+        seat_of = np.where(seat == 0, 0, q + seat - 1)
+        seatings = np.concatenate([np.where(seat == 0, c, seat_of) for c in range(q)])
+        return np.tile(games, q), seatings
+
+    def part(self, first: int, n: int, seatings, seats: dict, cols: dict, aggregates):
+        p, q = self.n_players, len(self.specs)
+        win = np.asarray(seats["win"], dtype=np.float64).reshape(q, n, p, p)
+        mine = (seatings[: n * p] == 0).reshape(n, p, p)  # the first candidate's seats
+        return (win * mine).sum(axis=(2, 3)) / p
 
 
 # --- the search -------------------------------------------------------------------------------

@@ -1,22 +1,13 @@
-"""`abyss-mc cards`: check the card data (and any overrides) and describe it."""
+"""`abyss-mc cards`: check the card data (and any overrides) and describe it
+(`reports.runs.describe`)."""
 
 from __future__ import annotations
 
-import typer
-
 from cli.commands import common as c
+from reports.runs.options import CardsOptions as O
 
-# --- commands --------------------------------------------------------------------------------
 
-
-@c.user_errors
-def cards(
-    cards: c.CardsOption = None,
-    set_: c.SetOption = None,
-    expansions: c.ExpansionsOption = None,
-    game: c.GameOption = "abyss",
-) -> None:
+@c.command(O)
+def cards(**flags) -> None:
     """Validate the card data and describe it (after any --set overrides)."""
-    spec = c.game_spec(game)
-    tables = spec.load_cards(cards, set_, c.game_expansions(spec, expansions))
-    typer.echo(spec.describe(tables), nl=False)
+    c.run(O, flags)

@@ -1,8 +1,10 @@
-"""What the `abyss-mc` commands share: options, checks and error handling (the life of a run
-directory is `reports.run_dir`).
+"""What the `abyss-mc` commands share: the options they declare alike, error handling and
+printing a result. A command parses its flags into its options object
+(`reports.runs.options`), calls `abyss_mc.run` and prints the result (`show`); the checks and
+the work are the library's (`reports.runs`).
 
-Start-up must stay instant (``abyss-mc --help``), so the commands import only typer and the
-standard library at the top; numpy, pandas, numba and the engines are imported inside them.
+Start-up must stay instant (``abyss-mc --help``): the commands import only typer, the standard
+library, `abyss_mc` and the options at the top (none of which imports numpy, pandas or numba).
 
 Errors the user can fix (bad options, invalid card data, an existing output directory) are printed
 as one line, ``error: <message>``, with exit code 2; see `sim.core.errors`. Anything else is a bug
@@ -12,8 +14,6 @@ and keeps its traceback.
 from __future__ import annotations
 
 import functools
-import itertools
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,8 +21,8 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from reports import run_dir as run
-from sim.core.errors import UserError, is_user_error, one_line
+from reports.runs.setup import check_seed, game_spec  # noqa: F401  (a game's own commands')
+from sim.core.errors import is_user_error, one_line
 from sim.games import GAMES as REGISTERED_GAMES
 
 # --- shared options and error handling -------------------------------------------------------
@@ -104,89 +104,6 @@ GameOption = Annotated[
 ]
 
 
-def game_spec(game: str):
-    """The spec of the game `--game` names (`sim.core.game.GameSpec`), or a one-line user
-    error."""
-    from sim import games
-
-    return games.get(game)
-
-
-def game_expansions(spec, text: str | None, default: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """`--expansions` for `spec`: ``None`` (not given) is `default`; ``""`` is none."""
-    if text is None:
-        return default
-    names = tuple(dict.fromkeys(p.strip().lower() for p in text.split(",") if p.strip()))
-    return spec.check_expansions(names)
-
-
-def mixed_lineup(spec, n_players: int) -> str:
-    """A line-up of different strategies, one per seat: the game's tournament strategies but
-    random, in order (a sweep's default, so that a change can favour one style over another)."""
-    names = [s for s in spec.default_tournament.split(",") if s.split(":")[0] != "random"]
-    return ",".join(names[i % len(names)] for i in range(n_players)) if names else ""
-
-
-def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
-    """The engine a local run that asked for the fast path by default plays on: "reference"
-    when the fast path is not compiled yet and these games finish sooner on the reference engine
-    (the same games, byte for byte) than the compile takes; the fast path then compiles in the
-    background for later runs (`reports.runs.warmup`). Otherwise "fast" (compiled in the foreground
-    and announced, if need be): also when a seat looks ahead (the search player), whose
-    decisions are the fast path's on either engine."""
-    from sim.core.firstrun import cold_start_allowed, compile_in_background, is_compiled
-
-    play = spec.play()
-    per_seat_game = play.REFERENCE_SECONDS
-    if per_seat_game is None or "reference" not in spec.engines or not cold_start_allowed():
-        return "fast"
-    if any(getattr(p, "LOOKS_AHEAD", False) for p in policies):
-        return "fast"
-    if is_compiled(spec.name):
-        return "fast"
-    estimate = n_games * n_players * per_seat_game
-    if estimate > play.COMPILE_SECONDS:
-        return "fast"
-    compile_in_background(spec.name)
-    print(f"the {spec.name} fast path is not compiled yet: these {n_games} games play on the "
-          f"reference engine (the same games, about {max(1, round(estimate))} s) while it "
-          f"compiles in the background (about {play.COMPILE_SECONDS} s, once); later runs start "
-          "at once", file=sys.stderr, flush=True)  # fmt: skip
-    return "reference"
-
-
-def resumed(command: str, resume: Path | None, options: dict, set_, cards, presets, out):
-    """`(run, options, set_, cards, presets, out)`: those of the run in `resume` (its plan's, its
-    card data and presets as recorded), or, with no run to resume, those given (run None)."""
-    if resume is None:
-        return None, options, set_, cards, presets, out
-    from reports.run_dir import Run, recorded_paths
-
-    run = Run.resume(command, resume)
-    return (run, run.plan["options"], run.plan["set"], *recorded_paths(run.plan), resume)
-
-
-def field_setup(o: dict, cards, set_, presets):
-    """`(spec, registry, expansions, tables)` of a run playing a field of strategies (options
-    `o`: game, expansions, players, seed), the presets added, the player count and seed
-    checked."""
-    spec = game_spec(o["game"])
-    registry = spec.strategies()
-    registry.use_presets(presets)
-    exp = game_expansions(spec, o["expansions"], spec.tournament_expansions)
-    tables = spec.load_cards(cards, set_, exp)
-    spec.check_players(tables, o["players"], exp)
-    check_seed(o["seed"])
-    return spec, registry, exp, tables
-
-
-def game_lineup(spec, text: str | None, n_players: int) -> tuple[list[str], list]:
-    """The line-up `--strategies` gives (the game's default when not given), cycled to
-    `n_players` seats, and its policies: unknown names and parameters fail before any work."""
-    lineup = parse_lineup(text or spec.default_strategies, n_players)
-    return lineup, spec.strategies().make_policies(lineup, n_players)
-
-
 OutDirOption = Annotated[
     Path | None,
     typer.Option(
@@ -235,33 +152,6 @@ def user_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def check_seed(seed: int) -> None:
-    if not 0 <= seed < 2**63:
-        raise UserError(f"--seed must be between 0 and 2**63-1; got {seed}")
-
-
-def parse_player_counts(text: str) -> list[int]:
-    """``"4"`` -> [4]; ``"3,4"`` -> [3, 4] (each checked by `check_players`)."""
-    try:
-        counts = [int(p) for p in text.split(",") if p.strip()]
-    except ValueError:
-        raise UserError(f"--players must be a number or a list like 3,4; got {text!r}") from None
-    if not counts:
-        raise UserError("--players is empty")
-    return list(dict.fromkeys(counts))
-
-
-def parse_lineup(text: str, n_players: int) -> list[str]:
-    """Strategy names per seat: ``"greedy,random"`` for 4 players -> greedy, random, greedy,
-    random. More names than players is a user error. Names are checked by the engine."""
-    names = [p.strip() for p in text.split(",") if p.strip()]
-    if not names:
-        raise UserError("--strategies is empty; give at least one strategy name")
-    if len(names) > n_players:
-        raise UserError(f"--strategies lists {len(names)} strategies for {n_players} players")
-    return list(itertools.islice(itertools.cycle(names), n_players))
-
-
 BackendOption = Annotated[
     str,
     typer.Option("--backend", metavar="local|dask",
@@ -274,78 +164,68 @@ SchedulerOption = Annotated[
 ]
 
 
-class GamesProgress:
-    """A bar over every game of a multi-stage command, with the time left (on a terminal)."""
-
-    def __init__(self, total: int, show: bool) -> None:
-        self.total, self.show, self.done, self.bar = total, show, 0, None
-        self.t0 = 0.0
-
-    def __enter__(self):
-        import time
-
-        self.t0 = time.perf_counter()
-        if self.show:
-            from sim.core.batch import ProgressBar
-
-            self.bar = ProgressBar(self.total, "games")
-        return self
-
-    def advance(self, games: int) -> None:
-        import time
-
-        self.done += games
-        if self.bar is not None:
-            elapsed = time.perf_counter() - self.t0
-            self.bar.update(min(self.done, self.total), self.done / elapsed if elapsed else 0.0)
-
-    def __exit__(self, *exc) -> bool:
-        if self.bar is not None:
-            self.bar.close()
-        return False
+def resume_option(what: str):
+    """``--resume DIR``: finish an interrupted run; `what` says what is kept."""
+    return option(Path | None, "--resume", f"Finish an interrupted {what}.", "DIR")
 
 
-def check_backend(backend: str, scheduler: str | None) -> None:
-    if backend not in ("local", "dask"):
-        raise UserError(f"--backend must be local or dask; got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise UserError("--scheduler needs --backend dask")
+#: The options declared alike by every command that has them (by field name).
+SHARED = {"players": PlayersOption, "seed": SeedOption, "strategies": StrategiesOption,
+          "out": OutDirOption, "cards": CardsOption, "set_": SetOption,
+          "expansions": ExpansionsOption, "threads": ThreadsOption, "presets": PresetsOption,
+          "game": GameOption, "backend": BackendOption, "scheduler": SchedulerOption}  # fmt: skip
 
 
-def run_game(run_dir: Path) -> str:
-    """The `game` a run directory's manifest names ("abyss" when it names none)."""
-    try:
-        config = json.loads((Path(run_dir) / "manifest.json").read_text()).get("config", {})
-    except (OSError, ValueError):
-        return "abyss"
-    return config.get("game", "abyss")
+class Required:
+    """A command-line argument without a default: `run_dir=Required(RunDirArgument)`."""
+
+    def __init__(self, annotation) -> None:
+        self.annotation = annotation
 
 
-def tournament_options(
-    strategies, players, blocks, design, crn, seed, report, expansions, fight_points, cards,
-    set_, presets, game,
-) -> dict:  # fmt: skip
-    """What `tournament --resume` needs to play the rest as the run was started."""
-    return {
-        "strategies": strategies,
-        "players": players,
-        "blocks": blocks,
-        "design": design,
-        "crn": crn,
-        "seed": seed,
-        "report": report,
-        "expansions": expansions,
-        "fight_points": fight_points,
-        **run.data_paths(cards, set_, presets),
-        "game": game,
-    }
+def command(kind, **declared):
+    """Decorator of a command: its parameters are the fields of its options `kind` (in their
+    order, with their defaults; `progress` aside), each declared as in `declared` or, for those
+    every command declares alike, `SHARED`. The command receives them as keywords (`run`), and
+    its user errors become one line (`user_errors`)."""
+    import dataclasses
+    import inspect
+
+    def parameter(field) -> inspect.Parameter:
+        given = declared.get(field.name, SHARED.get(field.name))
+        if given is None:
+            raise TypeError(f"{kind.__name__}.{field.name}: no command-line declaration")
+        if isinstance(given, Required):
+            return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                     annotation=given.annotation)  # fmt: skip
+        return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                 default=field.default, annotation=given)  # fmt: skip
+
+    def decorate(fn):
+        params = [parameter(f) for f in dataclasses.fields(kind) if f.name != "progress"]
+        fn.__signature__ = inspect.Signature(params, return_annotation=None)
+        fn.__annotations__ = {p.name: p.annotation for p in params}
+        return user_errors(fn)
+
+    return decorate
 
 
-def json_default(value: Any) -> Any:
-    if hasattr(value, "item"):  # numpy scalar
-        return value.item()
-    if hasattr(value, "tolist"):  # numpy array
-        return value.tolist()
-    if isinstance(value, tuple | set | frozenset):
-        return list(value)
-    return str(value)
+def run(kind, flags: dict) -> None:
+    """Run the command of options `kind` (`abyss_mc.run`) with the `flags` typer parsed (with
+    the progress bars on a terminal), and print its result."""
+    import abyss_mc as amc
+
+    shown = {"progress": tty()} if "progress" in kind.defaults() else {}
+    show(amc.run(kind(**flags, **shown)))
+
+
+def tty() -> bool:
+    """Whether the progress bars show (on a terminal)."""
+    return sys.stderr.isatty()
+
+
+def show(result) -> None:
+    """Print a command's result: its summary, then the lines after it (`abyss_mc.results`)."""
+    typer.echo(result.text, nl=False)
+    for note in result.notes:
+        typer.echo(note)

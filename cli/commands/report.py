@@ -1,4 +1,4 @@
-"""`abyss-mc report`: the balance report of a run directory."""
+"""`abyss-mc report`: the balance report of a run directory (`reports.runs.describe`)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,15 @@ from typing import Annotated
 import typer
 
 from cli.commands import common as c
+from reports.runs.options import ReportOptions as O
+
+RunDir = Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A run directory.")]
+Out = c.option(Path | None, "--out", "Where to write (default: RUN_DIR/report).", "DIR")
 
 
-@c.user_errors
-def report_(
-    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A run directory.")],
-    out: c.option(Path | None, "--out", "Where to write (default: RUN_DIR/report).", "DIR") = None,
-) -> None:
+@c.command(O, run_dir=c.Required(RunDir), out=Out)
+def report_(**flags) -> None:
     """Write the balance report of a run: report.html (self-contained), report.md, PNGs.
 
     For a rollout run (`abyss-mc ev rollout`), the "Fight or explore?" page."""
-    spec = c.game_spec(c.run_game(run_dir))
-    module = spec.analysis() or spec.report()
-    paths = module.write_report(run_dir, out)
-    typer.echo(f"report: {paths['html']}")
-    typer.echo(f"markdown: {paths['markdown']}")
+    c.run(O, flags)

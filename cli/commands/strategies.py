@@ -1,4 +1,4 @@
-"""`abyss-mc strategies`: the policies, presets and their parameters."""
+"""`abyss-mc strategies`: the policies, presets and their parameters (`reports.runs.describe`)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from cli.commands import common as c
+from reports.runs.options import StrategiesOptions as O
 
 StrategyArgument = Annotated[
     str | None,
@@ -19,17 +20,8 @@ StrategyArgument = Annotated[
 ]
 
 
-@c.user_errors
-def strategies_(
-    strategy: StrategyArgument = None,
-    presets: c.PresetsOption = None,
-    game: c.GameOption = "abyss",
-) -> None:
+@c.command(O, strategy=StrategyArgument)
+def strategies_(**flags) -> None:
     """List the strategies (policies and presets), what they do and their parameter values, then
     each parameter explained: meaning, range, default and the effect of raising it."""
-    import strategies
-    from sim import games
-
-    registry = strategies.for_game(games.get(game).name)
-    registry.use_presets(presets)
-    typer.echo(registry.text(strategy), nl=False)
+    c.run(O, flags)

@@ -48,9 +48,8 @@ from typing import NamedTuple
 import numpy as np
 
 from reports.stats.intervals import t_quantile
+from sim.core.samples import NOT_PLAYED
 
-#: The score of a seat that had no turn in a round (the game had ended).
-NOT_PLAYED = -(1 << 30)
 #: One-line definitions, for :meth:`Tension.frame` (``comeback_<k>`` is added per k).
 DEFINITIONS = {
     "lead_changes": "rounds whose sole leader differs from the latest earlier one (ties skipped)",

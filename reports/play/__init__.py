@@ -1,5 +1,6 @@
-"""Playing games for an analysis: a tournament of a line-up in blocks of one deal, in chunks, on
-threads or Dask (`tournament`), and the seed of each purpose of a run (`seeds`).
+"""Playing games for an analysis: blocks of a line-up in chunks, here or on Dask, the one chunk
+loop every analysis plays through (`blocks`); a tournament's design of line-ups and seatings
+(`tournament`); and the seed of each purpose of a run (`seeds`).
 
 On `stats`; every procedure above plays its games through here.
 """

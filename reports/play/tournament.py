@@ -32,10 +32,12 @@ The results are long-form, one row per (block, table, seat), ready for `reports.
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from reports.play import blocks as B
 from sim.core.errors import UserError
 
 DESIGNS = ("balanced", "cyclic", "all")
@@ -169,8 +171,7 @@ def block_games(design: Design, first_block: int, n_blocks: int, crn: bool = Tru
     """Game index and seating of every table of blocks first_block .. first_block + n_blocks - 1,
     in block-major order: (blocks, tables, games, seatings)."""
     t = design.n_tables
-    blocks = np.repeat(np.arange(first_block, first_block + n_blocks, dtype=np.int64), t)
-    tables = np.tile(np.arange(t, dtype=np.int64), n_blocks)
+    blocks, tables = block_tables(design, first_block, n_blocks)
     mode = crn_mode(crn, design)
     if mode == "block":
         games = blocks.copy()
@@ -180,6 +181,14 @@ def block_games(design: Design, first_block: int, n_blocks: int, crn: bool = Tru
         games = blocks * t + tables
     seatings = block_seatings(design, blocks, tables)
     return blocks, tables, games, seatings
+
+
+def block_tables(design: Design, first_block: int, n_blocks: int):
+    """The block and table of every table of blocks first_block .. first_block + n_blocks - 1,
+    in block-major order."""
+    t = design.n_tables
+    blocks = np.repeat(np.arange(first_block, first_block + n_blocks, dtype=np.int64), t)
+    return blocks, np.tile(np.arange(t, dtype=np.int64), n_blocks)
 
 
 @dataclass
@@ -237,8 +246,6 @@ def run_tournament(
     """
     import pandas as pd
 
-    from sim.core.batch import run_chunks
-
     if client is not None and sequential_alpha is not None:
         raise UserError("--backend dask does not run --sequential tournaments; use local")
     plan = make_design(strategies, n_players, design, seed)
@@ -274,13 +281,12 @@ def run_tournament(
             if state["stopped"]:
                 todo = []
 
-    policies = game_policies(game, plan.strategies, plan.n_players)
+    in_design = InDesign(game, plan, game_policies(game, plan.strategies, plan.n_players), seed,
+                         crn)  # fmt: skip
 
-    def play(first: int, n: int) -> bool:
-        return record(first, n, *play_blocks(first, n, tables, plan, policies, seed, crn, game))
-
-    def record(first: int, n: int, seats_df, games_df, chunk_agg) -> bool:
+    def record(first: int, n: int, part) -> bool:
         nonlocal agg
+        seats_df, games_df, chunk_agg = part
         if store is not None:
             save_blocks(store, first, n, seats_df, games_df, chunk_agg)
         parts[first] = (seats_df, games_df)
@@ -297,17 +303,12 @@ def run_tournament(
     from sim.core.batch import set_threads
 
     threads = set_threads(threads)
-    if client is not None:
-        elapsed = _play_on_cluster(client, record, todo, tables, plan, policies, seed, crn, game)
-    else:
-        elapsed = run_chunks(
-            n_blocks,
-            play,
-            progress=progress,
-            label="blocks",
-            spans=todo,
-            chunk_size=SEQUENTIAL_CHECK if seq is not None else None,
-        )
+    # chunks of DASK_BLOCKS on a cluster; here of about a second each, or SEQUENTIAL_CHECK
+    size = DASK_BLOCKS if client is not None else SEQUENTIAL_CHECK if seq is not None else None
+    t0 = time.perf_counter()
+    B.in_chunks(B.play_chunk, n_blocks, size, tables, in_design, client=client, spans=todo,
+                on_arrival=record, bar="blocks" if progress else None)  # fmt: skip
+    elapsed = time.perf_counter() - t0
     if seq is None:
         state["blocks"] = n_blocks
     seat_parts = [parts[first][0] for first in sorted(parts)]
@@ -345,44 +346,51 @@ def game_policies(game: str, specs: list[str], n_players: int) -> list:
 DASK_BLOCKS = 500
 
 
+@dataclass
+class InDesign:
+    """The blocks of a tournament (a `reports.play.blocks.Plan`): every table of the design on
+    the deal of its CRN mode (`block_games`), `policies` the strategies' (`game_policies`).
+    Part: (seats, games, aggregates or None), the seats and games frames with their block and
+    table."""
+
+    game: str
+    design: Design
+    strategies: list
+    seed: int
+    crn: str
+
+    @property
+    def tables_per_block(self) -> int:
+        return self.design.n_tables
+
+    def policies(self, spec) -> list:
+        return self.strategies
+
+    def deals(self, first: int, n: int):
+        _, _, games, seatings = block_games(self.design, first, n, self.crn)
+        return games, seatings
+
+    def part(self, first: int, n: int, seatings, seats: dict, cols: dict, aggregates):
+        import pandas as pd
+
+        n_players = self.design.n_players
+        blocks, tables = block_tables(self.design, first, n)
+        seats_df = pd.DataFrame(seats)
+        seats_df.insert(0, "block", np.repeat(blocks, n_players))
+        seats_df.insert(1, "table", np.repeat(tables, n_players))
+        seats_df.insert(2, "n_players", n_players)
+        games_df = pd.DataFrame(cols)
+        games_df.insert(0, "block", blocks)
+        games_df.insert(1, "table", tables)
+        return seats_df, games_df, aggregates
+
+
 def play_blocks(
     first: int, n: int, tables, plan: Design, policies: list, seed: int, crn: str, game: str
 ):
     """Play blocks first .. first + n - 1 of the design, `policies` the strategies' policies
-    (`game_policies`): (seats, games, aggregates or None), a pure function of its arguments
-    (also a Dask task)."""
-    import pandas as pd
-
-    n_players = plan.n_players
-    blocks, tables_, games, seatings = block_games(plan, first, n, crn)
-    seats, games_cols, chunk_agg = table_runner(game)(
-        tables, seed=seed, games=games, seatings=seatings, strategies=policies
-    )
-    seats_df = pd.DataFrame(seats)
-    seats_df.insert(0, "block", np.repeat(blocks, n_players))
-    seats_df.insert(1, "table", np.repeat(tables_, n_players))
-    seats_df.insert(2, "n_players", n_players)
-    games_df = pd.DataFrame(games_cols)
-    games_df.insert(0, "block", blocks)
-    games_df.insert(1, "table", tables_)
-    return seats_df, games_df, chunk_agg
-
-
-def _play_on_cluster(client, record, todo: list[tuple[int, int]], *args) -> float:
-    """The blocks of `todo` (spans first, n) in chunks on the cluster, each recorded (and
-    stored) as it arrives."""
-    import time
-
-    from sim.core.dask_backend import map_chunks
-
-    t0 = time.perf_counter()
-    map_chunks(client, _cluster_task, 0, DASK_BLOCKS, *args, spans=todo,
-               on_arrival=lambda first, n, part: record(first, n, *part))  # fmt: skip
-    return time.perf_counter() - t0
-
-
-def _cluster_task(first: int, n: int, *args):
-    return play_blocks(first, n, *args)
+    (`game_policies`): (seats, games, aggregates or None), a pure function of its arguments."""
+    return B.play_chunk(first, n, tables, InDesign(game, plan, policies, seed, crn))
 
 
 def save_blocks(store, first: int, n: int, seats_df, games_df, agg) -> None:
@@ -397,14 +405,6 @@ def save_blocks(store, first: int, n: int, seats_df, games_df, agg) -> None:
     if agg is not None:
         writers["aggregates.npz"] = lambda path: atomic_save(path, agg.save)
     store.save(first, n, writers)
-
-
-def table_runner(game: str):
-    """The `run_tables` of a game's play module (`sim.core.game`): (seat columns with `win`,
-    game columns, aggregates or None)."""
-    from sim import games
-
-    return games.get(game).play().run_tables
 
 
 def tournament_frame(result: TournamentResult):

@@ -145,3 +145,46 @@ def game_rate(game: str, *, players: int, seed: int, games: int, lineup: list[st
     spec.play().run_games(tables, n_games=8, per_game=False, **same)  # compile
     played = spec.play().run_games(tables, n_games=games, per_game=False, **same)
     return played.timings["games_per_second"]
+
+
+def run(o):
+    """`abyss-mc bench` (options `o`: `reports.runs.options.BenchOptions`): check the options,
+    measure; the Markdown table (also written to `o.markdown`, atomically) and its figures
+    (`frames["figures"]`)."""
+    import pandas as pd
+
+    from reports.runs import setup as S
+    from sim.core.errors import UserError
+    from sim.core.runs import atomic_write_text
+
+    spec = S.game_spec(o.game)
+    S.check_seed(o.seed)
+    S.check_at_least(o, 1, "games", "reference_games")
+    if o.memory_games < 0:
+        raise UserError(f"--memory-games must be >= 0; got {o.memory_games}")
+    result = _measure(spec, o)
+    text = result.markdown(" ".join(["abyss-mc", *sys.argv[1:]]))
+    if o.markdown is not None:
+        atomic_write_text(o.markdown, text)
+    figures = pd.DataFrame({"figure": list(result.figures), "value": list(result.figures.values())})
+    return S.Output(text, notes=("",), frames={"figures": figures})
+
+
+def _measure(spec, o) -> BenchResult:
+    """The game's own benchmark (an analysis game's, or its report's `bench`)."""
+    from reports.runs import setup as S
+
+    if spec.analysis_module is not None:
+        return spec.analysis().bench(games=o.games, reference_games=o.reference_games,
+                                     seed=o.seed, cards=o.cards, set_=o.set_)  # fmt: skip
+    spec.strategies().use_presets(o.presets)
+    exp = S.game_expansions(spec, o.expansions, spec.tournament_expansions)
+    tables = spec.load_cards(o.cards, o.set_, exp)
+    spec.check_players(tables, o.players, exp)
+    report = spec.report()
+    lineup, _ = S.game_lineup(spec, o.strategies or report.BENCH_STRATEGIES, o.players)
+    return report.bench(
+        tables, players=o.players, lineup=lineup, games=o.games,
+        reference_games=o.reference_games, memory_games=o.memory_games, seed=o.seed,
+        expansions=exp, starts=o.starts, progress=lambda text: print(text, file=sys.stderr),
+    )  # fmt: skip

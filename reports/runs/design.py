@@ -7,11 +7,133 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
+import time
 from dataclasses import asdict
 from pathlib import Path
 
 from reports.design import Budget, Candidate, Memory, Problem, Timer
 from reports.design_targets import Estimate
+from reports.run_dir import Run, card_digest, data_args, data_paths
+from reports.runs import setup as S
+from reports.runs.options import DesignOptions
+from sim.core.errors import UserError
+
+
+def run(o: DesignOptions) -> S.Output:
+    """Check the options, search into a new (or the resumed) run directory."""
+    run, o = S.start_or_resume("design", o)
+    S.check_backend(o.backend, o.scheduler)
+    timer = Timer(o.minutes, time.monotonic)
+    problem, budget, tables, config = checked(o)
+    if run is None:
+        run = Run.start("design", o.out, o.seed, {
+            "options": o.stored(), "game": problem.field.spec.name,
+            **data_paths(o.cards, o.set_, o.presets)})  # fmt: skip
+    total = (budget.candidates * problem.games(budget.blocks)
+             + (budget.finalists + 2) * problem.games(budget.reeval_blocks))
+    progress = S.GamesProgress(total, o.progress)
+    summary, out_dir = run_design(problem, budget, run, progress, config=config,
+                                  sealed=(tables, o.presets),
+                                  cluster=(o.backend, o.scheduler, o.threads),
+                                  card_digest=card_digest(tables, o.cards, o.set_),
+                                  timer=timer)  # fmt: skip
+    return S.Output(summary, out_dir, (f"results: {out_dir}",))
+
+
+def checked(o: DesignOptions) -> tuple[Problem, Budget, object, dict]:
+    """`(problem, budget, tables, config)`: the options checked before any game (a one-line
+    `UserError` each; both ends of every range valid card data) and resolved (the line-up, the
+    card strategy, each value's start), `config` what the manifest records."""
+    from reports.design_targets import Field, parse_targets, parse_vary
+
+    varies = parse_vary(o.vary)
+    targets = parse_targets(o.target, o.players)
+    budget = Budget(candidates=o.candidates, blocks=o.blocks, finalists=o.finalists,
+                    reeval_blocks=o.reeval_blocks, retune_candidates=o.retune_candidates,
+                    minutes=o.minutes)  # fmt: skip
+    set_value = _set_value(S.game_spec(o.game))
+    spec, registry, exp, tables = S.field_setup(o)
+    n = o.players
+    lineup, _ = S.game_lineup(spec, o.strategies or default_lineup(spec, registry, n), n)
+    card_strategy = (o.card_strategy or lineup[0]).strip()
+    if any(t.metric in ("card_value", "max_card_value") for t in targets):
+        if spec.report().restrictions is None:
+            raise UserError(f"{spec.title} has no restricted play: no card_value targets")
+        registry.make_policy(card_strategy)
+    fld = Field(spec, lineup, n, card_strategy, o.cards, list(o.set_ or []), exp)
+    varies = _started(varies, fld, set_value, o)
+    check_targets(spec, fld, tables, targets)
+    command = recorded_command(o, spec, exp, lineup, card_strategy)
+    config = {"game": spec.name, "command": "design", **o.stored(), "expansions": list(exp),
+              "lineup": lineup, "card_strategy": card_strategy, "recorded_command": command,
+              "starts": {v.key: v.start for v in varies}}  # fmt: skip
+    return Problem(fld, varies, targets, o.seed), budget, tables, config
+
+
+def _set_value(spec):
+    """The game's `set_value` (a `--set` key's value in the card data), or a `UserError` for a
+    game without a design search."""
+    from importlib import import_module
+
+    set_value = import_module(spec.cards_module).set_value
+    if spec.analysis_module is not None or set_value is None:
+        raise UserError(f"{spec.title} has no design search: its runs are not games of a line-up")
+    return set_value
+
+
+def _started(varies, fld, set_value, o: DesignOptions):
+    """The values to search, each with its start (its value in the card data as given), both
+    ends of every range checked as valid card data before any game."""
+    from reports.design_targets import with_starts
+    from sim.core.carddata import parse_set_options
+
+    given = parse_set_options(list(o.set_ or []))
+    varies = with_starts(varies, lambda key: set_value(o.cards, given, key))
+    for v in varies:
+        for end in ((v.low, v.high) if v.kind != "choice" else v.choices):
+            fld.tables({v.key: int(end) if v.kind == "int" else end})
+    return varies
+
+
+def default_lineup(spec, registry, n_players: int) -> str:
+    """The game's tournament strategies but random, one per seat, each as its preset tuned for
+    the player count where there is one (`setup.mixed_lineup`)."""
+    presets = registry.presets()
+    names = S.mixed_lineup(spec, n_players).split(",")
+    return ",".join(f"{s}_tuned_{n_players}p" if f"{s}_tuned_{n_players}p" in presets else s
+                    for s in names)  # fmt: skip
+
+
+def recorded_command(o: DesignOptions, spec, exp, lineup, card_strategy) -> str:
+    """The command that makes this design again, every option that changes its result written
+    out (the line-up as played, the budget); not where it is written nor played."""
+    args = ["abyss-mc", "design", "--game", spec.name, "--players", str(o.players),
+            "--strategies", ",".join(lineup), "--card-strategy", card_strategy]  # fmt: skip
+    for item in o.vary:
+        args += ["--vary", item]
+    for item in o.target:
+        args += ["--target", item]
+    if exp or spec.tournament_expansions:
+        args += ["--expansions", ",".join(exp)]
+    for key in ("candidates", "blocks", "finalists", "reeval_blocks", "retune_candidates",
+                "seed"):  # fmt: skip
+        args += ["--" + key.replace("_", "-"), str(getattr(o, key))]
+    if o.minutes is not None:
+        args += ["--minutes", f"{o.minutes:g}"]
+    return shlex.join(args + data_args(o.cards, o.set_, o.presets))
+
+
+def check_targets(spec, fld, tables, targets) -> None:
+    """The cards and strategies the targets name exist, before any game."""
+    from reports.design_targets import card_of
+
+    for t in targets:
+        if t.metric == "card_value":
+            card_of(t.arg, spec.report().restrictions(tables))
+        if t.metric == "win_rate" and t.arg not in fld.lineup:
+            raise UserError(f"--target {t.text}: {t.arg} is not in the line-up "
+                            f"({', '.join(fld.lineup)})")  # fmt: skip
 
 
 def run_design(problem: Problem, budget: Budget, run, progress, *, config: dict, sealed: tuple,

@@ -1,5 +1,5 @@
-"""`abyss-mc drama RUN_DIR`: drama and decisiveness with an oracle (`reports.metrics.drama`) for every play
-strength and player count of a tournament, on its sampled deals.
+"""`abyss-mc drama RUN_DIR`: drama and decisiveness with an oracle (`reports.metrics.drama`) for
+every play strength and player count of a tournament, on its sampled deals.
 
 The games are the tournament's own: the tables of every 16th deal (`sim.core.samples.EVERY`,
 the deals whose rounds the tension metrics keep), rebuilt from the manifest's design, seed and
@@ -61,9 +61,9 @@ def run_drama(run_dir: Path, games: int, rollouts: int, progress=None) -> dict:
     no oracle or the rollouts do not split into the oracle's folds."""
     from reports import strengths as St
     from reports.metrics.drama import Measured
+    from reports.play.tournament import game_policies
     from reports.run_dir import recorded_paths
     from reports.sections.tiers import tier_dirs
-    from reports.play.tournament import game_policies
     from sim import games as registry
     from sim.core.oracle import FOLDS
 
@@ -97,3 +97,23 @@ def run_drama(run_dir: Path, games: int, rollouts: int, progress=None) -> dict:
                      rollouts=np.int64(rollouts))  # fmt: skip
             out.setdefault(St.title(tier), {})[n] = Measured(values, g, rollouts)
     return out
+
+
+def run(o):
+    """`abyss-mc drama RUN_DIR` (options `o`: `reports.runs.options.DramaOptions`): measure and
+    save; the table of every strength and player count (`frames["drama"]`)."""
+    import sys
+
+    from reports.runs.setup import Output
+    from reports.sections.drama import frame
+
+    if o.games < 1 or o.rollouts < 1:
+        raise UserError(f"--games and --rollouts must be at least 1; got {o.games} and "
+                        f"{o.rollouts}")  # fmt: skip
+    found = run_drama(o.run_dir, o.games, o.rollouts,
+                      progress=lambda line: print(line, file=sys.stderr))  # fmt: skip
+    if not found:
+        raise UserError(f"{o.run_dir}: no play strength without a search seat to measure")
+    table = frame(found)
+    return Output(table.to_string(index=False) + "\n", o.run_dir,
+                  (f"add them to the report: abyss-mc report {o.run_dir}",), {"drama": table})

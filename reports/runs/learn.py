@@ -224,6 +224,8 @@ def gain_over_base(setup: LearnSetup, player: str) -> dict:
 def records(setup: LearnSetup, rollout: str, weights: str, first_game: int) -> F.Records:
     """The search's records: `record_games` games, split among the fields, the search in each
     seat in turn; every game a deal of its own."""
+    from reports.play.blocks import in_chunks
+
     search = (f"search:rollouts={setup.rollouts}:rollout_policy={rollout}"
               f":opponents={setup.opponents}")  # fmt: skip
     if weights:
@@ -236,23 +238,15 @@ def records(setup: LearnSetup, rollout: str, weights: str, first_game: int) -> F
             lineups.append([*field[:seat], search, *field[seat:]])
     args = (setup.spec.name, setup.tables, lineups, per_seat, setup.seed, first_game)
     total = len(lineups) * per_seat
-    if setup.client is not None:
-        from sim.core.dask_backend import map_chunks
+    seen = [0]
 
-        seen = [0]
+    def advanced(done: int, _total: int) -> None:  # (in_chunks counts from the start)
+        if setup.progress is not None:
+            setup.progress(done - seen[0])
+        seen[0] = done
 
-        def advanced(done: int, _total: int) -> None:  # (map_chunks counts from the start)
-            if setup.progress is not None:
-                setup.progress(done - seen[0])
-            seen[0] = done
-
-        parts = map_chunks(setup.client, record_part, total, per_seat, *args, progress=advanced)
-    else:
-        parts = []
-        for first in range(0, total, per_seat):
-            parts.append(record_part(first, per_seat, *args))
-            if setup.progress is not None:
-                setup.progress(per_seat)
+    parts = in_chunks(record_part, total, per_seat, *args, client=setup.client,
+                      progress=advanced)  # fmt: skip
     return F.Records.concat(parts)
 
 
@@ -398,3 +392,85 @@ def curve_png(curve: pd.DataFrame, setup: LearnSetup) -> bytes:
     ax.set_xticks(curve["iteration"])
     ax.legend(fontsize=7, frameon=False)
     return render_png(fig)
+
+
+# --- the run ----------------------------------------------------------------------------------
+def run(o):
+    """`abyss-mc learn` (options `o`: `reports.runs.options.LearnOptions`): check the options,
+    iterate into a new (or the resumed) run directory, ship the last iteration."""
+    import time
+
+    from reports.run_dir import Run, data_paths
+    from reports.runs import setup as S
+
+    run, o = S.start_or_resume("learn", o)
+    S.check_backend(o.backend, o.scheduler)
+    t_start = time.perf_counter()
+    spec, exp, tables, fields, base = _checked(o)
+    if run is None:
+        run = Run.start("learn", o.out, o.seed, {"options": o.stored(), "game": spec.name,
+                        **data_paths(o.cards, o.set_, o.presets)})  # fmt: skip
+    setup = LearnSetup(spec, tables, exp, o.players, fields, base, o.seed, o.iterations,
+                       o.games, o.rollouts, o.strength_games, run.dir,
+                       opponents=o.opponents)  # fmt: skip
+    summary = _learn(o, setup, run, t_start)
+    return S.Output(summary, run.out, (f"results: {run.out} (play it with "
+                                       f"learned:weights={run.out}/learned.npz)",))  # fmt: skip
+
+
+def _checked(o):
+    """`(spec, expansions, tables, fields, base)`, every option checked before any game."""
+    from reports.runs import setup as S
+
+    S.check_at_least(o, 1, "iterations", "games", "rollouts", "strength_games")
+    S.game_spec(o.game).play()  # a game of line-ups, or one line saying it is not
+    spec, registry, exp, tables = S.field_setup(o)
+    if spec.report().LEARN is None:
+        raise UserError(f"{spec.title} has no learned player yet")
+    n = o.players
+    base = o.base or import_module(spec.report().LEARN).base_strategy(n)
+    if o.opponents not in ("own", "rollout"):
+        raise UserError(f"--opponents must be own or rollout; got {o.opponents!r}")
+    fields = open_fields(registry, n) if o.field == "open" else [S.parse_lineup(o.field, n - 1)]
+    for field in fields:
+        registry.make_policies([base, *field], n)  # unknown names fail before any work
+    return spec, exp, tables, fields, base
+
+
+def _learn(o, setup: LearnSetup, run, t_start: float) -> str:
+    """The iterations inside `run`, the shipped player and what the run writes; returns the
+    summary."""
+    import shutil
+    import time
+
+    from reports.run_dir import card_digest, data_options
+    from reports.runs import setup as S
+    from sim.core.runs import atomic_write_text
+
+    progress = S.GamesProgress(total_games(setup), o.progress)
+    with run, progress:
+        setup.progress = progress.advance
+        run.seal(setup.tables, o.presets)
+        setup.client = run.cluster(o.backend, o.scheduler, None)
+        curve = iterate(setup, read_done(run.dir))
+        # the last iteration, chosen by nothing: the curve's deals report it (docs/learned.md)
+        shipped = run.dir / f"learned_{o.iterations}.npz"
+        shutil.copyfile(shipped, run.dir / "learned.npz")
+        gain = gain_over_base(setup, f"learned:weights={shipped}")
+        atomic_write_text(run.dir / "curve.csv", curve.to_csv(index=False))
+        summary = curve_text(curve, setup, gain)
+        atomic_write_text(run.dir / "summary.txt", summary)
+        (run.dir / "learning_curve.png").write_bytes(curve_png(curve, setup))
+        run.write_manifest(
+            o.seed, {"game": setup.spec.name, "command": "learn", **o.stored(),
+                     "base": setup.base, "fields": setup.fields,
+                     "expansions": list(setup.expansions),
+                     "seeds": seed_purposes(setup),
+                     "shipped": {"iteration": o.iterations, "chosen by": "nothing (the "
+                                 "last iteration)", "minus its base, paired by deal": gain},
+                     **data_options(o.cards, o.set_, o.presets, run.out)},
+            card_digest=card_digest(setup.tables, o.cards, o.set_),
+            timings={"total": time.perf_counter() - t_start},
+        )  # fmt: skip
+        run.finish()
+    return summary

@@ -54,8 +54,8 @@ def make_plan(
     """The plan for comparing strategies[0] with strategies[1] (see the module docstring)."""
     from scipy.stats import norm
 
-    from reports.stats.blocks import block_differences
     from reports.play.tournament import run_tournament
+    from reports.stats.blocks import block_differences
 
     a, b = strategies[0], strategies[1]
     rows = []
@@ -144,3 +144,53 @@ def _duration(seconds: float) -> str:
     if seconds < 5400:
         return f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.1f} h"
+
+
+def run(o):
+    """`abyss-mc plan` (options `o`: `reports.runs.options.PlanOptions`): check the options,
+    play the pilot; the plan as text and as a table (`frames["plan"]`, a row per mode)."""
+    from dataclasses import asdict
+
+    import pandas as pd
+
+    from reports.runs import setup as S
+
+    names = _checked(o)
+    spec = S.game_spec(o.game)
+    exp = S.game_expansions(spec, o.expansions, spec.tournament_expansions)
+    tables = spec.load_cards(o.cards, o.set_, exp)
+    spec.check_players(tables, o.players, exp)
+    for name in names:
+        spec.strategies().make_policy(name)
+    rows, pilot = make_plan(
+        tables, names, n_players=o.players, effect=o.effect,
+        metric="win" if o.metric == "win" else "score", alpha=o.alpha, power=o.power,
+        pilot_blocks=o.pilot_blocks, seed=o.seed, game=spec.name,
+    )  # fmt: skip
+    text = plan_text(rows, pilot, a=names[0], b=names[1], effect=o.effect, metric=o.metric,
+                     alpha=o.alpha, power=o.power)  # fmt: skip
+    return S.Output(text, frames={"plan": pd.DataFrame([asdict(r) for r in rows])})
+
+
+def _checked(o) -> list[str]:
+    """The two strategies compared, every option checked before any game."""
+    from reports.runs import setup as S
+    from sim.core.errors import UserError
+
+    S.check_seed(o.seed)
+    if o.effect <= 0:
+        raise UserError(f"--effect must be positive; got {o.effect}")
+    if not 0 < o.alpha < 1 or not 0 < o.power < 1:
+        raise UserError("--alpha and --power must be between 0 and 1")
+    if o.metric not in ("win", "ip"):
+        raise UserError(f"--metric must be win or ip; got {o.metric!r}")
+    if o.pilot_blocks < 10:
+        raise UserError(f"--pilot-blocks must be at least 10; got {o.pilot_blocks}")
+    spec = S.game_spec(o.game)
+    spec.play()
+    default = ",".join(spec.default_tournament.split(",")[:2])
+    names = [s.strip() for s in (o.strategies or default).split(",") if s.strip()]
+    if len(names) != 2 or names[0] == names[1]:
+        raise UserError("--strategies must name two different strategies: A,B")
+    spec.strategies().use_presets(o.presets)
+    return names

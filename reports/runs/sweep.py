@@ -13,11 +13,23 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from reports.run_dir import Run, card_digest, data_options, data_paths, run_digests
+from reports.runs.setup import (
+    Output,
+    check_backend,
+    check_seed,
+    game_expansions,
+    game_lineup,
+    game_spec,
+    mixed_lineup,
+    start_or_resume,
+)
 from sim.core.errors import UserError
 
 
@@ -308,3 +320,104 @@ def build_report(result: SweepResult, game: str, command: str):
         float_format="{:.4f}",
     )
     return report, diffs
+
+
+# ----------------------------------------------------------------------------- the run
+def run(o) -> Output:
+    """`abyss-mc sweep` (options `o`: `reports.runs.options.SweepOptions`): check the options,
+    play the default and every point into a new (or the resumed) run directory, write the
+    tables, the summary, the report and the manifest."""
+    run, o = start_or_resume("sweep", o)
+    check_backend(o.backend, o.scheduler)
+    check_seed(o.seed)
+    if o.games < 2:
+        raise UserError(f"--games must be at least 2; got {o.games}")
+    axes = parse_sweep(list(o.set_ or []))
+    base = list(o.fixed or [])
+    load, play_point, sources, o, exp = _points(o, base, lambda: run)
+    if run is None:
+        run = Run.start("sweep", o.out, o.seed, {
+            **data_paths(o.cards, [], o.presets),
+            "set": list(o.set_ or []),  # the axes (the fixed overrides are `fixed`)
+            "fixed": base, "players": o.players, "games": o.games, "seed": o.seed,
+            "strategies": o.strategies, "expansions": ",".join(exp), "game": o.game,
+        })  # fmt: skip
+    with run:
+        run.seal(load({}), o.presets)
+        result = run_sweep(load, play_point, axes, store=run.store(), sources=sources,
+                           progress=lambda text: print(text, file=sys.stderr))  # fmt: skip
+        text = _write(result, o, run)
+        run.write_manifest(
+            o.seed,
+            {"command": "sweep", "game": o.game, "axes": {k: list(v) for k, v in axes},
+             "fixed": base, "n_players": o.players, "n_games": o.games,
+             "strategies": o.strategies, "expansions": list(exp),
+             **data_options(o.cards, base, o.presets, run.out)},
+            card_digest=card_digest(load({}), o.cards, base),
+            timings={},
+            extra={"digests": run_digests(load({}), o.presets)},
+        )  # fmt: skip
+        run.finish()
+    return Output(text, run.out, (f"results: {run.out}",))
+
+
+def _points(o, base: list[str], the_run):
+    """`(load, play_point, sources, o, expansions)` of a sweep: `load(setting) -> tables` and
+    `play_point(tables) -> (seats, games)` (on the cluster of `the_run()`, once it exists); the
+    options with the game's name and the line-up as played."""
+    from dataclasses import replace
+
+    spec = game_spec(o.game)
+    if spec.analysis_module is not None:
+        load, play_point, sources = spec.analysis().sweep_run(
+            games=o.games, seed=o.seed, cards=o.cards, base=base, backend=o.backend
+        )
+        return load, play_point, sources, replace(o, game=spec.name), ()
+    spec.strategies().use_presets(o.presets)
+    exp = game_expansions(spec, o.expansions, spec.tournament_expansions)
+
+    def load(setting):
+        return spec.load_cards(o.cards, base + [f"{k}={v}" for k, v in setting.items()], exp)
+
+    spec.check_players(load({}), o.players, exp)
+    lineup, policies = game_lineup(spec, o.strategies or mixed_lineup(spec, o.players), o.players)
+    play_point = _point_runner(spec, policies, o, exp,
+                               lambda: the_run().cluster(o.backend, o.scheduler, o.threads))
+    return load, play_point, None, replace(o, game=spec.name, strategies=",".join(lineup)), exp
+
+
+def _write(result: SweepResult, o, run) -> str:
+    """The sweep's tables, summary and report; returns the summary."""
+    from sim.core.runs import atomic_write_text, write_parquet
+
+    command = " ".join(["abyss-mc", *sys.argv[1:]])
+    rep, diffs = build_report(result, o.game, command)
+    write_parquet(result.points.astype(str), run.dir / "points.parquet")
+    write_parquet(result.seats, run.dir / "seats.parquet")
+    write_parquet(result.games, run.dir / "games.parquet")
+    write_parquet(diffs, run.dir / "differences.parquet")
+    text = sweep_text(result, diffs)
+    atomic_write_text(run.dir / "summary.txt", text)
+    if o.report:
+        rep.write(run.dir / "report")
+    return text
+
+
+def _point_runner(spec, policies, o, exp, cluster):
+    """`run(tables) -> (seats, games)` of a sweep point: the line-up's games on the fast path
+    (or the Dask cluster: `cluster()`, the run's client or None), the seats with their share of
+    the win."""
+
+    def play(tables):
+        from sim.core.results import win_shares
+
+        played = spec.play().run_games(
+            tables, engine=spec.engines[0], n_players=o.players, n_games=o.games, seed=o.seed,
+            policies=policies, expansions=exp, threads=o.threads, client=cluster(),
+        )  # fmt: skip
+        seats = played.seats
+        if "win" not in seats:
+            seats["win"] = win_shares(seats["rank"].to_numpy().reshape(-1, o.players)).ravel()
+        return seats, played.games
+
+    return play

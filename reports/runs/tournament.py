@@ -1,133 +1,193 @@
-"""`abyss-mc tournament` as a run: every player count's tournament, its tables and summary, the
-game's extras (Abyss's fight rollouts), the play strengths (the tuned and search tiers) and the
-card values of restricted play, the manifest and the report; each tournament stored chunk by
-chunk so that `--resume` picks up there. The command parses and checks the options."""
+"""`abyss-mc tournament` as a run: the options checked, every player count's tournament, its
+tables and summary, the game's extras (Abyss's fight rollouts), the play strengths (the tuned and
+search tiers) and the card values of restricted play, the manifest and the report; each
+tournament stored chunk by chunk so that `--resume` picks up there."""
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from reports.run_dir import (
+    Run,
     card_digest,
     data_options,
+    data_paths,
     load_array,
     read_plan,
     save_array,
     schema_entry,
 )
+from reports.runs import setup as S
+from reports.runs.options import TournamentOptions
+from sim.core.errors import UserError
 
 
 class TournamentSetup(NamedTuple):
-    """A tournament's options as the command resolved and checked them."""
+    """A tournament's options, checked and resolved (`o`: its crn, strengths and card blocks as
+    played), its game, card data, expansions, strategies, player counts and their designs."""
 
+    o: TournamentOptions
     spec: Any
     tables: Any
     exp: tuple[str, ...]
     names: list[str]
     counts: list[int]
     plans: dict
-    blocks: int
-    seed: int
-    design: str
-    crn: str
-    sequential: float | None
-    strengths: str
-    card_blocks: int
-    search: tuple[int, int]  # the search tier's blocks and rollouts
-    fight_points: int
-    report: bool
-    cards: Any
-    set_: Any
-    presets: Any
-    threads: int | None
     t_start: float
-    #: a time budget for the card values (minutes over all tiers; `reports.budget`)
-    card_minutes: float | None = None
 
 
-def play(setup: TournamentSetup, run, backend, scheduler, progress) -> tuple[str, Path]:
-    """The tournament inside `run` (`progress(total)`: a progress bar over that many games);
-    returns (the summary, the run directory)."""
-    (spec, tables, exp, names, counts, plans, blocks, seed, design, crn, sequential, _, _, _,
-     fight_points, report, cards, set_, presets, threads, t_start, _) = setup  # fmt: skip
-    out_dir = run.out
-    if report:
-        _compile_ahead(spec, exp, fight_points)
+def run(o: TournamentOptions) -> S.Output:
+    """Check the options, play the tournament into a new (or the resumed) run directory."""
+    run, o = S.start_or_resume("tournament", o)
+    S.check_backend(o.backend, o.scheduler)
+    if o.backend == "dask" and o.sequential is not None:
+        raise UserError("--backend dask does not run --sequential tournaments; use local")
+    setup = checked(o)
+    if run is None:
+        run = Run.start("tournament", o.out, o.seed, stored(setup))
+    text, out_dir = play(setup, run)
+    notes = [f"results: {out_dir}"]
+    if o.report:
+        table = out_dir / "report" / "verdicts.txt"  # the report's first screen
+        if table.is_file():
+            notes.append("\nverdicts (colours and details in the report):\n" + table.read_text())
+        notes.append(f"report: {out_dir / 'report' / 'report.html'}")
+    return S.Output(text, out_dir, tuple(notes))
+
+
+def checked(o: TournamentOptions) -> TournamentSetup:
+    """The options checked before any game (a one-line `UserError` each), the defaults that
+    depend on the game resolved."""
+    spec = S.game_spec(o.game)
+    spec.play()  # a game without games of strategies says so here
+    t_start = time.perf_counter()
+    spec.strategies().use_presets(o.presets)
+    exp = S.game_expansions(spec, o.expansions, spec.tournament_expansions)
+    tables = spec.load_cards(o.cards, o.set_, exp)
+    counts = (list(spec.play().player_counts(tables, exp)) if o.players == "all"
+              else S.parse_player_counts(o.players))  # fmt: skip
+    for n in counts:
+        spec.check_players(tables, n, exp)
+    _check_numbers(o)
+    names = [p.strip() for p in (o.strategies or spec.default_tournament).split(",") if p.strip()]
+    from reports.strengths import resolve_options
+
+    strengths, card_blocks = resolve_options(spec, o.strengths, o.card_blocks, o.report,
+                                             builtin=o.strategies is None, minutes=o.minutes)
+    if strengths == "search" and min(o.search_blocks, o.search_rollouts) < 1:
+        raise UserError("--search-blocks and --search-rollouts must be at least 1")
+    from dataclasses import replace
+
+    from reports.play.tournament import crn_mode, make_design
+
+    o = replace(o, crn=crn_mode(o.crn), strengths=strengths, card_blocks=card_blocks)
+    for name in names:
+        spec.strategies().make_policy(name)  # unknown names and parameters fail before any work
+    plans = {n: make_design(names, n, o.design) for n in counts}
+    return TournamentSetup(o, spec, tables, exp, names, counts, plans, t_start)
+
+
+def _check_numbers(o: TournamentOptions) -> None:
+    S.check_seed(o.seed)
+    if o.blocks < 1:
+        raise UserError(f"--blocks must be at least 1; got {o.blocks}")
+    if o.fight_points < 0 or o.fight_points == 1:
+        raise UserError(f"--fight-points must be 0 or at least 2; got {o.fight_points}")
+    if o.sequential is not None and not 0 < o.sequential < 1:
+        raise UserError(f"--sequential must be between 0 and 1; got {o.sequential}")
+
+
+def stored(setup: TournamentSetup) -> dict:
+    """What `--resume` needs to play the rest as the run was started (its plan;
+    `TournamentOptions.from_plan` reads it)."""
+    o = setup.o
+    return {
+        "strategies": ",".join(setup.names), "players": o.players, "blocks": o.blocks,
+        "design": o.design, "crn": o.crn, "seed": o.seed, "report": o.report,
+        "expansions": ",".join(setup.exp), "fight_points": o.fight_points,
+        **data_paths(o.cards, o.set_, o.presets), "game": setup.spec.name,
+        "sequential": o.sequential, "strengths": o.strengths, "card_blocks": o.card_blocks,
+        "card_minutes": o.minutes, "search_blocks": o.search_blocks,
+        "search_rollouts": o.search_rollouts,
+    }  # fmt: skip
+
+
+def play(setup: TournamentSetup, run) -> tuple[str, Path]:
+    """The tournament inside `run`; returns (the summary, the run directory)."""
+    o, spec, tables, exp, counts = setup.o, setup.spec, setup.tables, setup.exp, setup.counts
+    if o.report:
+        _compile_ahead(spec, exp, o.fight_points)
     with run:
-        run.seal(tables, presets)
-        cluster = run.cluster(backend, scheduler, threads)
-        import pandas as pd
-
-        from reports.play.tournament import run_tournament, tournament_text
-        from sim.core.runs import atomic_write_text, write_parquet
+        run.seal(tables, o.presets)
+        cluster = run.cluster(o.backend, o.scheduler, o.threads)
+        from reports.play.tournament import run_tournament
 
         results, pool, looks = {}, _pair_pool(setup), {}
         for n in counts:
-            results[n] = _in_looks(spec, n, blocks, pool, looks, lambda b, n=n: run_tournament(
-                tables, names, n_players=n, n_blocks=b, seed=seed, design=design, crn=crn,
-                threads=threads, progress=sys.stderr.isatty(), sequential_alpha=sequential,
+            results[n] = _in_looks(spec, n, o.blocks, pool, looks, lambda b, n=n: run_tournament(
+                tables, setup.names, n_players=n, n_blocks=b, seed=o.seed, design=o.design,
+                crn=o.crn, threads=o.threads, progress=o.progress, sequential_alpha=o.sequential,
                 game=spec.name, store=run.store(f"{n}p"), client=cluster))  # fmt: skip
-        typed = [spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
-        seats_df = pd.concat([t[0] for t in typed], ignore_index=True)
-        games_df = pd.concat([t[1] for t in typed], ignore_index=True)
-        write_parquet(seats_df, run.dir / "seats.parquet")
-        write_parquet(games_df, run.dir / "games.parquet")
-        for n, r in results.items():
-            if r.aggregates is not None:
-                name = "aggregates.npz" if len(counts) == 1 else f"aggregates-{n}p.npz"
-                r.aggregates.save(run.dir / name)
-        text = "".join(
-            (f"== {n} players ==\n" if len(counts) > 1 else "") + tournament_text(r)
-            for n, r in results.items()
-        )
-        atomic_write_text(run.dir / "summary.txt", text)
+        text, n_games = _write(setup, run, results)
         extras = spec.report().tournament_extras
         extra_config = extras(
-            tables, names=names, counts=counts, seed=seed, expansions=exp,
-            fight_points=fight_points, run_dir=run.dir,
+            tables, names=setup.names, counts=counts, seed=o.seed, expansions=exp,
+            fight_points=o.fight_points, run_dir=run.dir,
         ) if extras is not None else {}  # fmt: skip
-        extra_config |= _play_strengths(setup, results, run, cluster, progress, pool)
+        extra_config |= _play_strengths(setup, results, run, cluster, pool)
         if looks:
             extra_config["pair_looks"] = looks
-        one = len(counts) == 1
-        run.write_manifest(
-            seed,
-            {
-                "game": spec.name,
-                "command": "tournament",
-                **extra_config,
-                "n_players": counts[0] if one else counts,
-                "strategies": names,
-                "blocks": results[counts[0]].n_blocks
-                if one
-                else {n: r.n_blocks for n, r in results.items()},
-                "blocks_budget": blocks,
-                "tables": plans[counts[0]].n_tables
-                if one
-                else {n: p.n_tables for n, p in plans.items()},
-                "n_games": int(len(games_df)),
-                "design": design,
-                "crn": crn,
-                "sequential": sequential,
-                "stopped_early": all(r.stopped_early for r in results.values()),
-                "seed": seed,
-                "expansions": list(exp),
-                **data_options(cards, set_, presets, out_dir),
-            },  # fmt: skip
-            card_digest=card_digest(tables, cards, set_),
-            timings={
-                "total": time.perf_counter() - t_start,
-                "runner": {str(n): r.timings for n, r in results.items()},
-            },
-            extra=schema_entry(spec),
-        )
-        if report:
+        _manifest(setup, run, results, extra_config, n_games)
+        if o.report:
             spec.report().write_report(run.dir, run.dir / "report")
         run.finish()
-    return text, out_dir
+    return text, run.out
+
+
+def _write(setup: TournamentSetup, run, results: dict) -> tuple[str, int]:
+    """The seats and games of every player count, their aggregates and the summary; returns
+    (the summary, the number of games)."""
+    import pandas as pd
+
+    from reports.play.tournament import tournament_text
+    from sim.core.runs import atomic_write_text, write_parquet
+
+    typed = [setup.spec.play().tournament_frames(r.seats, r.games) for r in results.values()]
+    games_df = pd.concat([t[1] for t in typed], ignore_index=True)
+    write_parquet(pd.concat([t[0] for t in typed], ignore_index=True), run.dir / "seats.parquet")
+    write_parquet(games_df, run.dir / "games.parquet")
+    one = len(setup.counts) == 1
+    for n, r in results.items():
+        if r.aggregates is not None:
+            r.aggregates.save(run.dir / ("aggregates.npz" if one else f"aggregates-{n}p.npz"))
+    text = "".join((f"== {n} players ==\n" if not one else "") + tournament_text(r)
+                   for n, r in results.items())  # fmt: skip
+    atomic_write_text(run.dir / "summary.txt", text)
+    return text, len(games_df)
+
+
+def _manifest(setup: TournamentSetup, run, results: dict, extra_config: dict,
+              n_games: int) -> None:  # fmt: skip
+    o, counts, plans = setup.o, setup.counts, setup.plans
+    one = len(counts) == 1
+    run.write_manifest(
+        o.seed,
+        {"game": setup.spec.name, "command": "tournament", **extra_config,
+         "n_players": counts[0] if one else counts, "strategies": setup.names,
+         "blocks": results[counts[0]].n_blocks if one
+         else {n: r.n_blocks for n, r in results.items()},
+         "blocks_budget": o.blocks,
+         "tables": plans[counts[0]].n_tables if one else {n: p.n_tables for n, p in plans.items()},
+         "n_games": int(n_games), "design": o.design, "crn": o.crn, "sequential": o.sequential,
+         "stopped_early": all(r.stopped_early for r in results.values()), "seed": o.seed,
+         "expansions": list(setup.exp), **data_options(o.cards, o.set_, o.presets, run.out)},
+        card_digest=card_digest(setup.tables, o.cards, o.set_),
+        timings={"total": time.perf_counter() - setup.t_start,
+                 "runner": {str(n): r.timings for n, r in results.items()}},
+        extra=schema_entry(setup.spec),
+    )  # fmt: skip
 
 
 def _compile_ahead(spec, exp, fight_points: int) -> None:
@@ -152,13 +212,14 @@ def _pair_pool(setup: TournamentSetup):
     """With `--minutes`: the pairs' share of the budget, split among the tournaments that may
     play more blocks (each player count of the run and of its tuned and learned tiers; not the
     search tier's); else None."""
-    if not setup.card_minutes or setup.sequential is not None:
+    o = setup.o
+    if not o.minutes or o.sequential is not None:
         return None
     from reports import budget as Q
     from reports import strengths as St
 
-    tiers = 1 + sum(St.plays(setup.strengths, t) for t in (St.TUNED, St.LEARNED))
-    return Q.Pool(setup.card_minutes * 60 * PAIR_SHARE, tiers * len(setup.counts))
+    tiers = 1 + sum(St.plays(o.strengths, t) for t in (St.TUNED, St.LEARNED))
+    return Q.Pool(o.minutes * 60 * PAIR_SHARE, tiers * len(setup.counts))
 
 
 def _in_looks(spec, n: int, blocks: int, pool, looks: dict, play_to):
@@ -176,7 +237,8 @@ def _in_looks(spec, n: int, blocks: int, pool, looks: dict, play_to):
 
 
 def _best_told(spec, n: int):
-    """Whether a tournament's best strategy is a finding at level `conf` (`reports.sections.verdicts`)."""
+    """Whether a tournament's best strategy is a finding at level `conf`
+    (`reports.sections.verdicts`)."""
 
     def told(result, conf: float) -> bool:
         import pandas as pd
@@ -194,8 +256,7 @@ def _best_told(spec, n: int):
     return told
 
 
-def _play_strengths(setup: TournamentSetup, results, run, cluster, progress,
-                    pool=None) -> dict:  # fmt: skip
+def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None) -> dict:
     """The tuned tier's tournaments (strengths/tuned/), the learned and search tiers'
     (strengths/learned/, strengths/search/)
     and the card values of the tiers of presets (card_values/<tier>/): `reports.strengths`.
@@ -203,12 +264,11 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress,
     its tuned version or None, for the report's note on those without)."""
     import pandas as pd
 
-    spec, tables, expansions, names, counts = (setup.spec, setup.tables, setup.exp, setup.names,
-                                               setup.counts)  # fmt: skip
-    blocks, seed, design, crn, threads = (setup.blocks, setup.seed, setup.design, setup.crn,
-                                          setup.threads)  # fmt: skip
-    strengths, card_blocks, search = setup.strengths, setup.card_blocks, setup.search
-    fight_points = setup.fight_points
+    o, spec, tables, expansions, names, counts = (setup.o, setup.spec, setup.tables, setup.exp,
+                                                  setup.names, setup.counts)  # fmt: skip
+    blocks, seed, design, crn, threads = o.blocks, o.seed, o.design, o.crn, o.threads
+    strengths, card_blocks = o.strengths, o.card_blocks
+    fight_points = o.fight_points
     from reports import strengths as St
     from reports.play.seeds import card_seed, purposes, tier_seed
     from reports.play.tournament import run_tournament
@@ -221,7 +281,7 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress,
         played = {n: _in_looks(spec, n, n_blocks, budget, looks, lambda b, n=n, lineup=lineup:
                                run_tournament(
             tables, lineup, n_players=n, n_blocks=b, seed=own, design=design, crn=crn,
-            threads=threads, progress=sys.stderr.isatty(), game=spec.name,
+            threads=threads, progress=o.progress, game=spec.name,
             store=run.store(f"{tier}-{n}p"), client=cluster,
         )) for n, lineup in lineups.items()}  # fmt: skip
         if played:
@@ -246,19 +306,19 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, progress,
             if learned:
                 tiers[St.LEARNED] = (sorted({s for x in lineups.values() for s in x}), learned)
         if St.plays(strengths, St.SEARCH) and tuned:
-            n_blocks, rollouts = search
+            n_blocks, rollouts = o.search_blocks, o.search_rollouts
             lineups = {n: St.search_lineup(seats, n, rollouts) for n in tuned}
             play_tier(St.SEARCH, lineups, n_blocks)
     if card_blocks:  # not the search tier's: restricted play of a search player costs hours
         seconds = None
-        if setup.card_minutes:  # the rest of the budget and what the looks left unspent
-            left = setup.card_minutes * 60 * (1 - PAIR_SHARE) + (pool.left() if pool else 0.0)
+        if o.minutes:  # the rest of the budget and what the looks left unspent
+            left = o.minutes * 60 * (1 - PAIR_SHARE) + (pool.left() if pool else 0.0)
             seconds = left / len(tiers)
         for tier, (_, res) in tiers.items():
             _card_values(spec, tables, run, cluster, tier, res, card_blocks,
-                         card_seed(seed, tier), progress, seconds)  # fmt: skip
+                         card_seed(seed, tier), o.progress, seconds)  # fmt: skip
     played = list(tiers) + ([St.SEARCH] if (run.dir / St.SEARCH_DIR).is_dir() else [])
-    return {"strengths": played, "card_blocks": card_blocks, "card_minutes": setup.card_minutes,
+    return {"strengths": played, "card_blocks": card_blocks, "card_minutes": o.minutes,
             "purposes": purposes(seed, played),
             **({"tuned_versions": versions} if versions else {})}  # fmt: skip
 
@@ -299,7 +359,7 @@ def _write_tier(spec, tables, run, tier, lineups, results, *, seed, expansions,
 
 
 def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed,
-                 make_progress, seconds=None) -> None:  # fmt: skip
+                 show: bool, seconds=None) -> None:  # fmt: skip
     """The tier's best strategy at the card count, forbidden each card in turn: `card_blocks`
     deals each, or, with a time budget of `seconds`, sequentially (`_card_values_timed`)."""
     import pandas as pd
@@ -320,7 +380,7 @@ def _card_values(spec, tables, run, cluster, tier, results, card_blocks, seed,
     if seconds is not None:
         _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done, seconds)
         return
-    progress = make_progress((1 + len(cardlist)) * card_blocks * n)
+    progress = S.GamesProgress((1 + len(cardlist)) * card_blocks * n, show)
     with progress:
         shares = R.play_restricted(
             problem, cardlist, blocks=card_blocks, seed=seed, client=cluster, done=done,
@@ -339,8 +399,8 @@ def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
     `Q.CONFIRM` of the seed). Each look's shares are a chunk of the run (key: the look's first
     deal; `done`: those stored; a confirmation's in the store `-fresh`, key: its look), so a
     resumed run replays the decisions from them and goes on."""
-    from reports import restrict as R
     from reports import budget as Q
+    from reports import restrict as R
     from reports import strengths as St
     from reports.tune import derived_seed, evaluate
 

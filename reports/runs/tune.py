@@ -1,7 +1,7 @@
 """`abyss-mc tune` as a run: the field screened (unless given), the search, the finalists
 re-evaluated, the held-out check, and what it writes (tuned.toml, trace, summary, chart,
 manifest), each stage stored as it finishes so that `--resume` picks up there (`reports.tune`
-holds the statistics; the command parses and resolves the options)."""
+holds the statistics)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,24 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from reports.run_dir import card_digest, data_args, data_options, load_array, save_array
+from reports.run_dir import (
+    Run,
+    card_digest,
+    data_args,
+    data_options,
+    data_paths,
+    load_array,
+    save_array,
+)
+from reports.runs import setup as S
+from reports.runs.options import TuneOptions
 from sim.core.errors import UserError
 
 
 class TuneSetup(NamedTuple):
-    """A tune's options as resolved by the command: the game, its tables, the preset to start
-    from and its policy, the searched space and the archetype's rules, the budget, the stages'
-    seeds and the field (None: screened)."""
+    """A tune's options as resolved (`o`: as its plan and manifest record them): the game, its
+    tables, the preset to start from and its policy, the searched space and the archetype's
+    rules, the budget, the stages' seeds and the field (None: screened)."""
 
     o: dict
     spec: Any
@@ -37,6 +47,49 @@ class TuneSetup(NamedTuple):
     set_: Any
     presets: Any
     t_start: float
+
+
+def run(o: TuneOptions) -> S.Output:
+    """Check the options, tune into a new (or the resumed) run directory."""
+    run, o = S.start_or_resume("tune", o)
+    S.check_backend(o.backend, o.scheduler)
+    setup = checked(o)
+    if run is None:
+        run = Run.start("tune", o.out, o.seed, {
+            "options": setup.o, "game": setup.spec.name, "command": command_line(),
+            **data_paths(o.cards, o.set_, o.presets),
+        })  # fmt: skip
+    progress = S.GamesProgress(setup.budget["games"], o.progress)
+    summary, out_dir = run_tune(setup, run, progress, o.backend, o.scheduler, o.threads)
+    return S.Output(summary, out_dir, (f"results: {out_dir} (use the tuned preset with --presets "
+                                       f"{out_dir}/tuned.toml)",))  # fmt: skip
+
+
+def checked(o: TuneOptions) -> TuneSetup:
+    """The options checked before any game (a one-line `UserError` each) and resolved: the
+    searched space, the budget, the stages' seeds, the field when given."""
+    from reports import tune as T
+
+    t_start = time.perf_counter()
+    if not o.strategy:
+        raise UserError("--strategy is required: the preset (or policy) to tune")
+    spec, registry, exp, tables = S.field_setup(o)
+    n, start, stored = o.players, o.strategy.strip(), o.stored()
+    policy = registry.make_policy(start)
+    policy_name = next(k for k, cls in registry.policies.items() if type(policy) is cls)
+    space, rules = T.search_space(registry, start, policy_name, o.params, o.open)
+    values = {name: getattr(policy, name) for name in registry.parameters(policy_name)}
+    blocks = budget(stored, n)
+    seeds = T.stage_seeds(o.seed)
+    T.check_fresh_deals(n, {"search": (seeds["search"], blocks["search"].blocks),
+                            "re-evaluation": (seeds["re-evaluation"], blocks["reeval"]),
+                            "held-out check": (seeds["held-out check"], blocks["heldout"])})
+    opponents = None
+    if o.against:
+        opponents = S.parse_lineup(o.against, n - 1)
+        registry.make_policies(opponents, n - 1)  # unknown names fail before any work
+    return TuneSetup(stored, spec, registry, tables, exp, start, policy_name, space, rules,
+                     values, blocks, seeds, opponents, o.cards, o.set_, o.presets, t_start)
 
 
 def run_tune(setup: TuneSetup, run, progress, backend, scheduler, threads) -> tuple[str, Path]:
@@ -220,8 +273,8 @@ def _screened_field(spec, tables, n, seed, store, client, progress) -> list[str]
     whenever they are made again."""
     if store is not None and store.end() > 0:
         return json.loads(store.path(0, "field.json").read_text())
-    from reports.stats.blocks import strategy_summary
     from reports.play.tournament import run_tournament, tournament_frame
+    from reports.stats.blocks import strategy_summary
     from reports.tune import SCREEN, derived_seed
 
     registry = spec.strategies()

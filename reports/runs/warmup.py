@@ -3,7 +3,7 @@
 (`sim.core.firstrun.compile_part_in_background`).
 
 Started detached by a first run that plays on the reference engine while the fast path is not
-compiled yet (`cli.commands.common.cold_start_engine`), so that later runs start at once. Only
+compiled yet (`reports.runs.setup.cold_start_engine`), so that later runs start at once. Only
 one such compile runs per cache (`sim.core.firstrun.compile_lock`); a second one exits at once.
 """
 

@@ -24,7 +24,7 @@ class Outcome:
     chosen: dict
     held: object  # reports.tune.HeldOut
     name: str  # the tuned preset's name
-    command: str  # the command that makes it again (`cli.commands.tune.recorded_command`)
+    command: str  # the command that makes it again (`reports.runs.tune.recorded_command`)
     provenance: dict | None = None  # the code and card data it ran on
 
 

@@ -143,17 +143,20 @@ class GameSpec:
         return wanted
 
     def load_cards(
-        self, data_dir: Path | None = None, set_items: Iterable[str] = (), expansions=()
+        self, data_dir: Path | None = None, set_items: Iterable[str] = (), expansions=(),
+        values: dict | None = None,
     ):
         """The card data of `data_dir` (default: the built-in data) with the `--set KEY=VALUE`
-        items applied and the expansions added; a user error names any problem in one line."""
+        items applied, then `values` (typed, as `design` passes its candidates: KEY -> value,
+        never turned into text), and the expansions added; a user error names any problem in
+        one line."""
         from sim.core.carddata import parse_set_options
 
         if data_dir is not None and not Path(data_dir).exists():
             raise UserError(f"card data directory {data_dir} does not exist")
         wanted = self.check_expansions(expansions)
         module = import_module(self.cards_module)
-        overrides = parse_set_options(list(set_items or []))
+        overrides = {**parse_set_options(list(set_items or [])), **(values or {})}
         if self.expansions:
             return module.load_cards(data_dir, overrides, expansions=wanted)
         return module.load_cards(data_dir, overrides)

@@ -16,7 +16,8 @@ import numpy as np
 
 #: one game in this many is sampled (the game index modulo EVERY is 0)
 EVERY = 16
-#: a round after a game's end (`reports.metrics.tension.NOT_PLAYED`)
+#: the score of a seat that had no turn in a round (its game had ended): the one sentinel of every
+#: trajectory (the games' engines and kernels, `reports.metrics.tension`)
 NOT_PLAYED = -(1 << 30)
 FIELDS = ("game", "strategy", "scores", "final", "rank")
 

@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from cli.commands import common as c
+from reports.runs import setup as c
 from sim import games
 from sim.core import firstrun, jit
 

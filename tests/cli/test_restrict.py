@@ -90,7 +90,7 @@ def test_restricted_play_is_the_same_on_both_engines() -> None:
 def test_an_interrupted_restrict_resumes_to_the_same_values(tmp_path, monkeypatch) -> None:
     args = [*BASE[:-4], "--blocks", "40", "--seed", "3"]
     whole, _ = _run(args, tmp_path / "whole")
-    from cli.commands import restrict as command
+    from reports.runs import restrict as command
 
     saved, calls = command._save, {"n": 0}
 

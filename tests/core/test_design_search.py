@@ -377,3 +377,22 @@ def test_minutes_that_leave_room_play_every_stage(monkeypatch) -> None:
     o, seconds = _timed_run(monkeypatch, 40)
     assert len(o.searched) == 400 and not o.skipped and seconds <= 40 * 60
     assert o.adapted is not None and o.learned is not None
+
+
+def test_a_candidates_values_reach_the_card_data_as_the_same_set_text_would() -> None:
+    """`Field.tables` passes values, not `--set` text: the same card data as the text, the run's
+    own `--set` under them, a candidate's value over the run's."""
+    from reports.design_targets import Field
+    from sim import games
+
+    spec = games.get("abyss")
+    base = ["game.starting_pearls=2", "rules.court_end=bga"]
+    fld = Field(spec, ["greedy"] * 3, 3, "greedy", None, base, ("leviathan",))
+    values = {"game.starting_pearls": 4, "rules.landlord_immediate_pearl": False,
+              "rules.ambassador_mode": "keys", "leviathan_game.hand_limit": 9}  # fmt: skip
+    text = ["game.starting_pearls=4", "rules.landlord_immediate_pearl=false",
+            "rules.ambassador_mode=keys", "leviathan_game.hand_limit=9"]  # fmt: skip
+    given = spec.load_cards(None, base + text, ("leviathan",))
+    assert fld.tables(values).digest == given.digest
+    assert fld.tables({}).digest == spec.load_cards(None, base, ("leviathan",)).digest
+    assert fld.tables({}).digest != given.digest

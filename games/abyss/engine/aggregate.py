@@ -14,7 +14,7 @@ import numpy as np
 
 from games.abyss.engine import state as KN
 from games.abyss.engine.state import END_REASONS as STATE_END_REASONS
-from games.abyss.engine.state import NOT_PLAYED
+from sim.core.samples import NOT_PLAYED
 
 #: Per (strategy, seat) statistics: a count, wins, and sum / sum of squares of each value.
 VALUES = tuple(

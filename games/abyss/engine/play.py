@@ -12,7 +12,7 @@ from sim.core.game import Played
 COMPILE_SECONDS = 30
 #: The reference engine's seconds per seat and game on one core (4 players: 23 s for 1,000
 #: games, 5 with Leviathan: 27 ms a game), for a first run's choice of engine while the fast path
-#: compiles (`cli.commands.common.cold_start_engine`).
+#: compiles (`reports.runs.setup.cold_start_engine`).
 REFERENCE_SECONDS = 0.006
 
 

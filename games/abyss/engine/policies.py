@@ -70,7 +70,8 @@ from sim.core.rng import rand_below_in
 from sim.core.workspace import best_or_draw
 
 # decisions (games.abyss.engine.rules.base.Decision and
-# games.abyss.engine.rules.leviathan.LevDecision)
+# games.abyss.engine.rules.leviathan.LevDecision) and options, as plain ints for numba: each tied to
+# the rules' enum or constant by tests/abyss/test_policy_codes.py
 D_PLOT, D_POWER, D_ACTION, D_BUY, D_TAKE_ALLY, D_FIGHT_MONSTER, D_THREAT_REWARD = range(7)
 D_COUNCIL_STACK, D_RECRUIT_LORD, D_PAY_ALLY, D_AFFILIATE, D_KEY_SOURCE = 7, 8, 9, 10, 11
 D_LOCATION_SOURCE, D_LOCATION_KEEP, D_DISCARD_ALLY, D_TARGET_OPPONENT = 12, 13, 14, 15

@@ -16,7 +16,7 @@ import numpy as np
 from games.abyss.engine.aggregate import N_ROUNDS, TRAJECTORY_EVERY, Aggregates
 from games.abyss.engine.rules.game import Game
 from games.abyss.engine.rules.scoring import game_row, seat_rows
-from games.abyss.engine.state import NOT_PLAYED
+from sim.core.samples import NOT_PLAYED
 
 SUPPORTED_EXPANSIONS: tuple[str, ...] = ("leviathan",)
 

@@ -54,8 +54,6 @@ R_KILLED, R_WOUNDS, R_RANK = 13, 14, 15
 # of card indices (int32 words: Lords 0-31 and 32-63, Locations 0-31).
 R_LORDS_LO, R_LORDS_HI, R_LOCATION_SET = 16, 17, 18
 N_SEAT_FIELDS = 19
-#: In a per-round trajectory: a round in which the seat had no turn (its game had ended).
-NOT_PLAYED = -(1 << 30)
 #: ... and out_game[RG_*]
 RG_TURNS, RG_END, RG_FIGHTS, RG_CONTINUES, RG_LEV_ATTACKS, RG_KILLS, RG_TRIGGER = range(7)
 N_GAME_FIELDS = 7

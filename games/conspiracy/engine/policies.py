@@ -41,9 +41,10 @@ RANDOM = 0
 HEURISTIC = 1
 SEARCH = 2  # the search player (engine.kernel_search): its driver decides, not `choose`
 LEARNED = 3  # the learned player (`learned`): a linear option scorer over its base heuristic
-POLICY_STREAM = 2  # games.conspiracy.engine.rules.game.Stream.POLICY
+POLICY_STREAM = 2  # games.conspiracy.engine.rules.game.Stream.POLICY (tested)
 
-# decisions (games.conspiracy.engine.rules.game.Decision)
+# decisions (games.conspiracy.engine.rules.game.Decision) and options, as plain ints for numba:
+# tied to the rules' by tests/conspiracy/test_conspiracy_policy_codes.py
 D_SOURCE, D_KEEP, D_PLACE, D_SWAP, D_LOCATION_SOURCE, D_LOCATION_KEEP = range(6)
 PILE, NO_SWAP, LOCATION_DRAW = 10, -1, 1000
 

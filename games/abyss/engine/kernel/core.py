@@ -156,11 +156,6 @@ def lord_power(s, lord):
 
 
 @njit(cache=True, inline="always")
-def is_free(s, lord):
-    return s[S.LORD_UNDER + lord] == 0
-
-
-@njit(cache=True, inline="always")
 def has_power(s, seat, power):
     """A semi-permanent power works while its Lord is free and not disabled."""
     off = pbase(seat) + S.P_LORDS

@@ -16,9 +16,10 @@ import numpy as np
 
 from games.abyss.engine.kernel.tables import TABLE_END, pack
 from games.abyss.engine.policy_params import N_FEATURES, N_PARAMS
-from games.abyss.engine.state import MAX_PLAYERS, N_SEAT_FIELDS, NOT_PLAYED  # noqa: F401
+from games.abyss.engine.state import MAX_PLAYERS, N_SEAT_FIELDS  # noqa: F401
 from sim.core.driver import MAX_REC_OPTIONS, record_blocks, search_blocks  # noqa: F401
 from sim.core.rng import N_STREAMS
+from sim.core.samples import NOT_PLAYED  # noqa: F401  (the kernel reads W.NOT_PLAYED)
 from sim.core.stack import Layout
 from sim.core.workspace import PerTables
 

@@ -1,0 +1,180 @@
+"""What the runs share before they play: the game, its expansions, card data and line-up from the
+options, the checks that fail before any work (one-line `UserError`s), the engine of a cold
+start, and a progress bar over a multi-stage run's games.
+
+Only the standard library at import (the engines load when a run asks for them).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+from sim.core.errors import UserError
+
+
+def game_spec(game: str):
+    """The spec of the game `game` names (`sim.core.game.GameSpec`), or a one-line user error."""
+    from sim import games
+
+    return games.get(game)
+
+
+def game_expansions(spec, text: str | None, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """`--expansions` for `spec`: ``None`` (not given) is `default`; ``""`` is none."""
+    if text is None:
+        return default
+    names = tuple(dict.fromkeys(p.strip().lower() for p in text.split(",") if p.strip()))
+    return spec.check_expansions(names)
+
+
+def mixed_lineup(spec, n_players: int) -> str:
+    """A line-up of different strategies, one per seat: the game's tournament strategies but
+    random, in order (a sweep's default, so that a change can favour one style over another)."""
+    names = [s for s in spec.default_tournament.split(",") if s.split(":")[0] != "random"]
+    return ",".join(names[i % len(names)] for i in range(n_players)) if names else ""
+
+
+def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
+    """The engine a local run that asked for the fast path by default plays on: "reference"
+    when the fast path is not compiled yet and these games finish sooner on the reference engine
+    (the same games, byte for byte) than the compile takes; the fast path then compiles in the
+    background for later runs (`reports.runs.warmup`). Otherwise "fast" (compiled in the
+    foreground and announced, if need be): also when a seat looks ahead (the search player),
+    whose decisions are the fast path's on either engine."""
+    from sim.core.firstrun import cold_start_allowed, compile_in_background, is_compiled
+
+    play = spec.play()
+    per_seat_game = play.REFERENCE_SECONDS
+    if per_seat_game is None or "reference" not in spec.engines or not cold_start_allowed():
+        return "fast"
+    if any(getattr(p, "LOOKS_AHEAD", False) for p in policies):
+        return "fast"
+    if is_compiled(spec.name):
+        return "fast"
+    estimate = n_games * n_players * per_seat_game
+    if estimate > play.COMPILE_SECONDS:
+        return "fast"
+    compile_in_background(spec.name)
+    print(f"the {spec.name} fast path is not compiled yet: these {n_games} games play on the "
+          f"reference engine (the same games, about {max(1, round(estimate))} s) while it "
+          f"compiles in the background (about {play.COMPILE_SECONDS} s, once); later runs start "
+          "at once", file=sys.stderr, flush=True)  # fmt: skip
+    return "reference"
+
+
+def start_or_resume(command: str, o):
+    """`(run, o)`: with `o.resume`, the interrupted run and its stored options (`o.resumed`);
+    else no run yet (the caller starts it once the options are checked) and `o` as given."""
+    if o.resume is None:
+        return None, o
+    from reports.run_dir import Run
+
+    run = Run.resume(command, o.resume)
+    return run, o.resumed(run.plan)
+
+
+def field_setup(o):
+    """`(spec, registry, expansions, tables)` of a run playing a field of strategies (options
+    `o`: game, expansions, players, seed, card data, presets), the presets added, the player
+    count and seed checked."""
+    spec = game_spec(o.game)
+    registry = spec.strategies()
+    registry.use_presets(o.presets)
+    exp = game_expansions(spec, o.expansions, spec.tournament_expansions)
+    tables = spec.load_cards(o.cards, o.set_, exp)
+    spec.check_players(tables, o.players, exp)
+    check_seed(o.seed)
+    return spec, registry, exp, tables
+
+
+def game_lineup(spec, text: str | None, n_players: int) -> tuple[list[str], list]:
+    """The line-up `--strategies` gives (the game's default when not given), cycled to
+    `n_players` seats, and its policies: unknown names and parameters fail before any work."""
+    lineup = parse_lineup(text or spec.default_strategies, n_players)
+    return lineup, spec.strategies().make_policies(lineup, n_players)
+
+
+def check_seed(seed: int) -> None:
+    if not 0 <= seed < 2**63:
+        raise UserError(f"--seed must be between 0 and 2**63-1; got {seed}")
+
+
+def check_at_least(o, low: int, *names: str) -> None:
+    """Each option of `names` (fields of `o`) is at least `low`."""
+    for name in names:
+        if getattr(o, name) < low:
+            raise UserError(f"--{name.replace('_', '-')} must be at least {low}; got "
+                            f"{getattr(o, name)}")  # fmt: skip
+
+
+def check_backend(backend: str, scheduler: str | None) -> None:
+    if backend not in ("local", "dask"):
+        raise UserError(f"--backend must be local or dask; got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
+
+
+def parse_player_counts(text: str) -> list[int]:
+    """``"4"`` -> [4]; ``"3,4"`` -> [3, 4] (each checked by `check_players`)."""
+    try:
+        counts = [int(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise UserError(f"--players must be a number or a list like 3,4; got {text!r}") from None
+    if not counts:
+        raise UserError("--players is empty")
+    return list(dict.fromkeys(counts))
+
+
+def parse_lineup(text: str, n_players: int) -> list[str]:
+    """Strategy names per seat: ``"greedy,random"`` for 4 players -> greedy, random, greedy,
+    random. More names than players is a user error. Names are checked by the engine."""
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    if not names:
+        raise UserError("--strategies is empty; give at least one strategy name")
+    if len(names) > n_players:
+        raise UserError(f"--strategies lists {len(names)} strategies for {n_players} players")
+    return list(itertools.islice(itertools.cycle(names), n_players))
+
+
+class GamesProgress:
+    """A bar over every game of a multi-stage command, with the time left (when `show`: the
+    command line shows it on a terminal)."""
+
+    def __init__(self, total: int, show: bool) -> None:
+        self.total, self.show, self.done, self.bar = total, show, 0, None
+        self.t0 = 0.0
+
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+        if self.show:
+            from sim.core.batch import ProgressBar
+
+            self.bar = ProgressBar(self.total, "games")
+        return self
+
+    def advance(self, games: int) -> None:
+        self.done += games
+        if self.bar is not None:
+            elapsed = time.perf_counter() - self.t0
+            self.bar.update(min(self.done, self.total), self.done / elapsed if elapsed else 0.0)
+
+    def __exit__(self, *exc) -> bool:
+        if self.bar is not None:
+            self.bar.close()
+        return False
+
+
+class Output(NamedTuple):
+    """What a run returns: its summary (`summary.txt`, what the command prints first), the run
+    directory (None for a command that writes none), the lines printed after the summary
+    (where the results are, how to use them) and the tables of a command that writes no run
+    directory (by name)."""
+
+    text: str
+    out: Path | None = None
+    notes: tuple[str, ...] = ()
+    frames: dict | None = None
