@@ -16,7 +16,8 @@ games/<game>/strategies/open.toml (the open presets, docs/tuning.md) is never to
     python scripts/tune_presets.py               # rerun the recorded commands, then collect
     python scripts/tune_presets.py --collect     # collect the finished runs only
     python scripts/tune_presets.py --fresh       # new commands: every hand-written preset at
-                                                 # 2, 3, 4 players, seed 2026, field screened
+                                                 # every count it plays (Abyss with Leviathan
+                                                 # 2-5, Conspiracy 2-4), seed 2026, field screened
     python scripts/tune_presets.py --fresh --tune-options "--games 600000"   # another budget
 """
 
@@ -38,7 +39,9 @@ sys.path.insert(0, str(ROOT))
 from reports.sections.signature import archetype_table, tuned_games  # noqa: E402
 from reports.sections.tune import command_options, preset_name, recorded_commands  # noqa: E402
 
-PLAYERS = (2, 3, 4)
+#: the player counts tuned, per game: every count it plays (Abyss's fifth seat with Leviathan,
+#: whose presets were tuned with it: `tuned_games`)
+PLAYERS = {"abyss": (2, 3, 4, 5), "conspiracy": (2, 3, 4)}
 SEED = 2026
 HEADER = """# Tuned presets: each hand-written preset tuned within its archetype by `abyss-mc tune`
 # (the command above each, the held-out check and what the archetype held in its description);
@@ -74,7 +77,7 @@ def fresh_commands(extra: str) -> dict[str, list[str]]:
         presets = games.get(game).strategies().hand_written_presets()
         out[game] = [f"abyss-mc tune --game {game} --strategy {p} --players {n} --seed {SEED}"
                      + (f" {extra}" if extra else "")
-                     for n in PLAYERS for p in presets]  # fmt: skip
+                     for n in PLAYERS[game] for p in presets]  # fmt: skip
     return out
 
 
@@ -141,7 +144,7 @@ def signature_section(n_games: int) -> str:
     field on the same games, at every player count."""
     parts = []
     for game, expansions in tuned_games().items():
-        for n in PLAYERS:
+        for n in PLAYERS[game]:
             table = archetype_table(game, n, n_games=n_games, seed=SEED, expansions=expansions)
             parts += [f"### {game.capitalize()}, {n} players", "", table, ""]
     return "\n".join(parts)
@@ -172,11 +175,11 @@ def write_results(table, listed, made_on, signature_text: str, n_games: int) -> 
 Made by `python scripts/tune_presets.py` from the commands recorded in
 `games/<game>/strategies/tuned.toml` (all listed at the end): every hand-written preset tuned
 within its archetype (docs/tuning.md, "Within the archetype": what the preset sets stays on its
-side of the policy's default, or is held) at 2, 3 and 4 players, Abyss with Leviathan and
-Conspiracy, seed
-{SEED}, against the field the tune screened from the hand-written presets and policies (written
-out in each command). Budget: {'; '.join(budgets)}. *Before* and *after*: the win rate of the
-starting preset and of the tuned one against the same field, on held-out deals the search never
+side of the policy's default, or is held) at every player count (Abyss with Leviathan 2 to 5,
+Conspiracy 2 to 4), seed {SEED}, against the field the tune screened from the hand-written
+presets and policies (written out in each command). Budget: {'; '.join(budgets)}.
+*Before* and *after*: the win rate of the starting preset and of the tuned one against the same
+field, on held-out deals the search never
 saw, paired by deal. A tuned preset is shipped (`games/<game>/strategies/tuned.toml`) only when its
 interval lies above 0. The open presets (`<preset>_open_<N>p`, every parameter tuned) are not
 remade (docs/tuning.md).
