@@ -48,7 +48,11 @@ def save_weights(path: Path, weights: np.ndarray, decisions, features, meta: dic
 def load_weights(path: Path, game: str, decisions, features) -> Weights:
     """The weights in `path`, for `game`'s `decisions` and `features`; a StrategyError in one
     line for anything else (no file, not a weights file, another game, other features)."""
+    import zipfile
+
     path = Path(path)
+    if path.is_file() and path.stat().st_size == 0:
+        raise StrategyError(f"weights file {path}: empty (0 bytes)")
     try:
         blob = path.read_bytes()
         with np.load(path, allow_pickle=False) as data:
@@ -56,6 +60,8 @@ def load_weights(path: Path, game: str, decisions, features) -> Weights:
             file_features, meta = data["features"], json.loads(str(data["meta"]))
     except FileNotFoundError:
         raise StrategyError(f"weights file {path}: no such file") from None
+    except (zipfile.BadZipFile, EOFError) as exc:  # cut short, or not an .npz at all
+        raise StrategyError(f"weights file {path}: damaged or truncated ({exc})") from None
     except (OSError, ValueError, KeyError) as exc:
         raise StrategyError(
             f"weights file {path}: not a learned player's weights ({exc})"

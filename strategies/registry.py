@@ -431,6 +431,9 @@ class Registry:
                 raise StrategyError(
                     f"strategy {spec!r}: unknown parameter {key!r}; known: {known_fields}"
                 )
+            if not text.strip() and parameters(cls)[key].path:  # as from an unset variable
+                raise StrategyError(f"strategy {spec!r}: {key}= is empty: give a file, or leave "
+                                    f"{key} out for the built-in one")  # fmt: skip
             values[key] = _parse_value(spec, key, text, getattr(defaults, key))
         try:
             return cls(name=spec.strip(), **values)
