@@ -65,7 +65,12 @@ class Run:
         from sim.core.runs import resume_run_dir
 
         staging = resume_run_dir(out)
-        return cls(command, out, staging, read_plan(staging.dir), resumed=True)
+        try:
+            plan = read_plan(staging.dir)
+        except UserError:  # refused: the staging stays as it was, its lock is given up
+            staging.release()
+            raise
+        return cls(command, out, staging, plan, resumed=True)
 
     @property
     def dir(self) -> Path:
@@ -174,17 +179,42 @@ class InterruptNote:
 # --- the plan and what a run is made of -------------------------------------------------------
 
 
+#: the key of a plan's own digest: a plan edited after the run started is refused on resume
+PLAN_DIGEST = "plan_digest"
+
+
+def plan_digest(plan: dict) -> str:
+    """SHA-256 of the plan (without its digest), its keys sorted."""
+    import hashlib
+
+    body = {k: v for k, v in plan.items() if k != PLAN_DIGEST}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
 def write_plan(directory: Path, plan: dict) -> None:
+    """The plan, with its digest (a run's seed, counts, line-up or points are what made its
+    chunks: edited between an interrupt and `--resume`, they would label or add other games)."""
     from sim.core.runs import atomic_write_text
 
+    plan = {**plan, PLAN_DIGEST: plan_digest(plan)}
     atomic_write_text(directory / PLAN_NAME, json.dumps(plan, indent=1) + "\n")
 
 
 def read_plan(directory: Path) -> dict:
+    """The plan as the run wrote it; refused in one line when it was changed since (a plan of an
+    older version, without a digest, is read as it is)."""
     try:
-        return json.loads((directory / PLAN_NAME).read_text())
+        plan = json.loads((directory / PLAN_NAME).read_text())
     except (OSError, ValueError):
         raise UserError(f"{directory} has no readable {PLAN_NAME}; it cannot resume") from None
+    if not isinstance(plan, dict):
+        raise UserError(f"{directory / PLAN_NAME} is not a run's plan; it cannot resume")
+    made = plan.pop(PLAN_DIGEST, None)
+    if made is not None and made != plan_digest(plan):
+        raise UserError(f"{directory / PLAN_NAME} was changed after the run started (its digest "
+                        "does not match): restore it, or start a new run; the finished chunks "
+                        "are kept")  # fmt: skip
+    return plan
 
 
 def card_digest(tables: Any, cards: Path | None, set_: list[str] | None) -> str:

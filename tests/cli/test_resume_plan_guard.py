@@ -1,0 +1,54 @@
+"""A resumed run never mixes data (issue 53): the plan an interrupted run started with carries
+its digest, and `--resume` refuses a plan edited since (its seed, its number of games, a sweep's
+points), in one line, before playing anything; the finished chunks stay as they were."""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import pytest
+
+from reports.run_dir import PLAN_NAME, read_plan, write_plan
+from sim.core.errors import UserError
+from sim.core.runs import partial_dir
+from tests.cli.test_resume import ARGS, interrupt, run
+
+
+def test_a_plan_edited_after_it_was_written_is_refused(tmp_path) -> None:
+    write_plan(tmp_path, {"seed": 1, "games": 24000, "strategies": ["greedy", "farmer"]})
+    assert read_plan(tmp_path)["seed"] == 1
+    plan = json.loads((tmp_path / PLAN_NAME).read_text())
+    for key, value in (("seed", 7), ("games", 5000), ("strategies", ["farmer", "greedy"])):
+        edited = {**plan, key: value}
+        (tmp_path / PLAN_NAME).write_text(json.dumps(edited))
+        with pytest.raises(UserError, match="was changed after the run started"):
+            read_plan(tmp_path)
+    (tmp_path / PLAN_NAME).write_text(json.dumps(plan, indent=4))  # layout is not content
+    assert read_plan(tmp_path)["games"] == 24000
+
+
+def test_a_plan_of_an_older_version_without_a_digest_still_resumes(tmp_path) -> None:
+    (tmp_path / PLAN_NAME).write_text(json.dumps({"seed": 1, "games": 10}))
+    assert read_plan(tmp_path) == {"seed": 1, "games": 10}
+
+
+@pytest.mark.parametrize("edit", [{"seed": 7}, {"n_games": 5000}])
+def test_resume_refuses_an_edited_plan_before_playing(tmp_path, edit) -> None:
+    out = tmp_path / "run"
+    interrupt(["simulate", *ARGS], out, signal.SIGTERM)
+    staging = partial_dir(out)
+    plan_file = staging / PLAN_NAME
+    plan = json.loads(plan_file.read_text())
+    assert set(edit) <= set(plan), plan
+    chunks = sorted(p.name for p in staging.rglob("*") if p.is_file() and p != plan_file)
+    plan_file.write_text(json.dumps({**plan, **edit}, indent=1))
+    p = run("simulate", "--resume", out)
+    assert p.returncode != 0
+    assert p.stderr.strip().count("\n") == 0 and "was changed after the run started" in p.stderr
+    assert "Traceback" not in p.stderr
+    after = sorted(q.name for q in staging.rglob("*") if q.is_file() and q != plan_file)
+    assert after == chunks, "nothing may be played or removed by a refused resume"
+    assert not out.exists()
+    assert not any(Path(staging.parent).glob(f".{out.name}.lock")), "no stale lock is left"
