@@ -223,6 +223,10 @@ def partial_dir(path: Path | str) -> Path:
 def resume_run_dir(path: Path | str) -> Staging:
     """The staging of an interrupted resumable run of `path`, to finish it."""
     path = Path(path)
+    if path.name.startswith(".") and path.name.endswith(".partial") and len(path.name) > 9:
+        run = path.parent / path.name[1:-len(".partial")]  # the staging handed over, not the run
+        raise RunDirError(f"{path} is the staging of an unfinished run: resume it with --resume "
+                          f"{run}")  # fmt: skip
     if path.exists():
         raise RunDirError(f"{path} is already complete; nothing to resume")
     partial = partial_dir(path)

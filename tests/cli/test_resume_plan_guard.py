@@ -52,3 +52,14 @@ def test_resume_refuses_an_edited_plan_before_playing(tmp_path, edit) -> None:
     assert after == chunks, "nothing may be played or removed by a refused resume"
     assert not out.exists()
     assert not any(Path(staging.parent).glob(f".{out.name}.lock")), "no stale lock is left"
+
+
+def test_resume_given_the_staging_names_the_run(tmp_path) -> None:
+    """`--resume .NAME.partial` (the hidden staging, as `ls -a` shows it) once said "already
+    complete" about an unfinished run; now it names the run to resume."""
+    out = tmp_path / "run"
+    interrupt(["simulate", *ARGS], out, signal.SIGTERM)
+    p = run("simulate", "--resume", partial_dir(out))
+    assert p.returncode != 0 and "already complete" not in p.stderr
+    assert f"--resume {out}" in p.stderr and p.stderr.strip().count("\n") == 0
+    assert run("simulate", "--resume", out).returncode == 0
