@@ -109,8 +109,9 @@ class Options:
         return type(self)(**{**self.defaults(), **stored, **here, "out": self.resume})
 
     def from_plan(self, plan: dict) -> dict:
-        """The fields a run's plan recorded (each command's own layout)."""
-        raise NotImplementedError
+        """The fields a run's plan recorded (each command's own layout): every command that
+        resumes (simulate, tournament, sweep and the `Stored` ones) defines it."""
+        raise NotImplementedError(f"{type(self).__name__}: this command does not resume")
 
 
 def _data(plan: dict) -> dict:
