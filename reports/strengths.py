@@ -8,8 +8,11 @@ A tournament with `--report` also plays, in the same run directory,
   directory of its own, that `games.abyss.report.balance.RunData` reads); the report names the
   strategies without one (`tuned_note`);
 - where the game has a learned player with built-in weights for the count (docs/learned.md), the
-  *learned* tier: at each such count a tournament of the learned player against the
-  `CONTENDERS` best tuned presets, in `LEARNED_DIR`;
+  *learned* tier: at each such count a tournament of the tuned tier's archetypes, each played at
+  the learned strength (`learned:archetype=X`: the archetype's own decisions, the learned
+  player's everywhere else; its tuned version where that was stronger on the deals that chose,
+  `LearnedPlayer.archetype_versions`), in `LEARNED_DIR`: the same approaches as the other
+  columns, so that "best strategy" asks the same question in each;
 - with the built-in line-up, the *card values* of each tier (restricted play,
   `reports.restrict`): the tier's best strategy at 4 players (or the nearest count played)
   forbidden each card in turn, in `CARDS_DIR/<tier>/`;
@@ -34,7 +37,7 @@ SEARCH_DIR = Path("strengths") / SEARCH
 #: the tiers a tournament may play (`--strengths`), weakest first; each includes those before
 LEVELS = ("none", TUNED, LEARNED, SEARCH)
 #: What each tier is called in the report.
-TITLES = {HAND: "hand-written presets", TUNED: "tuned presets", LEARNED: "learned player",
+TITLES = {HAND: "hand-written presets", TUNED: "tuned presets", LEARNED: "learned archetypes",
           SEARCH: "search player", "as run": "strategies as run"}  # fmt: skip
 #: The search tier: how many of the best tuned presets its search players model, its blocks and
 #: rollouts per decision (docs/restricted-play.md: the measured cost).
@@ -47,6 +50,7 @@ _TUNED = re.compile(r"_tuned(_\d+p)?$")
 #: a tuned preset of either kind (`_tuned_`: within its archetype; `_open_`: unconstrained)
 _DERIVED = re.compile(r"_(tuned|open)(_\d+p)?$")
 _MODEL = re.compile(r":rollout_policy=([^:]+)")
+_ARCHETYPE = re.compile(r":archetype=([^:]+)")
 
 
 def title(tier: str) -> str:
@@ -56,10 +60,14 @@ def title(tier: str) -> str:
 def family(name: str) -> str:
     """The hand-written preset a strategy comes from: `pearl_economist_tuned_4p` and
     `pearl_economist_open_4p` -> `pearl_economist`; a search player's is its rollouts' model's
-    (`search:rollout_policy=farmer_tuned_4p:rollouts=32` -> `farmer`)."""
+    (`search:rollout_policy=farmer_tuned_4p:rollouts=32` -> `farmer`); an archetype played at
+    the learned strength is its archetype (`learned:archetype=farmer` -> `farmer`)."""
     model = _MODEL.search(name)
     if name.split(":")[0] == SEARCH and model:
         return family(model.group(1))
+    archetype = _ARCHETYPE.search(name)
+    if name.split(":")[0] == LEARNED and archetype and archetype.group(1) != "none":
+        return archetype.group(1)
     return _DERIVED.sub("", name.split(":")[0])
 
 
@@ -128,19 +136,23 @@ def best_of(seats, n_players: int) -> str:
     return ranked(seats, n_players)[0]
 
 
-def learned_lineup(registry, tuned_seats, n_players: int) -> list[str]:
-    """The learned tier at `n_players`: the learned player (its built-in weights for that
-    count) against the CONTENDERS best tuned presets there; empty when the game has no learned
-    player or no weights for that count."""
+def learned_lineup(registry, tuned: list[str], n_players: int) -> list[str]:
+    """The learned tier at `n_players`: each archetype of the tuned tier's line-up there
+    (`tuned`) at the learned strength (`LearnedPlayer.archetype_versions`), in the same order;
+    empty when the game has no learned player, no weights or no choice for that count, or fewer
+    than two archetypes have a version."""
     from strategies.registry import StrategyError
 
-    if LEARNED not in registry.policies:
+    policy = registry.policies.get(LEARNED)
+    if policy is None:
         return []
     try:
         registry.make_policies([LEARNED], n_players)
     except StrategyError:
         return []
-    return [LEARNED, *ranked(tuned_seats, n_players)[:CONTENDERS]]
+    versions = policy.archetype_versions(n_players)
+    lineup = [versions[family(s)] for s in tuned if family(s) in versions]
+    return lineup if len(lineup) >= 2 else []
 
 
 def plays(strengths: str, tier: str) -> bool:

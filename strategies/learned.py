@@ -22,6 +22,11 @@ import numpy as np
 from strategies.registry import StrategyError, param
 
 FORMAT = 1
+#: the file beside the built-in weights that says how each archetype plays at the learned
+#: strength, per player count (`LearnedPlayer.archetype_versions`)
+ARCHETYPES = "archetypes.toml"
+#: the learned player's `archetype` when it plays as itself
+NO_ARCHETYPE = "none"
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,9 @@ class LearnedPlayer:
     #: the player count whose built-in weights `learned` plays when made without a table
     #: (`make_policy`)
     default_players: ClassVar[int]
+    #: each heuristic parameter -> the decisions it steers (codes of LEARNED_DECISIONS): where an
+    #: archetype's own parameters steer, the archetype decides (`archetype`)
+    steers: ClassVar[dict[str, tuple[int, ...]]]
     #: not screened into `tune`'s default field: its weights are for one player count and field
     SCREENED = False
 
@@ -123,6 +131,11 @@ class LearnedPlayer:
         path = Path(self.weights) if self.weights else self.builtin(self.default_players)
         self.loaded = load_weights(path, self.package, self.slots.LEARNED_DECISIONS,
                                    self.slots.FEATURE_NAMES)  # fmt: skip
+        self.players = self.default_players  # the table's count (`at_table`)
+
+    @classmethod
+    def registry(cls):
+        return import_module(f"games.{cls.package}.strategies").REGISTRY
 
     @classmethod
     def builtin(cls, n_players: int) -> Path:
@@ -135,22 +148,53 @@ class LearnedPlayer:
         """With the built-in weights: those of `n_players` players, or a StrategyError in one
         line when there are none for that count. A user's file plays at its own count only
         (its `meta["players"]`: the weights answer the fields of that count), refused in one
-        line at another."""
+        line at another. An archetype plays its tuned version for `n_players`."""
+        player = self
         if self.weights:
             made = self.loaded.meta.get("players")
             if made != n_players:
                 raise StrategyError(f"learned: weights file {self.weights} was made for {made} "
                                     f"players; this table has {n_players}")  # fmt: skip
-            return self
-        if n_players == self.default_players:
-            return self
-        path = self.builtin(n_players)
+        elif n_players != self.default_players:
+            path = self.builtin(n_players)
+            if not path.is_file():
+                raise StrategyError(
+                    f"learned: no built-in weights for {n_players} players; make them with "
+                    f"`abyss-mc learn --players {n_players}` and play learned:weights=FILE"
+                )
+            player = dataclasses.replace(self, weights=str(path))
+        if player.players != n_players:
+            player = dataclasses.replace(player)
+            player.players = n_players
+        return player
+
+    def archetype_version(self) -> str:
+        """The archetype as played at this table: its tuned version (`<archetype>_tuned_<N>p`), or
+        the hand-written preset where there is none."""
+        tuned = f"{self.archetype}_tuned_{self.players}p"
+        return tuned if tuned in self.registry().presets() else self.archetype
+
+    def archetype_decisions(self) -> tuple[int, ...]:
+        """The decisions the archetype keeps (its own parameters steer them: `steers`), in the
+        order of LEARNED_DECISIONS; none for the learned player itself."""
+        if self.archetype == NO_ARCHETYPE:
+            return ()
+        own = self.registry().hand_written_presets()[self.archetype].params
+        kept = {d for p in own for d in self.steers.get(p, ())}
+        return tuple(d for d in self.slots.LEARNED_DECISIONS if d in kept)
+
+    @classmethod
+    def archetype_versions(cls, n_players: int) -> dict[str, str]:
+        """Each archetype -> the strategy that plays it at the learned strength at `n_players`
+        (`learned:archetype=X`, or its tuned version where that was stronger on the deals that
+        chose: `learned/archetypes.toml`, made by scripts/learned_archetypes.py --choose); empty
+        without a choice for that count."""
+        import tomllib
+
+        path = cls.builtin(n_players).parent / ARCHETYPES
         if not path.is_file():
-            raise StrategyError(
-                f"learned: no built-in weights for {n_players} players; make them with "
-                f"`abyss-mc learn --players {n_players}` and play learned:weights=FILE"
-            )
-        return dataclasses.replace(self, weights=str(path))
+            return {}
+        return dict(tomllib.loads(path.read_text()).get(str(n_players), {}))
 
     @property
     def digest(self) -> str:
@@ -160,25 +204,61 @@ class LearnedPlayer:
     def params(self) -> np.ndarray:
         """The base strategy's vector (its slots below L_WEIGHTS) with this player's restricted
         play (its forbid_* fields are the base's), then the weights."""
-        registry = import_module(f"games.{self.package}.strategies").REGISTRY
         forbid = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                   if f.name.startswith("forbid_")}  # fmt: skip
-        base = dataclasses.replace(registry.make_policy(self.loaded.meta["base"]), **forbid)
+        registry = self.registry()
+        base = registry.make_policy(self.loaded.meta["base"])
+        kept = self.archetype_decisions()
+        if kept:  # the parameters that steer the archetype's decisions are the archetype's
+            version = registry.make_policy(self.archetype_version())
+            own = {p for p, ds in self.steers.items() if set(ds) & set(kept)}
+            base = dataclasses.replace(base, **{p: getattr(version, p) for p in own})
+        base = dataclasses.replace(base, **forbid)
         vec = base.params().copy()
-        vec[self.slots.L_WEIGHTS : self.slots.N_SLOTS] = self.loaded.weights.reshape(-1)
+        weights = self.loaded.weights.copy()
+        pick = list(self.slots.FEATURE_NAMES).index("heuristic_pick")
+        for d in kept:  # scores only the base's pick: the base decides
+            row = list(self.slots.LEARNED_DECISIONS).index(d)
+            weights[row] = 0
+            weights[row, pick] = 1
+        vec[self.slots.L_WEIGHTS : self.slots.N_SLOTS] = weights.reshape(-1)
         return vec
 
 
+def archetype_param(module: str):
+    """The learned player's `archetype`: one of the game's hand-written presets (the first presets
+    file beside `module`), or empty."""
+    import sys
+    import tomllib
+
+    presets = Path(sys.modules[module].__file__).parent / "presets.toml"
+    names = tuple(tomllib.loads(presets.read_text()))
+    return param(
+        NO_ARCHETYPE,
+        "A hand-written preset whose approach it plays (an archetype played well, docs/learned.md "
+        "\"Archetypes played well\"): wherever one of the preset's own parameters steers a "
+        "decision (the game's `STEERS`), the preset's tuned version for the table decides; the "
+        "weights score every other decision. none: the learned player itself.",
+        "plays that approach, with the learned player's decisions where the approach has none.",
+        choices=(NO_ARCHETYPE, *names),
+        unit="names: none or a hand-written preset",
+        tune=False,
+    )
+
+
 def learned_policy(module: str, compiled: type, base: type, forbid: tuple[str, ...], *,
-                   kind: int, slots: Any, default_players: int) -> type:
+                   kind: int, slots: Any, default_players: int,
+                   steers: dict[str, tuple[int, ...]]) -> type:  # fmt: skip
     """A game's learned player, declared in `module` (`games.<package>.strategies.learned`): a
     `LearnedPlayer` on the game's `compiled` policy base, with the restricted play fields `forbid`
     of its `base` heuristic (their defaults and documentation), the kernel's policy `kind`, its
-    policy `slots` and the player count of the `learned` made without a table."""
+    policy `slots`, the player count of the `learned` made without a table, and which decisions
+    each heuristic parameter `steers` (an archetype keeps those of its own parameters)."""
     from strategies.registry import copied_param
 
     fields = [("name", str, dataclasses.field(default="learned"))]
     fields += [(name, int, copied_param(base, name)) for name in forbid]
+    fields += [("archetype", str, archetype_param(module))]
     namespace = {
         "__module__": module,
         "__doc__": "Scores each option by weights learned from the search's decisions "
@@ -187,6 +267,7 @@ def learned_policy(module: str, compiled: type, base: type, forbid: tuple[str, .
         "kind": kind,
         "slots": slots,
         "default_players": default_players,
+        "steers": steers,
     }
     return dataclasses.make_dataclass("LearnedPolicy", fields, bases=(LearnedPlayer, compiled),
                                       namespace=namespace)  # fmt: skip

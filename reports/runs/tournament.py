@@ -293,14 +293,14 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None) ->
     versions = {}
     if St.plays(strengths, St.TUNED):
         versions = {str(n): St.tuned_versions(registry, names, n) for n in counts}
-        lineups = {n: St.tuned_lineup(registry, names, n) for n in counts}
-        lineups = {n: lineup for n, lineup in lineups.items() if lineup}
-        tuned = play_tier(St.TUNED, lineups, blocks, pool)
+        tuned_lineups = {n: St.tuned_lineup(registry, names, n) for n in counts}
+        tuned_lineups = {n: lineup for n, lineup in tuned_lineups.items() if lineup}
+        tuned = play_tier(St.TUNED, tuned_lineups, blocks, pool)
         if tuned:
-            tiers[St.TUNED] = (sorted({s for x in lineups.values() for s in x}), tuned)
+            tiers[St.TUNED] = (sorted({s for x in tuned_lineups.values() for s in x}), tuned)
         seats = pd.read_parquet(run.dir / St.TUNED_DIR / "seats.parquet") if tuned else None
         if St.plays(strengths, St.LEARNED) and tuned:
-            lineups = {n: St.learned_lineup(registry, seats, n) for n in tuned}
+            lineups = {n: St.learned_lineup(registry, tuned_lineups[n], n) for n in tuned}
             lineups = {n: lineup for n, lineup in lineups.items() if lineup}
             learned = play_tier(St.LEARNED, lineups, blocks, pool)
             if learned:

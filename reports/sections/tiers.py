@@ -60,6 +60,15 @@ def add_tension(report, run, samples_of, proxy: str) -> None:
     add_section(report, {St.title(t): d for t, d in tier_dirs(run).items()})
 
 
+def add_approaches(report, run, game: str, tables) -> None:
+    """`Each approach at each strength` (`reports.sections.approaches`), where strengths were
+    played; `tables`: the run's card tables (None: not shown)."""
+    from reports.sections.approaches import add_section
+    from reports.sections.signature import counts_of
+
+    add_section(report, tier_dirs(run), counts_of(game), tables)
+
+
 def add_head_to_head(report, run) -> None:
     """`Who beats whom, head to head` over the play strengths' tournaments
     (`reports.sections.cycles`)."""
@@ -186,9 +195,11 @@ RANKINGS = {
     St.TUNED: "The tuned presets made for each player count (`abyss-mc tune`, "
     "docs/tuning-results.md) played their own tournament with the same blocks and seed: win "
     "rates with 95% intervals over blocks.",
-    St.LEARNED: "The learned player (docs/learned.md: distilled from the search, at the "
-    "heuristics' speed) against the best tuned presets of each player count it has weights for, "
-    "with the same blocks and seed: win rates with 95% intervals over blocks.",
+    St.LEARNED: "The tuned presets' archetypes played at the learned strength "
+    "(`learned:archetype=X`, docs/learned.md \"Archetypes played well\": the archetype decides "
+    "where its own parameters steer, the learned player everywhere else; its tuned version where "
+    "that was stronger on the deals that chose) at each player count the learned player has "
+    "weights for, with the same blocks and seed: win rates with 95% intervals over blocks.",
     St.SEARCH: "Search players (docs/search.md) modelling the best tuned presets of each player "
     "count played their own tournament with the same seed: win rates with 95% intervals over "
     "blocks.",

@@ -151,10 +151,12 @@ def test_bad_strength_options_are_one_line(tmp_path):
 def test_the_learned_tier_is_played_by_default_where_it_has_weights(tmp_path):
     """Issue 30: "The default `tournament --report` plays the learned player as a play strength
     beside the hand-written and tuned presets, and the verdicts say whether each holds across
-    the three." At each count with built-in weights the learned player meets the best tuned
-    presets there; at a count without, that count's verdicts have two strengths."""
+    the three." Issue 52: "In the learned column, 'best strategy' ranks the same approaches as
+    the other columns ... each played at the learned strength". At each count with built-in
+    weights the tuned tier's archetypes play, each at the learned strength (the learned player
+    itself is the strength, not a contestant); the same archetypes as the tuned tier."""
     from games.abyss.strategies.learned import builtin_weights
-    from reports.strengths import CONTENDERS, ranked
+    from reports.strengths import family
 
     out = tmp_path / "run"
     result = runner.invoke(app, ["tournament", "--players", "3,4", "--blocks", "4",
@@ -167,16 +169,18 @@ def test_the_learned_tier_is_played_by_default_where_it_has_weights(tmp_path):
     counts = {n for n in (3, 4) if builtin_weights(n).is_file()}
     assert 4 in counts and set(seats["n_players"]) == counts
     for n in counts:
-        at = seats[seats["n_players"] == n]
-        assert sorted(at["strategy"].astype(str).unique()) == sorted(
-            ["learned", *ranked(tuned, n)[:CONTENDERS]])
+        at = seats[seats["n_players"] == n]["strategy"].astype(str).unique()
+        theirs = tuned[tuned["n_players"] == n]["strategy"].astype(str).unique()
+        assert sorted(family(s) for s in at) == sorted(family(s) for s in theirs)
+        assert "learned" not in at and any(s.startswith("learned:archetype=") for s in at)
     config = json.loads((out / "manifest.json").read_text())["config"]
     assert config["strengths"] == ["hand-written", "tuned", "learned"]
     verdicts = _verdicts(out)
-    assert "the hand-written presets, the tuned presets and the learned player" in verdicts
-    assert "Learned player: At 4 players" in verdicts
+    assert "the hand-written presets, the tuned presets and the learned archetypes" in verdicts
+    assert "Learned archetypes: At 4 players" in verdicts
     md = (out / "report" / "report.md").read_text()
-    assert "## Learned player: rankings" in md
+    assert "## Learned archetypes: rankings" in md
+    assert "## Each approach at each strength" in md
 
 
 def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tmp_path):
@@ -207,7 +211,7 @@ def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tm
     config = json.loads((out / "manifest.json").read_text())["config"]
     assert config["strengths"] == ["hand-written", "tuned", "learned", "search"]
     verdicts = _verdicts(out)
-    assert ("the hand-written presets, the tuned presets, the learned player and the search "
+    assert ("the hand-written presets, the tuned presets, the learned archetypes and the search "
             "player") in verdicts
     assert "Search player: At 2 players" in verdicts
     assert "4 rollouts per decision, 2 blocks" in verdicts
@@ -246,7 +250,7 @@ def test_the_quick_start_report_plays_three_strengths_and_opens_with_its_verdict
     assert config["card_blocks"] == 2
     md = (out / "report" / "report.md").read_text()
     assert md.startswith("# ") and md.index("## Verdicts") < md.index("## Contents")
-    assert "Tuned presets:" in _verdicts(out) and "Learned player:" in _verdicts(out)
+    assert "Tuned presets:" in _verdicts(out) and "Learned archetypes:" in _verdicts(out)
     assert "--strengths search` adds them" in _verdicts(out)  # the search, on request
     assert (out / "card_values" / "learned" / "impact.parquet").is_file()
 

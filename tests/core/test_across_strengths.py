@@ -146,7 +146,7 @@ def test_a_strength_that_cannot_tell_for_want_of_deals_is_named_with_its_deals()
     judged = judge_table({("seat advantage", 4): {"hand-written": strong, "learned": weak}})
     j = judged[("seat advantage", 4)]
     assert j.status == "cannot tell" and j.cell == "partly"
-    assert "the learned player cannot tell (2,500 deals: an interval 4.0 times as wide" \
+    assert "the learned archetypes cannot tell (2,500 deals: an interval 4.0 times as wide" \
         in j.sentence  # fmt: skip
     # on the same side and pooled significant: holds, pooled
     weak_same = Verdict("seat advantage", 4, False, "", words=("behind", "ahead"), family=1,

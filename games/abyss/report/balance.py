@@ -97,6 +97,15 @@ class RunData:
         return games.get("abyss").load_run_cards(self.config)
 
 
+def _tables_or_none(run):
+    """The run's card tables, or None where they no longer load (the sections that need them
+    are left out; the card values section says why)."""
+    try:
+        return run.tables()
+    except Exception:  # noqa: BLE001  (moved or edited card files)
+        return None
+
+
 # ------------------------------------------------------------------------------ tables
 def seat_advantage(agg, conf: float = CONF) -> pd.DataFrame:
     """Win rate of each seat (all strategies together), with Wilson intervals."""
@@ -235,6 +244,7 @@ def build_report(run: RunData):
     rule = _fight_section(report, run)  # the headline analysis, near the top
     strength_report.add_card_values(report, run)
     strength_report.add_strength_rankings(report, run)
+    strength_report.add_approaches(report, run, "abyss", _tables_or_none(run))
     if len(run.parts) > 1:
         _seats_by_count(report, run)
     strength_report.add_tension(report, run, lambda d, main: tension_samples(run if main else

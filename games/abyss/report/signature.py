@@ -82,3 +82,31 @@ def seat_counts(g, seat: int) -> dict[str, float]:
     out["locations"] = len(g.players[seat].locations)
     out["IP"], out["win"] = g.scores[seat].total, win_share(g.ranks, seat)
     return out
+
+
+#: What the seat tables of a tournament show of a signature (`tier_counts`; `reports.sections.
+#: approaches`): column -> header.
+TIER_HEADERS = {"lords": "Lords", **{g: HEADERS[g] for g in GUILDS}, "locations": "Loc",
+                "keys": "Key tokens", "monsters": "Monster tokens", "kills": "Leviathans killed",
+                "affiliated": "affiliated", "pearls": "Pearls left"}  # fmt: skip
+
+
+def tier_counts(seats, tables):
+    """Each seat's `TIER_HEADERS` counts from a tournament's seat table (what it ends the game
+    with: the seat tables keep no decisions): its Lords by guild from `lord_set` (bit i: the Lord
+    of index i), Locations, Key tokens, Monster tokens, Leviathans killed, affiliated Allies and
+    Pearls."""
+    import numpy as np
+    import pandas as pd
+
+    bits = seats["lord_set"].to_numpy(dtype=np.int64)
+    guild = np.asarray(tables.lord_guild)
+    owned = (bits[:, None] >> np.arange(len(guild), dtype=np.int64)) & 1
+    out = pd.DataFrame({"lords": owned.sum(axis=1)}, index=seats.index)
+    for g, name in enumerate(GUILDS):
+        out[name] = owned[:, guild == g].sum(axis=1)
+    for col, src in (("locations", "n_locations"), ("keys", "keys"),
+                     ("monsters", "n_monster_tokens"), ("kills", "leviathans_killed"),
+                     ("affiliated", "n_affiliated"), ("pearls", "pearls")):  # fmt: skip
+        out[col] = seats[src].to_numpy()
+    return out

@@ -178,6 +178,7 @@ def build_report(run_dir: Path | str | ConspiracyRun):
     _about(report, run)
     strength_report.add_card_values(report, run)
     strength_report.add_strength_rankings(report, run)
+    strength_report.add_approaches(report, run, "conspiracy", run.tables())
     _seats_section(report, run)
     _strategy_section(report, run)
     _sources_section(report, run)

@@ -61,3 +61,16 @@ def seat_counts(g, seat: int) -> dict[str, float]:
         "ip_locations": score.locations,
         "ip_coalition": score.coalition,
     }
+
+
+#: What the seat tables of a tournament show of a signature (`tier_counts`; `reports.sections.
+#: approaches`): column -> header.
+TIER_HEADERS = {"n_lords": "Lords", "pile_takes": "piles", "pile_lords": "pile Lords",
+                "draws": "draws", "coalition_size": "coalition", "score_lords": "IP Lords",
+                "score_locations": "IP Loc", "score_coalition": "IP coalition",
+                "score_pearl_master": "IP Pearl Master"}  # fmt: skip
+
+
+def tier_counts(seats, tables):
+    """Each seat's `TIER_HEADERS` counts, as a tournament's seat table holds them."""
+    return seats[list(TIER_HEADERS)].astype(float)
