@@ -10,7 +10,8 @@ A tournament with `--report` also plays, in the same run directory,
 - where the game has a learned player with built-in weights for the count (docs/learned.md), the
   *learned* tier: at each such count a tournament of the tuned tier's archetypes, each played at
   the learned strength (`learned:archetype=X`: the archetype's own decisions, the learned
-  player's everywhere else; its tuned version where that was stronger on the deals that chose,
+  player's everywhere else; its tuned version where that had the higher mean on the deals that
+  chose,
   `LearnedPlayer.archetype_versions`), in `LEARNED_DIR`: the same approaches as the other
   columns, so that "best strategy" asks the same question in each;
 - with the built-in line-up, the *card values* of each tier (restricted play,

@@ -8,7 +8,8 @@ version (Holm over the fields, 5%). The deals of SEED choose nothing: give a see
 
 With --choose, the rows are also the choice of each archetype's version for the learned tier
 (`strategies.learned.archetype_lineup`): the archetype with the learned player's decisions where
-that is stronger than its tuned version on these deals (the mean paired difference above 0),
+that has the higher mean than its tuned version on these deals (the mean paired difference above
+0: a point estimate, the choice's deals report nothing),
 else the tuned version, printed as the TOML section of that count for
 games/<game>/strategies/learned/archetypes.toml. The choice is made on SELECTION_SEED (6060),
 never on the deals that report.

@@ -174,21 +174,51 @@ class LearnedPlayer:
         tuned = f"{self.archetype}_tuned_{self.players}p"
         return tuned if tuned in self.registry().presets() else self.archetype
 
-    def archetype_decisions(self) -> tuple[int, ...]:
-        """The decisions the archetype keeps (its own parameters steer them: `steers`), in the
-        order of LEARNED_DECISIONS; none for the learned player itself."""
+    def own_parameters(self) -> tuple[str, ...]:
+        """The archetype's own parameters (those its hand-written preset sets) that steer a
+        decision the weights score; none for the learned player itself."""
         if self.archetype == NO_ARCHETYPE:
             return ()
         own = self.registry().hand_written_presets()[self.archetype].params
-        kept = {d for p in own for d in self.steers.get(p, ())}
+        return tuple(p for p in own if p in self.steers)
+
+    def carried_parameters(self) -> tuple[str, ...]:
+        """The parameters at the tuned version's values: every one that steers a decision the
+        archetype keeps (so that there it decides exactly as its tuned version)."""
+        kept = set(self.archetype_decisions())
+        return tuple(p for p, ds in self.steers.items() if kept & set(ds))
+
+    def shifted_decisions(self) -> tuple[int, ...]:
+        """The scored decisions the archetype does not keep but a carried parameter steers: the
+        weights decide them, their "base picks it" feature (and any other the heuristic's
+        parameters make) from a base other than the one they were fitted over."""
+        kept = set(self.archetype_decisions())
+        reached = {d for p in self.carried_parameters() for d in self.steers[p]}
+        return tuple(d for d in self.slots.LEARNED_DECISIONS if d in reached - kept)
+
+    def base_policy(self):
+        """The heuristic under the weights: the base the weights were fitted over, with the
+        carried parameters (`carried_parameters`) at the archetype's tuned version's values."""
+        registry = self.registry()
+        base = registry.make_policy(self.loaded.meta["base"])
+        carried = self.carried_parameters()
+        if not carried:
+            return base
+        version = registry.make_policy(self.archetype_version())
+        return dataclasses.replace(base, **{p: getattr(version, p) for p in carried})
+
+    def archetype_decisions(self) -> tuple[int, ...]:
+        """The decisions the archetype keeps (its own parameters steer them: `steers`), in the
+        order of LEARNED_DECISIONS; none for the learned player itself."""
+        kept = {d for p in self.own_parameters() for d in self.steers[p]}
         return tuple(d for d in self.slots.LEARNED_DECISIONS if d in kept)
 
     @classmethod
     def archetype_versions(cls, n_players: int) -> dict[str, str]:
         """Each archetype -> the strategy that plays it at the learned strength at `n_players`
-        (`learned:archetype=X`, or its tuned version where that was stronger on the deals that
-        chose: `learned/archetypes.toml`, made by scripts/learned_archetypes.py --choose); empty
-        without a choice for that count."""
+        (`learned:archetype=X`, or its tuned version where that had the higher mean on the deals
+        that chose: `learned/archetypes.toml`, made by scripts/learned_archetypes.py --choose);
+        empty without a choice for that count."""
         import tomllib
 
         path = cls.builtin(n_players).parent / ARCHETYPES
@@ -206,14 +236,8 @@ class LearnedPlayer:
         play (its forbid_* fields are the base's), then the weights."""
         forbid = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                   if f.name.startswith("forbid_")}  # fmt: skip
-        registry = self.registry()
-        base = registry.make_policy(self.loaded.meta["base"])
+        base = dataclasses.replace(self.base_policy(), **forbid)
         kept = self.archetype_decisions()
-        if kept:  # the parameters that steer the archetype's decisions are the archetype's
-            version = registry.make_policy(self.archetype_version())
-            own = {p for p, ds in self.steers.items() if set(ds) & set(kept)}
-            base = dataclasses.replace(base, **{p: getattr(version, p) for p in own})
-        base = dataclasses.replace(base, **forbid)
         vec = base.params().copy()
         weights = self.loaded.weights.copy()
         pick = list(self.slots.FEATURE_NAMES).index("heuristic_pick")

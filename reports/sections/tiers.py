@@ -198,7 +198,7 @@ RANKINGS = {
     St.LEARNED: "The tuned presets' archetypes played at the learned strength "
     "(`learned:archetype=X`, docs/learned.md \"Archetypes played well\": the archetype decides "
     "where its own parameters steer, the learned player everywhere else; its tuned version where "
-    "that was stronger on the deals that chose) at each player count the learned player has "
+    "that had the higher mean on the deals that chose) at each player count the learned player has "
     "weights for, with the same blocks and seed: win rates with 95% intervals over blocks.",
     St.SEARCH: "Search players (docs/search.md) modelling the best tuned presets of each player "
     "count played their own tournament with the same seed: win rates with 95% intervals over "

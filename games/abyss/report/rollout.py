@@ -91,7 +91,7 @@ def run_rollouts(
     from sim.core.batch import run_chunks
 
     t0 = time.perf_counter()
-    kinds, params = lineup_arrays(REGISTRY.make_policies(list(strategies), len(strategies)))
+    kinds, params = lineup_arrays(REGISTRY.table_policies(list(strategies), n_players))
     forker = Forker(tables, seed, kinds, params, n_players)
     games, ks = sample_points(forker, n_points)
     parts: list[pd.DataFrame] = []
