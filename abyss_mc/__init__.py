@@ -120,7 +120,7 @@ def simulate(*, strategies=_S.strategies, players: int = _S.players, games: int 
              presets=_S.presets, game: str = _S.game, engine: str | None = _S.engine,
              per_game: bool = _S.per_game, threads: int | None = _S.threads,
              backend: str = _S.backend, scheduler: str | None = _S.scheduler,
-             chunk_size: int | None = _S.chunk_size, out=None, resume=None,
+             chunk_size: int | None = _S.chunk_size, out=None, resume=None, yes: bool = False,
              progress: bool = False) -> R.SimulateResult:  # fmt: skip
     """Games of one line-up (`strategies`, cycled to `players` seats; the game's default when
     None): `seats`, `games` and the printed summary (`abyss-mc simulate`)."""
@@ -135,7 +135,7 @@ def tournament(*, strategies=_T.strategies, players=_T.players, blocks: int = _T
                search_blocks: int = _T.search_blocks, search_rollouts: int = _T.search_rollouts,
                card_blocks: int | None = _T.card_blocks, minutes: float | None = _T.minutes,
                threads: int | None = _T.threads, backend: str = _T.backend,
-               scheduler: str | None = _T.scheduler, out=None, resume=None,
+               scheduler: str | None = _T.scheduler, out=None, resume=None, yes: bool = False,
                progress: bool = False) -> R.TournamentResult:  # fmt: skip
     """Strategies compared with seat rotation and common random numbers (`players`: a count,
     several, or "all"): `summary`, `seats`, `games` (`abyss-mc tournament`)."""
@@ -146,7 +146,8 @@ def sweep(*, set=_W.set_, fixed=_W.fixed, players: int = _W.players, games: int 
           seed: int = _W.seed, strategies=_W.strategies, expansions=_W.expansions,
           cards=_W.cards, presets=_W.presets, game: str = _W.game, report: bool = _W.report,
           threads: int | None = _W.threads, backend: str = _W.backend,
-          scheduler: str | None = _W.scheduler, out=None, resume=None) -> R.SweepResult:
+          scheduler: str | None = _W.scheduler, out=None, resume=None,
+          yes: bool = False) -> R.SweepResult:
     """The default card data and every point of a grid (`set`: ``{"key": [v1, v2]}``, every
     combination of the keys) on the same seeds: `points`, `seats`, `games`, `differences`
     (`abyss-mc sweep`)."""

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from sim.core.runs import read_table
+
 
 @dataclass
 class Result:
@@ -47,10 +49,9 @@ class Result:
 
     def _table(self, name: str):
         """The Parquet table `name` of the run directory, or None if the run wrote none."""
-        import pandas as pd
 
         path = self._path(name)
-        return pd.read_parquet(path) if path.is_file() else None
+        return read_table(path) if path.is_file() else None
 
     def __str__(self) -> str:
         return self.output

@@ -98,8 +98,21 @@ class Run:
         unsealed = "digests" not in plan and not any(self.dir.rglob("*.done"))
         if self.resumed and not unsealed:
             check_unchanged(plan.get("digests"), digests, self.out)
+            self.check_chunks(plan)
         else:
             write_plan(self.dir, {**plan, "digests": digests})
+
+    def check_chunks(self, plan: dict) -> None:
+        """Refuse (one line, before anything plays) a stored chunk made by another plan: one
+        copied in from another run would be merged as this run's games."""
+        from sim.core.chunks import foreign
+
+        marker = foreign(self.dir / CHUNKS_NAME, plan_digest(plan))
+        if marker is not None:
+            where = marker.relative_to(self.dir)
+            raise UserError(f"cannot resume {self.out}: the stored chunk {where} was made by "
+                            "another run's plan (copied from another run?); take it out of "
+                            f"{self.dir}, or start a new run")  # fmt: skip
 
     def cluster(self, backend: str, scheduler: str | None, workers: int | None):
         """A Dask client for `--backend dask` (connected once, closed when the run ends), else
@@ -118,7 +131,8 @@ class Run:
             return None
         from sim.core.chunks import ChunkStore
 
-        return ChunkStore(self.dir / CHUNKS_NAME / part)
+        stamp = plan_digest(read_plan(self.dir))  # each chunk names the plan that made it
+        return ChunkStore(self.dir / CHUNKS_NAME / part, stamp=stamp)
 
     def write_manifest(self, seed: int, config: dict, **fields) -> None:
         """The run's manifest.json (`sim.core.runs.write_manifest`), with the command line."""

@@ -30,6 +30,7 @@ import re
 from pathlib import Path
 
 from sim.core.errors import UserError
+from sim.core.runs import read_table
 
 HAND, TUNED, LEARNED, SEARCH = "hand-written", "tuned", "learned", "search"
 TUNED_DIR = Path("strengths") / TUNED
@@ -183,12 +184,11 @@ def save_card_values(out: Path, df, *, strategy: str, players: int, unrestricted
 
 def load_card_values(run_dir: Path, tier: str):
     """(impact frame, meta) of one tier's card values, or None."""
-    import pandas as pd
 
     d = Path(run_dir) / CARDS_DIR / tier
     if not (d / "impact.parquet").is_file() or not (d / "meta.json").is_file():
         return None
-    return pd.read_parquet(d / "impact.parquet"), json.loads((d / "meta.json").read_text())
+    return read_table(d / "impact.parquet"), json.loads((d / "meta.json").read_text())
 
 
 def tier_manifest(parent_config: dict, tier: str, lineups: dict[int, list[str]],

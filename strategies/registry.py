@@ -250,12 +250,19 @@ class Registry:
         """The presets of a TOML file, validated: each table names a `policy` and sets only
         that policy's parameters, with values of the right type."""
         path = Path(path)
+        if path.is_dir():
+            raise StrategyError(f"preset file {path}: a folder, not a file")
         try:
-            data = tomllib.loads(path.read_text())
+            data = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
         except FileNotFoundError:
             raise StrategyError(f"preset file {path} not found") from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise StrategyError(f"preset file {path}: not valid TOML ({exc})") from None
+        except OSError as exc:
+            raise StrategyError(f"preset file {path}: cannot read ({exc.strerror})") from None
+        if not data:
+            raise StrategyError(f"preset file {path}: no presets in it (a preset is a [name] "
+                                "table with a `policy`)")  # fmt: skip
         presets = {}
         for name, table in data.items():
             where = f"preset file {path}, preset {name!r}"

@@ -132,6 +132,28 @@ class SearchPlayer:
     #: it decides from its turn's start: the reference engine keeps it (`Game.keep_turn_start`)
     REPLAYS_TURNS = True
 
+    def rollout_spec(self) -> str:
+        """The rollout policy's spec, with its weights file if one is given."""
+        spec = self.rollout_policy
+        if self.rollout_weights:  # a learned rollout policy's own weights
+            spec = f"{spec}:weights={self.rollout_weights}"
+        return spec
+
+    def at_table(self, n_players: int):
+        """At a table of `n_players`: its rollout policy made for that table (a learned one plays
+        that count's weights; a weights file of another count is refused in one line, as for
+        `learned:weights=`)."""
+        import dataclasses
+
+        registry = import_module(f"games.{self.package}.strategies").REGISTRY
+        try:
+            rollout = registry.table_policies([self.rollout_spec()], n_players)[0]
+        except StrategyError as exc:
+            raise StrategyError(f"{self.name}: its rollout policy: {exc}") from None
+        player = dataclasses.replace(self)
+        player.rollout = rollout
+        return player
+
     def params(self) -> np.ndarray:
         """The vector the kernel reads: the search's own slots (`sim.core.policy.S_*`), then its
         rollout policy's kind and parameters (`slots.ROLLOUT_KIND`, `slots.ROLLOUT_PARAMS`: a seat's
@@ -145,10 +167,9 @@ class SearchPlayer:
         vec[S_DETERMINIZATIONS] = self.determinizations
         vec[S_CONFIDENCE] = round(self.confidence * CONFIDENCE_UNIT)
         vec[S_OPPONENTS] = OPPONENT_MODELS.index(self.opponents)
-        spec = self.rollout_policy
-        if self.rollout_weights:  # a learned rollout policy's own weights
-            spec = f"{spec}:weights={self.rollout_weights}"
-        rollout = registry.make_policy(spec)
+        rollout = getattr(self, "rollout", None)  # made for the table (`at_table`)
+        if rollout is None:
+            rollout = registry.make_policy(self.rollout_spec())
         vec[slots.ROLLOUT_KIND] = rollout.kind
         vec[slots.ROLLOUT_PARAMS : slots.ROLLOUT_PARAMS + n_slots] = rollout.params()[:n_slots]
         return vec

@@ -169,11 +169,19 @@ def resume_option(what: str):
     return option(Path | None, "--resume", f"Finish an interrupted {what}.", "DIR")
 
 
+YesOption = Annotated[
+    bool,
+    typer.Option("--yes", help="Go on without asking when the run is estimated to take more than "
+                 "an hour or to write more than a tenth of the free disk."),
+]  # fmt: skip
+
+
 #: The options declared alike by every command that has them (by field name).
 SHARED = {"players": PlayersOption, "seed": SeedOption, "strategies": StrategiesOption,
           "out": OutDirOption, "cards": CardsOption, "set_": SetOption,
           "expansions": ExpansionsOption, "threads": ThreadsOption, "presets": PresetsOption,
-          "game": GameOption, "backend": BackendOption, "scheduler": SchedulerOption}  # fmt: skip
+          "game": GameOption, "backend": BackendOption, "scheduler": SchedulerOption,
+          "yes": YesOption}  # fmt: skip
 
 
 class Required:

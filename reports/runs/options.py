@@ -160,6 +160,7 @@ class SimulateOptions(Options):
     scheduler: str | None = None
     chunk_size: int | None = None
     resume: Path | None = None
+    yes: bool = False
     progress: bool = False
 
     def from_plan(self, plan: dict) -> dict:
@@ -200,6 +201,7 @@ class TournamentOptions(Options):
     search_rollouts: int = 32
     card_blocks: int | None = None
     minutes: float | None = None
+    yes: bool = False
     progress: bool = False
 
     def from_plan(self, plan: dict) -> dict:
@@ -235,6 +237,7 @@ class SweepOptions(Options):
     backend: str = "local"
     scheduler: str | None = None
     resume: Path | None = None
+    yes: bool = False
 
     def from_plan(self, plan: dict) -> dict:
         keys = ("fixed", "players", "games", "seed", "strategies", "expansions", "game")

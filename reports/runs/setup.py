@@ -66,9 +66,68 @@ def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
     return "reference"
 
 
+#: Beyond these a run asks first (issue 53): an hour of play, or a tenth of the free disk.
+LONG_SECONDS, DISK_SHARE = 3600.0, 0.1
+
+
+def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bool,
+               threads: int | None = None) -> None:  # fmt: skip
+    """Before a run of `seat_games` seat-games (games x players) that would take more than an
+    hour or write more than a tenth of the free disk (the game's `SEAT_GAME_SECONDS` and
+    `SEAT_GAME_BYTES`, measured on the fast path: docs/reliability.md): one line with the
+    estimate; with `yes` it goes on, on a terminal it asks, else it is refused."""
+    import os
+    import shutil
+
+    if spec.play_module is None:  # a game of its own analysis (Wilds): no rates measured
+        return
+    play = spec.play()
+    per_seat = getattr(play, "SEAT_GAME_SECONDS", None)
+    if per_seat is None:
+        return
+    cores = threads or os.cpu_count() or 1
+    seconds = seat_games * per_seat / cores
+    size = 2 * seat_games * play.SEAT_GAME_BYTES if per_game else 0  # the chunks, then the merge
+    where = Path(out).resolve() if out is not None else Path("runs").resolve()
+    while not where.exists():
+        where = where.parent
+    free = shutil.disk_usage(where).free
+    if seconds <= LONG_SECONDS and size <= DISK_SHARE * free:
+        return
+    line = f"this {what} would take about {_duration(seconds)} on {cores} core(s)"
+    if size:
+        line += f" and write about {_bytes(size)} ({_bytes(free)} free)"
+    if yes:
+        print(f"{line}; going on (--yes)", file=sys.stderr, flush=True)
+        return
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        print(f"{line}. Go on? [y/N] ", end="", file=sys.stderr, flush=True)
+        if sys.stdin.readline().strip().lower() in ("y", "yes"):
+            return
+    raise UserError(f"{line}: add --yes to go on, or make it smaller")
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def _bytes(n: float) -> str:
+    for unit in ("TB", "GB", "MB", "kB"):
+        size = {"TB": 1e12, "GB": 1e9, "MB": 1e6, "kB": 1e3}[unit]
+        if n >= size:
+            return f"{n / size:,.1f} {unit}"
+    return f"{n:.0f} bytes"
+
+
 def start_or_resume(command: str, o):
     """`(run, o)`: with `o.resume`, the interrupted run and its stored options (`o.resumed`);
     else no run yet (the caller starts it once the options are checked) and `o` as given."""
+    out = getattr(o, "out", None)
+    if out is not None and Path(out) == Path("."):  # `--out ''` (an unset variable) or `--out .`
+        raise UserError("--out names the current folder (empty?): give a new folder's name")
     if o.resume is None:
         return None, o
     from reports.run_dir import Run
@@ -87,6 +146,7 @@ def field_setup(o):
     exp = game_expansions(spec, o.expansions, spec.tournament_expansions)
     tables = spec.load_cards(o.cards, o.set_, exp)
     spec.check_players(tables, o.players, exp)
+    spec.check_effect(tables, [o.players], o.set_)
     check_seed(o.seed)
     return spec, registry, exp, tables
 

@@ -56,6 +56,7 @@ def _checked(spec, o: SimulateOptions):
     t_cards = time.perf_counter() - t0
     spec.check_players(tables, o.players, exp)
     lineup, policies = S.game_lineup(spec, o.strategies, o.players)
+    spec.check_effect(tables, [o.players], o.set_, policies)
     return exp, tables, t_cards, lineup, policies
 
 
@@ -69,6 +70,8 @@ def _simulate(spec, o: SimulateOptions, run) -> S.Output:
         local_start = o.backend == "local" and run is None
         engine = S.cold_start_engine(spec, o.players, o.games, policies) if local_start else "fast"
     if run is None:  # refuses an existing directory before any work
+        S.check_size(spec, "simulation", o.games * o.players, per_game=o.per_game, out=o.out,
+                     yes=o.yes, threads=o.threads)  # fmt: skip
         run = Run.start("simulate", o.out, o.seed, {
             "game": spec.name, "n_players": o.players, "n_games": o.games, "seed": o.seed,
             "strategies": lineup, "per_game": o.per_game, "expansions": list(exp),

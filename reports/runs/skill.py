@@ -7,6 +7,7 @@ from __future__ import annotations
 from reports.runs.options import SkillOptions
 from reports.runs.setup import Output
 from sim.core.errors import UserError
+from sim.core.runs import read_table
 
 
 def run(o: SkillOptions) -> Output:
@@ -40,12 +41,11 @@ def run(o: SkillOptions) -> Output:
 
 def _seats(run_dir, names: list[str]):
     """The tournament's seats, the ladder's rungs checked against them."""
-    import pandas as pd
 
     path = run_dir / "seats.parquet"
     if not path.is_file():
         raise UserError(f"{run_dir} holds no tournament (no seats.parquet)")
-    seats = pd.read_parquet(path).astype({"strategy": str})
+    seats = read_table(path).astype({"strategy": str})
     if not {"block", "table", "win"} <= set(seats.columns):
         raise UserError(f"{run_dir} is not a tournament: play the ladder with `tournament`")
     missing = sorted(set(names) - set(seats["strategy"]))

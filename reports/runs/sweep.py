@@ -335,6 +335,12 @@ def run(o) -> Output:
     axes = parse_sweep(list(o.set_ or []))
     base = list(o.fixed or [])
     load, play_point, sources, o, exp = _points(o, base, lambda: run)
+    if run is None:  # every point and the base, each a simulation of --games
+        from reports.runs.setup import check_size
+
+        points = 1 + len(grid(axes))
+        check_size(game_spec(o.game), "sweep", points * o.games * o.players, per_game=True,
+                   out=o.out, yes=o.yes, threads=o.threads)  # fmt: skip
     if run is None:
         run = Run.start("sweep", o.out, o.seed, {
             **data_paths(o.cards, [], o.presets),
@@ -381,6 +387,9 @@ def _points(o, base: list[str], the_run):
 
     spec.check_players(load({}), o.players, exp)
     lineup, policies = game_lineup(spec, o.strategies or mixed_lineup(spec, o.players), o.players)
+    keys = [k for k, _ in parse_sweep(list(o.set_ or []))]  # the swept keys, then the fixed
+    settings = [f"{k}=0" for k in keys] + [item for item in base if "=" in item]
+    spec.check_effect(load({}), [o.players], settings, policies)
     play_point = _point_runner(spec, policies, o, exp,
                                lambda: the_run().cluster(o.backend, o.scheduler, o.threads))
     return load, play_point, None, replace(o, game=spec.name, strategies=",".join(lineup)), exp

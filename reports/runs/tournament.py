@@ -22,6 +22,7 @@ from reports.run_dir import (
 from reports.runs import setup as S
 from reports.runs.options import TournamentOptions
 from sim.core.errors import UserError
+from sim.core.runs import read_table
 
 
 class TournamentSetup(NamedTuple):
@@ -83,9 +84,16 @@ def checked(o: TournamentOptions) -> TournamentSetup:
     from reports.play.tournament import crn_mode, make_design
 
     o = replace(o, crn=crn_mode(o.crn), strengths=strengths, card_blocks=card_blocks)
-    for name in names:
-        spec.strategies().make_policy(name)  # unknown names and parameters fail before any work
+    policies = [spec.strategies().make_policy(name) for name in names]  # fail before any work
+    spec.check_effect(tables, counts, o.set_, policies)
     plans = {n: make_design(names, n, o.design) for n in counts}
+    if o.resume is None:  # each strength played is a tournament of about this size
+        from reports import strengths as St
+
+        tiers = sum(St.plays(strengths, t) for t in (St.TUNED, St.LEARNED)) + 1
+        seat_games = tiers * o.blocks * sum(p.n_tables * n for n, p in plans.items())
+        S.check_size(spec, "tournament", seat_games, per_game=True, out=o.out, yes=o.yes,
+                     threads=o.threads)  # fmt: skip
     return TournamentSetup(o, spec, tables, exp, names, counts, plans, t_start)
 
 
@@ -262,7 +270,6 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None) ->
     and the card values of the tiers of presets (card_values/<tier>/): `reports.strengths`.
     The manifest's entries (with the tuned tier: `tuned_versions`, player count -> strategy ->
     its tuned version or None, for the report's note on those without)."""
-    import pandas as pd
 
     o, spec, tables, expansions, names, counts = (setup.o, setup.spec, setup.tables, setup.exp,
                                                   setup.names, setup.counts)  # fmt: skip
@@ -298,7 +305,7 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None) ->
         tuned = play_tier(St.TUNED, tuned_lineups, blocks, pool)
         if tuned:
             tiers[St.TUNED] = (sorted({s for x in tuned_lineups.values() for s in x}), tuned)
-        seats = pd.read_parquet(run.dir / St.TUNED_DIR / "seats.parquet") if tuned else None
+        seats = read_table(run.dir / St.TUNED_DIR / "seats.parquet") if tuned else None
         if St.plays(strengths, St.LEARNED) and tuned:
             lineups = {n: St.learned_lineup(registry, tuned_lineups[n], n) for n in tuned}
             lineups = {n: lineup for n, lineup in lineups.items() if lineup}

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from sim.core.runs import read_table
+
 
 def summary_text(seats, n_games: int, n_players: int, columns: dict[str, str] | None = None) -> str:
     """One line per strategy: seats played, win rate [95% CI] and the mean of each seat column
@@ -40,14 +42,13 @@ def summary(played, n_players: int) -> str:
 def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
     """The report of a run of any game: its strategies (win rate and mean score, with 95%
     intervals) and its seats (win rate of each seat, numbered from 1)."""
-    import pandas as pd
 
     from reports.render.report import Report
 
     run_dir = Path(run_dir)
     manifest = json.loads((run_dir / "manifest.json").read_text())
     config = manifest.get("config", {})
-    seats = _with_players(pd.read_parquet(run_dir / "seats.parquet"))
+    seats = _with_players(read_table(run_dir / "seats.parquet"))
     title = f"{config.get('game', 'abyss')}: {config.get('command', 'run')}"
     report = Report(title, " ".join(manifest.get("command") or []))
 
@@ -59,7 +60,7 @@ def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
     strength_report.add_verdicts(
         report, SimpleNamespace(dir=run_dir, config=config),
         lambda d, main: verdicts(seats if main else _with_players(
-            pd.read_parquet(Path(d) / "seats.parquet")), _config(d)),
+            read_table(Path(d) / "seats.parquet")), _config(d)),
     )  # fmt: skip
     for n_players, part in seats.groupby("n_players", sort=True):
         games = len(part) // n_players

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from reports.metrics.skill import CONF, Ladder, ladder, saved
+from sim.core.runs import read_table
 
 
 def step_text(row) -> str:
@@ -83,7 +84,7 @@ def _blocks(run_dir, n_players: int) -> int | None:
     path = run_dir / "seats.parquet"
     if not path.is_file():
         return None
-    seats = pd.read_parquet(path, columns=["n_players", "block"])
+    seats = read_table(path, columns=["n_players", "block"])
     return int(seats.loc[seats["n_players"] == n_players, "block"].nunique()) or None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from reports import strengths as St
 from reports.sections import card_verdicts as C
 from reports.sections import verdict_table as T
+from sim.core.runs import read_table
 
 
 def tier_dirs(run) -> dict:
@@ -72,7 +73,6 @@ def add_approaches(report, run, game: str, tables) -> None:
 def add_head_to_head(report, run) -> None:
     """`Who beats whom, head to head` over the play strengths' tournaments
     (`reports.sections.cycles`)."""
-    import pandas as pd
 
     from reports.sections.cycles import add_section
 
@@ -81,7 +81,7 @@ def add_head_to_head(report, run) -> None:
     for tier, d in tier_dirs(run).items():
         path = d / "seats.parquet"
         if path.is_file():
-            seats = pd.read_parquet(path)
+            seats = read_table(path)
             if set(wanted) <= set(seats.columns):
                 tiers[St.title(tier)] = seats[wanted].astype({"strategy": str})
     add_section(report, tiers)
@@ -216,11 +216,10 @@ def add_strength_rankings(report, run) -> None:
 
 
 def _rankings(report, d, tier: str, lead: str) -> None:
-    import pandas as pd
 
     from reports.stats import blocks as stats
 
-    seats = pd.read_parquet(d / "seats.parquet")
+    seats = read_table(d / "seats.parquet")
     sec = report.section(f"{St.title(tier).capitalize()}: rankings")
     sec.paragraph(lead)
     for n, part in seats.groupby("n_players", sort=True):

@@ -186,12 +186,39 @@ def entry_label(
 # --------------------------------------------------------------------------------------------
 
 
-def read_data_files(directory: Path, names) -> tuple[dict[str, Path], dict[str, Any]]:
-    """The path of each data file of `directory` and its parsed TOML."""
+def read_data_files(directory: Path, names, optional=()) -> tuple[dict[str, Path], dict[str, Any]]:
+    """The path of each data file of `directory` and its parsed TOML. A folder that lacks one of
+    `names` (another game's card data, a partial copy) or holds a TOML file the game never reads
+    (`optional`: the files it may hold besides, such as an expansion's, relative paths) is refused
+    in one line: an edited file the game ignores would play the data as shipped."""
     if not directory.is_dir():
         raise CardDataError(f"{directory}: (directory): not a directory")
+    missing = [name for name in names if not (directory / name).is_file()]
+    if missing:
+        raise CardDataError(f"{directory}: (directory): lacks {', '.join(missing)}: a card "
+                            f"data folder holds {', '.join(names)} (another game's data, or a "
+                            "partial copy?)")  # fmt: skip
+    stray = _stray_file(directory, (*names, *optional))
+    if stray is not None:
+        raise CardDataError(stray)
     paths = {name: directory / name for name in names}
     return paths, {name: read_toml(path) for name, path in paths.items()}
+
+
+def _stray_file(directory: Path, known) -> str | None:
+    """Why a TOML file of `directory` (or of a folder of a `known` file) is not read, or None."""
+    known = {Path(k).as_posix() for k in known}
+    folders = {directory} | {directory / Path(k).parent for k in known}
+    for folder in sorted(folders):
+        for path in sorted(folder.glob("*.toml")):
+            rel = path.relative_to(directory).as_posix()
+            if rel in known:
+                continue
+            home = [k for k in sorted(known) if Path(k).name == path.name]
+            where = f": it belongs at {home[0]}" if home else ""
+            return (f"{path}: (file): not read by the game{where} (a card data folder holds "
+                    f"{', '.join(sorted(known))})")
+    return None
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -200,7 +227,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise CardDataError(f"{path}: (file): cannot read: {_one_line(str(exc))}") from None
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        return tomllib.loads(data.decode("utf-8-sig"))  # an editor's byte order mark is no error
     except UnicodeDecodeError as exc:
         raise CardDataError(f"{path}: (file): not UTF-8 text: {_one_line(str(exc))}") from None
     except tomllib.TOMLDecodeError as exc:
@@ -320,6 +347,9 @@ def parse_set_options(items: list[str]) -> dict[str, object]:
     for item in items:
         key, sep, text = str(item).partition("=")
         key = key.strip()
+        if not sep and _SET_KEY_RE.fullmatch(key):
+            raise CardDataError(f"--set: {_one_line(repr(str(item)))}: no value; write "
+                                f"KEY=VALUE, e.g. --set {key}=2")
         if not sep or not _SET_KEY_RE.fullmatch(key):
             raise CardDataError(f"--set: {_one_line(repr(str(item)))}: expected key=value")
         out[key] = _parse_scalar(text.strip())

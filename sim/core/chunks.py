@@ -10,6 +10,10 @@ Chunks may be stored in any order (a Dask run stores each as it arrives): `compl
 stored chunk in game order, `missing` the games still to play, and a resumed run plays only those,
 then merges all of them in game order.
 
+A marker also names the plan that made the chunk (`stamp`: the digest of the run's plan, its seed,
+counts, line-up, card data and code): a resumed run refuses a chunk of another plan, one copied
+in from another run (`foreign`), before it plays anything.
+
 Before the stored chunks are used (`completed`), every file is checked against its marker. A chunk
 that fails (a flipped bit, a truncated or missing file, a marker without checksums) is never
 merged: it and the chunks after it are moved, whole, to ``quarantine/`` (kept on disk, never
@@ -40,10 +44,12 @@ def file_sha256(path: Path) -> str:
 
 
 class ChunkStore:
-    def __init__(self, root: Path | str, warn: Callable[[str], None] | None = None) -> None:
+    def __init__(self, root: Path | str, warn: Callable[[str], None] | None = None,
+                 stamp: str | None = None) -> None:  # fmt: skip
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.warn = warn or (lambda message: print(message, file=sys.stderr))
+        self.stamp = stamp
         self._checked = False
 
     def path(self, first: int, name: str) -> Path:
@@ -60,7 +66,8 @@ class ChunkStore:
         for name, write in writers.items():
             write(self.path(first, name))
             sums[name] = file_sha256(self.path(first, name))
-        atomic_write_text(self.marker(first, n), json.dumps({"sha256": sums}, sort_keys=True))
+        made = {"sha256": sums, **({"plan": self.stamp} if self.stamp else {})}
+        atomic_write_text(self.marker(first, n), json.dumps(made, sort_keys=True))
 
     def completed(self) -> list[tuple[int, int]]:
         """Every marked chunk (first, n), in game order, every file checked against its marker
@@ -152,3 +159,21 @@ class ChunkStore:
                 markers += bool(_DONE.match(f.name))
                 f.rename(where / f.name)
         return markers, where
+
+
+def foreign(root: Path, stamp: str) -> Path | None:
+    """The first marker under `root` (every stage's store, quarantine aside) made by a plan other
+    than `stamp`'s, or None. A marker without a plan (an older version's) is taken as this run's;
+    an unreadable one is the checksums' business (`ChunkStore.problem`)."""
+    if not root.is_dir():
+        return None
+    for marker in sorted(root.rglob("*.done")):
+        if QUARANTINE in marker.relative_to(root).parts or not _DONE.match(marker.name):
+            continue
+        try:
+            made = json.loads(marker.read_text()).get("plan")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if made is not None and made != stamp:
+            return marker
+    return None

@@ -130,6 +130,20 @@ class GameSpec:
             f"--players must be {counts[0]}-{counts[-1]} for {self.title}{hint}; got {n_players}"
         )
 
+    def check_effect(self, tables, counts: Iterable[int], settings, policies=()) -> None:
+        """Refuse, in one line, a `--set` setting or a strategy parameter that could take effect
+        in no game of this run (`counts`: its player counts): the game's `inert_setting`."""
+        if self.play_module is None:  # a game of its own analysis (Wilds): nothing to check
+            return
+        inert = getattr(self.play(), "inert_setting", None)
+        if inert is None:
+            return
+        from sim.core.carddata import parse_set_options
+
+        why = inert(tables, tuple(counts), parse_set_options(list(settings or [])), policies)
+        if why is not None:
+            raise UserError(why)
+
     def check_expansions(self, expansions: Iterable[str]) -> tuple[str, ...]:
         wanted = tuple(expansions)
         if wanted and not self.expansions:

@@ -50,6 +50,22 @@ if TYPE_CHECKING:
 MANIFEST_NAME = "manifest.json"
 
 
+def read_table(path: Path | str, columns: list[str] | None = None):
+    """A run's Parquet table (pandas), or one line naming the file and what is wrong with it: the
+    one guard every report reads a run's tables through (docs/reliability.md)."""
+    import pandas as pd
+
+    path = Path(path)
+    try:
+        return pd.read_parquet(path, columns=columns)
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file; the run is incomplete") from None
+    except Exception as exc:  # noqa: BLE001  (pyarrow raises its own kinds: ArrowInvalid, ...)
+        text = " ".join(str(exc).split())[:160]
+        raise UserError(f"{path}: damaged or truncated, not a readable table ({text}); make "
+                        "the run again (manifest.json has its command)") from None
+
+
 class RunDirError(UserError):
     """The output directory cannot be used (it exists, or cannot be created)."""
 
@@ -186,6 +202,8 @@ def create_run_dir(path: Path | str, resumable: bool = False) -> Staging:
     A resumable run is staged in ``.<name>.partial`` (see `Staging`).
     """
     path = Path(path)
+    if path == Path("."):  # `--out ''` (an unset variable) or `--out .`
+        raise RunDirError("--out names the current folder (empty?): give a new folder's name")
     if path.exists() or path.is_symlink():
         raise RunDirError(_exists_message(path))
     parent = path.parent

@@ -518,7 +518,7 @@ def test_broken_data_names_file_and_entry(tmp_path, file, old, new, fragments):
 def test_missing_file(tmp_path):
     dest = copy_data(tmp_path)
     (dest / "rules.toml").unlink()
-    assert_error(dest, "rules.toml", "(file)", "cannot read")
+    assert_error(dest, "rules.toml", "(directory)", "lacks rules.toml")
 
 
 def test_missing_directory(tmp_path):

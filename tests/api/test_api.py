@@ -96,7 +96,7 @@ def test_a_tournament_resumes_from_the_plan_it_stored() -> None:
     from reports.runs.tournament import checked, stored
 
     o = O.TournamentOptions(strategies=["greedy", "farmer"], players="2", blocks=7, seed=4,
-                            fight_points=0, set_=["rules.seat_4_pearls=1"])  # fmt: skip
+                            fight_points=0, set_=["rules.seat_2_pearls=1"])  # fmt: skip
     setup = checked(o)
     back = O.TournamentOptions(resume=Path("run")).resumed(stored(setup))
     for name in ("strategies", "players", "blocks", "seed", "fight_points", "set_", "crn",

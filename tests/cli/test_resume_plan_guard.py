@@ -63,3 +63,33 @@ def test_resume_given_the_staging_names_the_run(tmp_path) -> None:
     assert p.returncode != 0 and "already complete" not in p.stderr
     assert f"--resume {out}" in p.stderr and p.stderr.strip().count("\n") == 0
     assert run("simulate", "--resume", out).returncode == 0
+
+
+def test_resume_refuses_a_chunk_copied_from_another_run(tmp_path) -> None:
+    """"... a chunk copied in from another run (with its own valid checksum) is merged": each
+    chunk's marker names the plan that made it, and `--resume` refuses a chunk of another plan
+    in one line, before playing anything; the staging and its chunks stay as they were."""
+    import shutil
+
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    interrupt(["simulate", *ARGS], mine, signal.SIGTERM)
+    interrupt(["simulate", *ARGS[:-1], "6"], theirs, signal.SIGTERM)
+    staging, other = partial_dir(mine), partial_dir(theirs)
+    first = sorted((other / "chunks").glob("000000000000-*"))
+    assert first and any(p.name.endswith(".done") for p in first)
+    for p in (staging / "chunks").glob("000000000000-*"):
+        p.unlink()
+    for p in first:  # the other run's chunk of the same games, checksums and all
+        shutil.copy(p, staging / "chunks" / p.name)
+    before = {p.name: p.read_bytes() for p in staging.rglob("*") if p.is_file()}
+    p = run("simulate", "--resume", mine)
+    assert p.returncode != 0 and "Traceback" not in p.stderr
+    assert p.stderr.strip().count("\n") == 0 and "another run's plan" in p.stderr
+    after = {p.name: p.read_bytes() for p in staging.rglob("*") if p.is_file()}
+    assert after == before, "a refused resume plays, moves and removes nothing"
+    assert not mine.exists()
+    assert not any(staging.parent.glob(f".{mine.name}.lock")), "no stale lock is left"
+    # its own chunks resume: the other run's chunk taken out, the run finishes
+    for p in first:
+        (staging / "chunks" / p.name).unlink()
+    assert run("simulate", "--resume", mine).returncode == 0

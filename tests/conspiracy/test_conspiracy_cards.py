@@ -587,7 +587,7 @@ def test_all_locations_bonus_is_an_error(tmp_path):
 def test_missing_file(tmp_path):
     dest = copy_data(tmp_path)
     (dest / "locations.toml").unlink()
-    assert_error(dest, "locations.toml", "(file)", "cannot read")
+    assert_error(dest, "locations.toml", "(directory)", "lacks locations.toml")
 
 
 def test_missing_directory(tmp_path):

@@ -31,6 +31,7 @@ from reports.sections.seat_tables import (
 )
 from reports.stats.intervals import wilson_interval
 from sim.core.errors import UserError
+from sim.core.runs import read_table
 
 SOURCE_LABELS = {
     "score_lords": "Lords",
@@ -84,7 +85,7 @@ class RunData:
 
     def _parquet(self, name: str):
         path = self.dir / name
-        return pd.read_parquet(path) if path.is_file() else None
+        return read_table(path) if path.is_file() else None
 
     @property
     def is_tournament(self) -> bool:

@@ -21,6 +21,7 @@ import pandas as pd
 
 from games.abyss.engine.fork import INFO_COLUMNS, Forker, pick_points
 from reports.stats.intervals import mean_halfwidth
+from sim.core.runs import read_table
 
 #: Situations the report breaks the differences down by: column -> (bin edges, labels).
 SITUATIONS: dict[str, tuple[list[float], list[str]]] = {
@@ -573,9 +574,9 @@ def load_rollouts(run_dir) -> Rollouts:
     rules = run_dir / RULES_FILE
     verify = run_dir / VERIFY_FILE
     return Rollouts(
-        pd.read_parquet(points),
+        read_table(points),
         meta,
-        pd.read_parquet(rules) if rules.is_file() else None,
+        read_table(rules) if rules.is_file() else None,
         json.loads(verify.read_text()) if verify.is_file() else None,
     )
 

@@ -11,6 +11,10 @@ COMPILE_SECONDS = 35
 #: The reference engine's seconds per seat and game on one core (2 players: 1 s for 300 games),
 #: for a first run's choice of engine while the fast path compiles.
 REFERENCE_SECONDS = 0.002
+#: The fast path's CPU seconds and per-game tables' bytes per seat-game, for the estimate before
+#: a long run (`reports.runs.setup.check_size`): 100,000 four-player games wrote 5.2 MB of
+#: per-game tables (2026-12-06); the time as Abyss's, an upper bound.
+SEAT_GAME_SECONDS, SEAT_GAME_BYTES = 2.5e-5, 15
 
 
 def player_counts(tables, expansions: tuple[str, ...] = ()) -> tuple[int, ...]:

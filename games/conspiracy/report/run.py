@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.errors import UserError
+from sim.core.runs import read_table
 
 __all__ = ["SOURCE_LABELS", "ConspiracyRun", "load_run"]
 
@@ -140,10 +141,7 @@ def _read_table(run_dir: Path, name: str, needed: tuple[str, ...]) -> pd.DataFra
     path = run_dir / name
     if not path.is_file():
         raise UserError(f"{run_dir}: no {name}; the Conspiracy report needs the per-game tables")
-    try:
-        frame = pd.read_parquet(path)
-    except Exception as exc:
-        raise UserError(f"{path}: unreadable ({' '.join(str(exc).split())})") from None
+    frame = read_table(path)
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         raise UserError(f"{path}: missing column(s) {', '.join(missing)}")

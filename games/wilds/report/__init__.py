@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from sim.core.errors import UserError
+from sim.core.runs import read_table
 
 
 def _tables(cards: Path | None, set_):
@@ -69,14 +70,12 @@ def simulate(*, games: int, seed: int, cards, set_, out, backend: str = "local",
 def write_report(run_dir: Path | str, out: Path | str | None = None) -> dict:
     import json
 
-    import pandas as pd
-
     from games.wilds.report.crystals import build_report
 
     manifest = json.loads((Path(run_dir) / "manifest.json").read_text())
     config = manifest.get("config", {})
     tables = _tables(Path(config["cards"]) if config.get("cards") else None, config.get("set"))
-    frame = pd.read_parquet(Path(run_dir) / "crystals.parquet")
+    frame = read_table(Path(run_dir) / "crystals.parquet")
     command = " ".join(manifest.get("command") or [])
     return build_report(frame, tables, command).write(
         out if out is not None else Path(run_dir) / "report"

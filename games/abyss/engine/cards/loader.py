@@ -81,7 +81,7 @@ def set_value(data_dir: str | Path | None, overrides: dict[str, object] | None, 
     """The value of the `--set` key `key` in the card data of `data_dir` after `overrides`
     (`abyss-mc design`: the value a search starts from)."""
     directory = Path(data_dir) if data_dir is not None else default_data_dir()
-    _, raw = read_data_files(directory, DATA_FILES)
+    _, raw = read_data_files(directory, DATA_FILES, (LEVIATHAN_FILE,))
     if (directory / LEVIATHAN_FILE).exists():
         raw[LEVIATHAN_FILE] = read_toml(directory / LEVIATHAN_FILE)
     apply_overrides(raw, overrides or {}, _override_targets, _KEYS_HINT)
@@ -102,7 +102,7 @@ def load_cards(
     """
     wanted = _check_expansions(expansions)
     directory = Path(data_dir) if data_dir is not None else default_data_dir()
-    paths, raw = read_data_files(directory, DATA_FILES)
+    paths, raw = read_data_files(directory, DATA_FILES, (LEVIATHAN_FILE,))
     lev_path = directory / LEVIATHAN_FILE
     if LEVIATHAN in wanted or lev_path.exists():
         paths[LEVIATHAN_FILE] = lev_path
