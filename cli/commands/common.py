@@ -146,6 +146,9 @@ def user_errors(fn: F) -> F:
         except Exception as exc:
             if not is_user_error(exc):
                 raise
+            from sim.core.runs import OutputLock
+
+            OutputLock.release_all()  # a refusal after `--resume` took the lock leaves none
             typer.echo(f"error: {one_line(exc)}", err=True)
             raise typer.Exit(2) from None
 

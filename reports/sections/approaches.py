@@ -11,6 +11,7 @@ plots with) are in docs/tuning-results.md's signatures (`reports.sections.signat
 from __future__ import annotations
 
 from reports import strengths as St
+from sim.core.runs import read_table
 
 
 def approach_table(tiers: dict, counts_of, n_players: int):
@@ -43,15 +44,13 @@ def approach_table(tiers: dict, counts_of, n_players: int):
 def add_section(report, tier_dirs: dict, module, tables) -> None:
     """The section, where more than one strength was played (`tier_dirs`: strength -> its run
     directory; `module`: the game's signature module, with `TIER_HEADERS` and `tier_counts`)."""
-    import pandas as pd
-
     if len(tier_dirs) < 2 or tables is None:
         return
     tiers = {}
     for tier, d in tier_dirs.items():
         path = d / "seats.parquet"
         if path.is_file():
-            tiers[St.title(tier)] = pd.read_parquet(path)
+            tiers[St.title(tier)] = read_table(path)
     counts = set().union(*(set(s["n_players"].unique()) for s in tiers.values()
                            if "n_players" in s.columns)) or {0}  # fmt: skip
     n = St.card_players(sorted(int(c) for c in counts))

@@ -39,7 +39,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.core.errors import ClusterLost, UserError
 from sim.core.interrupts import raise_if_interrupted
@@ -164,9 +164,19 @@ class OutputLock:
     lock file never blocks a later run; the file's text names the holder's pid for the message.
     Where `fcntl` does not exist (Windows), runs are not locked."""
 
+    #: the locks this process holds (`release_all`: a command refused in one line gives them up)
+    held: ClassVar[set] = set()
+
     def __init__(self, path: Path) -> None:
         self.file = path.parent / f".{path.name}.lock"
         self.fd: int | None = None
+
+    @classmethod
+    def release_all(cls) -> None:
+        """Give up every lock still held: a command that stops with a user error (a check after
+        `--resume` took the lock, before the run began) leaves no `.NAME.lock` behind."""
+        for lock in list(cls.held):
+            lock.release()
 
     def acquire(self, output: Path) -> OutputLock:
         try:
@@ -186,9 +196,11 @@ class OutputLock:
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self.fd = fd
+        OutputLock.held.add(self)
         return self
 
     def release(self) -> None:
+        OutputLock.held.discard(self)
         if self.fd is not None:
             _unlink_quietly(self.file)
             os.close(self.fd)  # closing releases the flock

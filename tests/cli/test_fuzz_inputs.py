@@ -52,6 +52,12 @@ CASES = {
     # kind: settings that cannot take effect
     "Pearls for a seat no table has": (
         ["simulate", "--players", "4", "--set", "rules.seat_5_pearls=2"], "no table of this run"),
+    "the same in a sweep": (
+        ["sweep", "--players", "4", "--games", "100", "--set", "rules.seat_5_pearls=1,2"],
+        "no table of this run"),
+    "the same in a design's knob": (
+        ["design", "--players", "4", "--vary", "rules.seat_5_pearls=0..4", "--target",
+         "seat_share:4>=0.231"], "no table of this run"),
     "the same in a tournament": (
         ["tournament", "--players", "3,4", "--set", "rules.seat_5_pearls=2"],
         "no table of this run"),
@@ -188,6 +194,7 @@ def test_a_damaged_run_table_is_one_line(tmp_path):
     rng = np.random.default_rng(5)
     table = out / "games.parquet"
     blob = table.read_bytes()
+    refused = 0
     for _ in range(10):
         table.write_bytes(_damaged(blob, rng))
         result = runner.invoke(app, ["report", str(out)])
@@ -196,6 +203,14 @@ def test_a_damaged_run_table_is_one_line(tmp_path):
         text = result.output.strip()
         assert result.exit_code == 2 and text.count("\n") == 0, text
         assert text.startswith("error: ") and "games.parquet" in text
+        refused += 1
+    assert refused > 0
+    table.write_bytes(blob)
+    aggregates = out / "aggregates.npz"  # the other file a report reads
+    aggregates.write_bytes(aggregates.read_bytes()[:500])
+    result = runner.invoke(app, ["report", str(out)])
+    text = result.output.strip()
+    assert result.exit_code == 2 and text.count("\n") == 0 and "damaged or truncated" in text
 
 
 def test_a_byte_order_mark_is_read(tmp_path):

@@ -93,3 +93,19 @@ def test_resume_refuses_a_chunk_copied_from_another_run(tmp_path) -> None:
     for p in first:
         (staging / "chunks" / p.name).unlink()
     assert run("simulate", "--resume", mine).returncode == 0
+
+
+def test_a_resume_refused_by_a_later_check_leaves_no_lock(tmp_path) -> None:
+    """A check that refuses the resumed run after `--resume` took its lock (here a stray file
+    put into its `--cards` folder since) gives the lock up: no `.NAME.lock` is left."""
+    import shutil
+
+    cards = tmp_path / "cards"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "games/abyss/engine/data", cards)
+    out = tmp_path / "run"
+    interrupt(["simulate", *ARGS, "--cards", cards], out, signal.SIGTERM)
+    (cards / "lords-old.toml").write_text((cards / "lords.toml").read_text())
+    p = run("simulate", "--resume", out)
+    assert p.returncode != 0 and "not read by the game" in p.stderr
+    assert p.stderr.strip().count("\n") == 0
+    assert not any(tmp_path.glob(f".{out.name}.lock")), "no stale lock is left"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -62,8 +63,9 @@ class RunData:
         try:
             self.manifest = json.loads(manifest.read_text())
             aggs = sorted((Aggregates.load(f) for f in files), key=lambda a: a.n_players)
-        except (ValueError, KeyError, OSError) as exc:
-            raise UserError(f"{run_dir}: unreadable run files ({exc})") from None
+        except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile) as exc:
+            raise UserError(f"{run_dir}: unreadable run files, damaged or truncated "
+                            f"({' '.join(str(exc).split())})") from None  # fmt: skip
         self.dir = run_dir
         self.config = self.manifest.get("config", {})
         self.seats = self._parquet("seats.parquet")
