@@ -10,6 +10,7 @@ strategy it scores over, how it was made).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -174,9 +175,11 @@ class LearnedPlayer:
         tuned = f"{self.archetype}_tuned_{self.players}p"
         return tuned if tuned in self.registry().presets() else self.archetype
 
+    @functools.cached_property
     def own_parameters(self) -> tuple[str, ...]:
         """The archetype's own parameters (those its hand-written preset sets) that steer a
-        decision the weights score; none for the learned player itself."""
+        decision the weights score; none for the learned player itself (read once: the presets
+        file is parsed on each `hand_written_presets`)."""
         if self.archetype == NO_ARCHETYPE:
             return ()
         own = self.registry().hand_written_presets()[self.archetype].params
@@ -210,7 +213,7 @@ class LearnedPlayer:
     def archetype_decisions(self) -> tuple[int, ...]:
         """The decisions the archetype keeps (its own parameters steer them: `steers`), in the
         order of LEARNED_DECISIONS; none for the learned player itself."""
-        kept = {d for p in self.own_parameters() for d in self.steers[p]}
+        kept = {d for p in self.own_parameters for d in self.steers[p]}
         return tuple(d for d in self.slots.LEARNED_DECISIONS if d in kept)
 
     @classmethod

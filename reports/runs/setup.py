@@ -115,8 +115,7 @@ def _duration(seconds: float) -> str:
 
 
 def _bytes(n: float) -> str:
-    for unit in ("TB", "GB", "MB", "kB"):
-        size = {"TB": 1e12, "GB": 1e9, "MB": 1e6, "kB": 1e3}[unit]
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if n >= size:
             return f"{n / size:,.1f} {unit}"
     return f"{n:.0f} bytes"

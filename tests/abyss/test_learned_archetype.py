@@ -55,8 +55,7 @@ def _asked(registry, game_cls, tables, archetype: str, field: list[str], n_games
     others = registry.table_policies(field, n)
     for g in range(n_games):
         lineup = [watched, *others]
-        Game = game_cls
-        Game(tables, [lineup[(s + g) % n] for s in range(n)], 11, g).play()
+        game_cls(tables, [lineup[(s + g) % n] for s in range(n)], 11, g).play()
     return player, out
 
 
