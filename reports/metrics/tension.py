@@ -175,7 +175,7 @@ def lead_growth(scores: np.ndarray, final: np.ndarray, k: int, seating=None, dea
     and, where a deal was played at several tables (`deal` [G]: a tournament's rotations), per
     deal and seat and per deal and strategy. The constants are absorbed by alternating
     demeaning (`within`), the slope fitted on what is left; its standard error is the cluster
-    jackknife's by deal (CRV3, statsmodels; MacKinnon, Nielsen & Webb 2023), t on deals - 1
+    jackknife's by deal (CRV3, `crv3_slope`; MacKinnon, Nielsen & Webb 2023), t on deals - 1
     degrees of freedom. Fixed effects nested in the deals need no further degrees-of-freedom
     correction (Cameron & Miller 2015).
 
@@ -190,8 +190,6 @@ def lead_growth(scores: np.ndarray, final: np.ndarray, k: int, seating=None, dea
     running score must be the score as it would stand if the game ended then. Not tested
     against 1/n: the seat last after round k wins less than 1/n in any race, since it is
     behind."""
-    import statsmodels.api as sm
-
     scores, final = np.asarray(scores), np.asarray(final, dtype=float)
     g, _, n = scores.shape
     on = rounds_played(scores, missing) > k + 1 if k < scores.shape[1] else np.zeros(g, bool)
@@ -216,11 +214,29 @@ def lead_growth(scores: np.ndarray, final: np.ndarray, k: int, seating=None, dea
     x, y = within(np.column_stack([at_k.ravel(), (final[on] - at_k).ravel()]), factors).T
     if np.abs(x).max() <= 1e-9 * max(1.0, np.abs(at_k).max()):  # no lead left to test
         return nothing
-    fit = sm.OLS(y, x).fit(cov_type="cluster-crv3", cov_kwds={"groups": _codes(unit)},
-                           use_t=True)  # fmt: skip
-    lo, hi = fit.conf_int(1 - confidence)[0]
-    return Growth(float(fit.params[0]), float(lo), float(hi), float(fit.bse[0]), n_deals, games,
-                  absorbed)  # fmt: skip
+    slope, se = crv3_slope(x, y, _codes(unit))
+    if not math.isfinite(se):  # a deal holds all of some lead: no jackknife without it
+        return nothing
+    half = t_quantile(confidence, n_deals - 1) * se
+    return Growth(slope, slope - half, slope + half, se, n_deals, games, absorbed)
+
+
+def crv3_slope(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> tuple[float, float]:
+    """The least-squares slope of y on x (no constant) and its CRV3 standard error: the cluster
+    jackknife centred on the estimate, times (G - 1) / G (MacKinnon, Nielsen & Webb 2023;
+    statsmodels' `cov_type="cluster-crv3"`, to rounding, tests/core/test_tension.py). With one
+    regressor each leave-one-cluster-out slope is a ratio of sums, so the G refits statsmodels
+    solves one by one (90 s of a default report) are two `bincount`s. NaN when leaving out a
+    cluster leaves no x to fit on."""
+    sxx, sxy = float(x @ x), float(x @ y)
+    slope = sxy / sxx
+    g = int(groups.max()) + 1
+    left_xx = sxx - np.bincount(groups, weights=x * x, minlength=g)
+    left_xy = sxy - np.bincount(groups, weights=x * y, minlength=g)
+    if (left_xx <= 1e-12 * sxx).any():
+        return slope, math.nan
+    jack = left_xy / left_xx - slope
+    return slope, math.sqrt(float(jack @ jack) * (g - 1) / g)
 
 
 def within(values: np.ndarray, factors: list, tol: float = 1e-10,

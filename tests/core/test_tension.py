@@ -285,3 +285,36 @@ def test_lead_growth_of_line_ups_of_different_strengths() -> None:
     scores = np.concatenate([early, later], axis=1)
     g = lead_growth(scores, scores[:, -1], 2, seating)
     assert g.estimate == pytest.approx(0, abs=1e-9) and not g.absorbed
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_crv3_slope_is_statsmodels_cluster_jackknife(seed: int) -> None:
+    """The closed-form CRV3 slope and standard error are statsmodels' `cluster-crv3` (its G
+    leave-one-cluster-out refits), and so is the interval `lead_growth` builds from them, on
+    unbalanced clusters with effects of their own, over 20 seeds."""
+    import statsmodels.api as sm
+
+    from reports.metrics.tension import crv3_slope
+    from reports.stats.intervals import t_quantile
+
+    rng = np.random.default_rng(seed)
+    groups = np.sort(rng.integers(0, rng.integers(3, 60), 500))
+    groups = np.unique(groups, return_inverse=True)[1]
+    x = rng.normal(size=500) + rng.normal(size=groups.max() + 1)[groups]
+    y = 0.3 * x + rng.normal(size=500) * (1 + rng.random(groups.max() + 1)[groups])
+    fit = sm.OLS(y, x).fit(cov_type="cluster-crv3", cov_kwds={"groups": groups}, use_t=True)
+    slope, se = crv3_slope(x, y, groups)
+    assert slope == pytest.approx(fit.params[0], rel=1e-9)
+    assert se == pytest.approx(fit.bse[0], rel=1e-9)
+    half = t_quantile(0.95, groups.max()) * se  # t on clusters - 1, as lead_growth builds it
+    np.testing.assert_allclose([slope - half, slope + half], fit.conf_int(0.05)[0], rtol=1e-9)
+
+
+def test_crv3_slope_without_x_outside_one_cluster_is_nan() -> None:
+    """Leaving out the only cluster whose x is not 0 leaves nothing to fit: no standard error
+    (statsmodels raises there), and `lead_growth` would say cannot tell."""
+    from reports.metrics.tension import crv3_slope
+
+    x = np.array([0.0, 0.0, 1.0, -1.0])
+    _, se = crv3_slope(x, np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 1, 1]))
+    assert np.isnan(se)
