@@ -358,7 +358,7 @@ def _write_tier(spec, tables, run, tier, lineups, results, *, seed, expansions,
     if extras is not None and tier != St.SEARCH:  # the fight rollouts fork no search player
         n = St.card_players(list(lineups))
         extras(tables, names=lineups[n], counts=[n], seed=seed, expansions=expansions,
-               fight_points=fight_points, run_dir=d)  # fmt: skip
+               fight_points=fight_points, run_dir=d, headline_only=True)  # fmt: skip
     plan = read_plan(run.dir)  # the run's card data and options
     manifest = St.tier_manifest({**plan, "expansions": list(expansions), "seed": seed}, tier,
                                 lineups, len(games), pair_looks)  # fmt: skip

@@ -57,8 +57,9 @@ class ReportModule(Protocol):
 
     summary: Callable[..., str]
     write_report: Callable[..., dict]
-    #: tournament_extras(tables, *, names, counts, seed, expansions, fight_points, run_dir) ->
-    #: config entries: analyses a tournament adds beside its games (optional)
+    #: tournament_extras(tables, *, names, counts, seed, expansions, fight_points, run_dir,
+    #: headline_only=False) -> config entries: analyses a tournament adds beside its games
+    #: (optional; `headline_only`: a play strength's tier, its verdicts' own analyses only)
     tournament_extras: Callable[..., dict] | None
     #: compile_ahead(expansions, fight_points) -> {label: "module:function"}: parts of
     #: `tournament --report` compiled apart from its tournament, which a cold run compiles in the

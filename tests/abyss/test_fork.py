@@ -320,3 +320,23 @@ def test_cli_rollout_refuses_an_existing_directory(tmp_path) -> None:
     out.mkdir()
     result = invoke("ev", "rollout", *SMALL, "--out", out)
     assert result.exit_code == 2 and "exists" in result.output
+
+
+@pytest.mark.parametrize("headline_only", [False, True])
+def test_a_strength_tier_asks_fight_or_explore_without_the_rule_search(lev, tmp_path,
+                                                                      headline_only) -> None:  # fmt: skip
+    """Issue 54: the report's own line-up searches for a better rule (rule rollouts); a play
+    strength's tier (`headline_only`) plays the same fight-or-continue forks, on the same points,
+    and takes its rule from the forks of the one decision."""
+    from games.abyss.report import tournament_extras
+    from games.abyss.report.balance import FIGHT_DIR
+    from games.abyss.report.fight_rule import recommended_rule
+
+    tournament_extras(lev, names=["greedy", "leviathan_hunter"], counts=[4], seed=3,
+                      expansions=("leviathan",), fight_points=6, run_dir=tmp_path,
+                      headline_only=headline_only)  # fmt: skip
+    found = RO.load_rollouts(tmp_path / FIGHT_DIR)
+    assert found.n_points == 6
+    assert (found.rules is None or not len(found.rules)) == headline_only
+    assert recommended_rule(found)["source"] == ("one decision" if headline_only
+                                                 else "rule rollouts")  # fmt: skip

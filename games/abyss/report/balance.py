@@ -396,10 +396,13 @@ def _better_rule(rule: dict | None) -> str:
         return "No rule better than the strategies' own was searched for."
     mean, lo, hi = rule["gain_win"]
     gain = f"{_pts(mean)} points of win probability [{_pts(lo)}, {_pts(hi)}] out of sample"
+    # a tier's rollouts change only the decision at the point (no rule rollouts: tournament_extras)
+    which = ("the best candidate" if rule.get("source") != "one decision"
+             else "the best rule changing this one decision")  # fmt: skip
     if lo > 0:
         return f"A better rule than the strategies' own: {rule['sentence']} ({gain})."
-    return (f"No rule better than the strategies' own is told apart: the best candidate "
-            f"changed the result by {gain}.")  # fmt: skip
+    return (f"No rule better than the strategies' own is told apart: {which} changed the "
+            f"result by {gain}.")  # fmt: skip
 
 
 def fight_rollouts(run_dir):
