@@ -323,8 +323,9 @@ def test_cli_rollout_refuses_an_existing_directory(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("headline_only", [False, True])
-def test_a_strength_tier_asks_fight_or_explore_without_the_rule_search(lev, tmp_path,
-                                                                      headline_only) -> None:  # fmt: skip
+def test_a_strength_tier_asks_fight_or_explore_without_the_rule_search(
+    lev, tmp_path, headline_only
+) -> None:
     """Issue 54: the report's own line-up searches for a better rule (rule rollouts); a play
     strength's tier (`headline_only`) plays the same fight-or-continue forks, on the same points,
     and takes its rule from the forks of the one decision."""
