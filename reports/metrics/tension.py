@@ -142,8 +142,8 @@ def comeback(scores: np.ndarray, win: np.ndarray, k: int, missing: int = NOT_PLA
     catch-up."""
     if k >= scores.shape[1]:  # no game got that far
         return np.full(len(scores), np.nan)
-    return np.where(rounds_played(scores, missing) > k,
-                    _last_share(filled_scores(scores, missing)[:, k], win), np.nan)  # fmt: skip
+    at_k = filled_scores(scores[:, : k + 1], missing)[:, k]  # (the rounds up to k suffice)
+    return np.where(rounds_played(scores, missing) > k, _last_share(at_k, win), np.nan)
 
 
 def _last_share(at_k: np.ndarray, win: np.ndarray) -> np.ndarray:
@@ -204,7 +204,7 @@ def lead_growth(scores: np.ndarray, final: np.ndarray, k: int, seating=None, dea
     nothing = Growth(math.nan, math.nan, math.nan, math.nan, n_deals, games, absorbed)
     if games < 2 or n_deals < 2:
         return nothing
-    at_k = filled_scores(scores, missing)[on, k].astype(float)
+    at_k = filled_scores(scores[on, : k + 1], missing)[:, k].astype(float)  # (rounds to k)
     strategy = np.zeros((games, n), int) if seating is None else np.asarray(seating)[on]
     seat = np.broadcast_to(np.arange(n), (games, n))
     unit = np.broadcast_to(deals[:, None], (games, n))

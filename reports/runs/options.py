@@ -179,7 +179,7 @@ class TournamentOptions(Options):
 
     strategies: str | None = None
     players: str = "all"
-    blocks: int = 2500
+    blocks: int = 1000
     design: str = "balanced"
     crn: str = "auto"
     sequential: float | None = None
@@ -189,7 +189,7 @@ class TournamentOptions(Options):
     out: Path | None = None
     report: bool = False
     expansions: str | None = None
-    fight_points: int = 2000
+    fight_points: int = 1000
     cards: Path | None = None
     set_: list[str] | None = None
     threads: int | None = None

@@ -132,24 +132,31 @@ def play(setup: TournamentSetup, run) -> tuple[str, Path]:
         cluster = run.cluster(o.backend, o.scheduler, o.threads)
         from reports.play.tournament import run_tournament
 
-        results, pool, looks = {}, _pair_pool(setup), {}
+        results, pool, looks, phases = {}, _pair_pool(setup), {}, Phases()
         for n in counts:
-            results[n] = _in_looks(spec, n, o.blocks, pool, looks, lambda b, n=n: run_tournament(
-                tables, setup.names, n_players=n, n_blocks=b, seed=o.seed, design=o.design,
-                crn=o.crn, threads=o.threads, progress=o.progress, sequential_alpha=o.sequential,
-                game=spec.name, store=run.store(f"{n}p"), client=cluster))  # fmt: skip
-        text, n_games = _write(setup, run, results)
+            with phases(f"{n}p tournament"):
+                results[n] = _in_looks(spec, n, o.blocks, pool, looks, lambda b, n=n:
+                                       run_tournament(
+                    tables, setup.names, n_players=n, n_blocks=b, seed=o.seed, design=o.design,
+                    crn=o.crn, threads=o.threads, progress=o.progress,
+                    sequential_alpha=o.sequential, game=spec.name, store=run.store(f"{n}p"),
+                    client=cluster))  # fmt: skip
+        with phases("writing the tables"):
+            text, n_games = _write(setup, run, results)
         extras = spec.report().tournament_extras
-        extra_config = extras(
-            tables, names=setup.names, counts=counts, seed=o.seed, expansions=exp,
-            fight_points=o.fight_points, run_dir=run.dir,
-        ) if extras is not None else {}  # fmt: skip
-        extra_config |= _play_strengths(setup, results, run, cluster, pool)
+        with phases("extras (fight rollouts)"):
+            extra_config = extras(
+                tables, names=setup.names, counts=counts, seed=o.seed, expansions=exp,
+                fight_points=o.fight_points, run_dir=run.dir,
+            ) if extras is not None else {}  # fmt: skip
+        extra_config |= _play_strengths(setup, results, run, cluster, pool, phases)
         if looks:
             extra_config["pair_looks"] = looks
-        _manifest(setup, run, results, extra_config, n_games)
+        _manifest(setup, run, results, extra_config, n_games, phases)
         if o.report:
-            spec.report().write_report(run.dir, run.dir / "report")
+            with phases("the report"):
+                spec.report().write_report(run.dir, run.dir / "report")
+            _manifest(setup, run, results, extra_config, n_games, phases)  # (with its time)
         run.finish()
     return text, run.out
 
@@ -176,8 +183,26 @@ def _write(setup: TournamentSetup, run, results: dict) -> tuple[str, int]:
     return text, len(games_df)
 
 
+class Phases(dict):
+    """Wall seconds of each phase of a run, in the order played (the manifest's
+    `timings.phases`: where a report's time goes, docs/benchmarks.md)."""
+
+    def __call__(self, name: str):
+        import contextlib
+
+        @contextlib.contextmanager
+        def timed():
+            t0 = time.perf_counter()
+            try:
+                yield
+            finally:
+                self[name] = round(self.get(name, 0.0) + time.perf_counter() - t0, 3)
+
+        return timed()
+
+
 def _manifest(setup: TournamentSetup, run, results: dict, extra_config: dict,
-              n_games: int) -> None:  # fmt: skip
+              n_games: int, phases: dict | None = None) -> None:  # fmt: skip
     o, counts, plans = setup.o, setup.counts, setup.plans
     one = len(counts) == 1
     run.write_manifest(
@@ -193,7 +218,8 @@ def _manifest(setup: TournamentSetup, run, results: dict, extra_config: dict,
          "expansions": list(setup.exp), **data_options(o.cards, o.set_, o.presets, run.out)},
         card_digest=card_digest(setup.tables, o.cards, o.set_),
         timings={"total": time.perf_counter() - setup.t_start,
-                 "runner": {str(n): r.timings for n, r in results.items()}},
+                 "runner": {str(n): r.timings for n, r in results.items()},
+                 "phases": dict(phases or {})},
         extra=schema_entry(setup.spec),
     )  # fmt: skip
 
@@ -264,7 +290,8 @@ def _best_told(spec, n: int):
     return told
 
 
-def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None) -> dict:
+def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None,
+                    phases=None) -> dict:  # fmt: skip
     """The tuned tier's tournaments (strengths/tuned/), the learned and search tiers'
     (strengths/learned/, strengths/search/)
     and the card values of the tiers of presets (card_values/<tier>/): `reports.strengths`.
@@ -283,18 +310,23 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None) ->
     registry = spec.strategies()
     tiers = {St.HAND if not any(St.is_tuned(s) for s in names) else "as run": (names, results)}
 
+    phases = Phases() if phases is None else phases
+
     def play_tier(tier, lineups, n_blocks, budget=None):
-        looks, own = {}, tier_seed(seed, tier)  # deals of its own (`reports.play.seeds`)
-        played = {n: _in_looks(spec, n, n_blocks, budget, looks, lambda b, n=n, lineup=lineup:
-                               run_tournament(
-            tables, lineup, n_players=n, n_blocks=b, seed=own, design=design, crn=crn,
-            threads=threads, progress=o.progress, game=spec.name,
-            store=run.store(f"{tier}-{n}p"), client=cluster,
-        )) for n, lineup in lineups.items()}  # fmt: skip
+        looks, own, played = {}, tier_seed(seed, tier), {}  # deals of its own (`.play.seeds`)
+        for n, lineup in lineups.items():
+            with phases(f"{tier}: {n}p tournament"):
+                played[n] = _in_looks(spec, n, n_blocks, budget, looks, lambda b, n=n,
+                                      lineup=lineup: run_tournament(
+                    tables, lineup, n_players=n, n_blocks=b, seed=own, design=design, crn=crn,
+                    threads=threads, progress=o.progress, game=spec.name,
+                    store=run.store(f"{tier}-{n}p"), client=cluster,
+                ))  # fmt: skip
         if played:
-            _write_tier(spec, tables, run, tier, lineups, played, seed=own,
-                        expansions=expansions, fight_points=fight_points,
-                        pair_looks=looks)  # fmt: skip
+            with phases(f"{tier}: tables and extras"):
+                _write_tier(spec, tables, run, tier, lineups, played, seed=own,
+                            expansions=expansions, fight_points=fight_points,
+                            pair_looks=looks)  # fmt: skip
         return played
 
     versions = {}
@@ -322,8 +354,9 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None) ->
             left = o.minutes * 60 * (1 - PAIR_SHARE) + (pool.left() if pool else 0.0)
             seconds = left / len(tiers)
         for tier, (_, res) in tiers.items():
-            _card_values(spec, tables, run, cluster, tier, res, card_blocks,
-                         card_seed(seed, tier), o.progress, seconds)  # fmt: skip
+            with phases(f"{tier}: card values"):
+                _card_values(spec, tables, run, cluster, tier, res, card_blocks,
+                             card_seed(seed, tier), o.progress, seconds)  # fmt: skip
     played = list(tiers) + ([St.SEARCH] if (run.dir / St.SEARCH_DIR).is_dir() else [])
     return {"strengths": played, "card_blocks": card_blocks, "card_minutes": o.minutes,
             "purposes": purposes(seed, played),
