@@ -189,7 +189,7 @@ class TournamentOptions(Options):
     out: Path | None = None
     report: bool = False
     expansions: str | None = None
-    fight_points: int = 1000
+    fight_points: int = 2000
     cards: Path | None = None
     set_: list[str] | None = None
     threads: int | None = None

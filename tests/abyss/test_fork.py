@@ -326,7 +326,8 @@ def test_cli_rollout_refuses_an_existing_directory(tmp_path) -> None:
 def test_a_strength_tier_asks_fight_or_explore_without_the_rule_search(
     lev, tmp_path, headline_only
 ) -> None:
-    """Issue 54: the report's own line-up searches for a better rule (rule rollouts); a play
+    """Issue 54: the report's own line-up searches for a better rule (rule rollouts, on half
+    the points: three quarters of the time was theirs); a play
     strength's tier (`headline_only`) plays the same fight-or-continue forks, on the same points,
     and takes its rule from the forks of the one decision."""
     from games.abyss.report import tournament_extras
@@ -337,7 +338,8 @@ def test_a_strength_tier_asks_fight_or_explore_without_the_rule_search(
                       expansions=("leviathan",), fight_points=6, run_dir=tmp_path,
                       headline_only=headline_only)  # fmt: skip
     found = RO.load_rollouts(tmp_path / FIGHT_DIR)
-    assert found.n_points == 6
+    assert found.n_points == 6  # fight or explore on every point; the rule search on half
+    assert found.meta["rule_points"] == (0 if headline_only else 3)
     assert (found.rules is None or not len(found.rules)) == headline_only
     assert recommended_rule(found)["source"] == ("one decision" if headline_only
                                                  else "rule rollouts")  # fmt: skip

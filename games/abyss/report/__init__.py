@@ -35,9 +35,11 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
                       headline_only: bool = False) -> dict:  # fmt: skip
     """With Leviathan and `fight_points`: the fight-or-explore rollouts of the report (the
     tournament's strategies but random; 4 players if played), into run_dir / FIGHT_DIR. The
-    search for a better rule (its rule rollouts, three quarters of the rollouts' time) is made
-    for the run's own line-up; a play strength's tier (`headline_only`) asks fight or explore,
-    and takes its rule from the forks of that one decision. The manifest's entries."""
+    search for a better rule (its rule rollouts: 25 candidates x 4 replicates a point, against
+    32 forks for fight or explore) is made for the run's own line-up, on the first half of the
+    points; a play strength's tier (`headline_only`) asks fight or explore, and takes its rule
+    from the forks of that one decision (issue 54: docs/benchmarks.md). The manifest's
+    entries."""
     if "leviathan" not in expansions:
         return {"fight_points": 0}
     if fight_points:
@@ -53,7 +55,7 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
         with first_compile(FIGHT_COMPILE, ROLLOUT_COMPILE_SECONDS):
             found = run_rollouts(
                 tables, n_players=n, strategies=lineup, seed=seed, n_points=fight_points,
-                replicates=16, rule_points=0 if headline_only else fight_points,
+                replicates=16, rule_points=0 if headline_only else fight_points // 2,
                 rule_replicates=4,
                 progress=sys.stderr.isatty(),
             )  # fmt: skip
