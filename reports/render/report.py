@@ -553,6 +553,33 @@ class _Rendering:
         return self._png
 
 
+def compute_soon(fn, *args):
+    """`fn(*args)` in the chart pool's workers (`_render_pool`, forked: `fn` a module-level
+    function), so a report's independent parts run on the other core while it goes on
+    building; returns a function that waits for the result (the same value: `fn` is computed
+    here instead when there is no pool or the pool failed, and a worker's exception is raised
+    here)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = _render_pool()
+    future = None
+    if pool is not None:
+        try:
+            future = pool.submit(fn, *args)
+        except (BrokenProcessPool, OSError, RuntimeError):
+            future = None
+
+    def result():
+        if future is not None:
+            try:
+                return future.result()
+            except (BrokenProcessPool, OSError):
+                pass
+        return fn(*args)
+
+    return result
+
+
 def _render_pickled(data: bytes) -> bytes:
     import pickle
 

@@ -163,6 +163,46 @@ def test_a_chart_whose_worker_dies_is_drawn_here(monkeypatch):
     render._POOL[0].shutdown(wait=True)
 
 
+def _pid_and_square(x: int) -> tuple[int, int]:
+    import os
+
+    return os.getpid(), x * x
+
+
+def _refuses(x: int) -> int:
+    raise ValueError(f"no {x}")
+
+
+def test_a_part_computed_soon_is_the_same_value_in_a_worker_or_here(monkeypatch):
+    """Issue 54: `compute_soon` runs a report's independent part (a tier's verdicts) in the
+    chart pool's worker: the same value as here, a worker's exception raised here; without a
+    pool (ABYSS_MC_RENDER_INLINE=1) or with a dead worker, computed here."""
+    import os
+
+    monkeypatch.setattr(render, "_POOL", [])
+    pid, value = render.compute_soon(_pid_and_square, 7)()
+    assert value == 49 and pid != os.getpid()  # (in a worker)
+    with pytest.raises(ValueError, match="no 3"):
+        render.compute_soon(_refuses, 3)()
+    render._POOL[0].shutdown(wait=True)
+    monkeypatch.setattr(render, "_POOL", [])
+    later = render.compute_soon(_killed_worker_or_square, 5)
+    assert later() == 25  # the worker died: computed here
+    render._POOL[0].shutdown(wait=True)
+    monkeypatch.setattr(render, "_POOL", [])
+    monkeypatch.setenv(render.RENDER_INLINE_ENV, "1")
+    assert render.compute_soon(_pid_and_square, 2)() == (os.getpid(), 4)
+
+
+def _killed_worker_or_square(x: int) -> int:
+    import multiprocessing as mp
+    import os
+
+    if mp.current_process().name != "MainProcess":  # a worker of the pool dies
+        os._exit(1)
+    return x * x
+
+
 # --- HTML --------------------------------------------------------------------------------------
 
 

@@ -242,8 +242,11 @@ def build_report(run: RunData):
         "win)."
     )
     intro.paragraph("Command: `" + " ".join(run.manifest.get("command") or []) + "`")
+    from reports.render.report import compute_soon
     from reports.sections import tiers as strength_report
 
+    tiers = {d: compute_soon(_tier_verdicts, d)  # on the other core meanwhile (issue 54)
+             for d in strength_report.tier_dirs(run).values() if d != run.dir}  # fmt: skip
     rule = _fight_section(report, run)  # the headline analysis, near the top
     strength_report.add_card_values(report, run)
     strength_report.add_strength_rankings(report, run)
@@ -258,9 +261,14 @@ def build_report(run: RunData):
     strength_report.add_head_to_head(report, run)
     for part in run.parts:
         _part_sections(report, part)
-    strength_report.add_verdicts(report, run, lambda d, main: _verdicts(run if main else
-                                                                      RunData(d), rule, main))
+    strength_report.add_verdicts(report, run, lambda d, main: _verdicts(run, rule, True) if main
+                                 else tiers[d]())  # fmt: skip
     return report
+
+
+def _tier_verdicts(run_dir: Path) -> list:
+    """The verdicts of a play strength's tier (`_verdicts`), from its own run directory."""
+    return _verdicts(RunData(run_dir), None, False)
 
 
 def _verdicts(run: RunData, rule: dict | None, main: bool) -> list:
