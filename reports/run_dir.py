@@ -107,7 +107,9 @@ class Run:
         copied in from another run would be merged as this run's games."""
         from sim.core.chunks import foreign
 
-        marker = foreign(self.dir / CHUNKS_NAME, plan_digest(plan))
+        # a plan with its digest was written by a version that stamps every chunk it stores
+        stamped = PLAN_DIGEST in json.loads((self.dir / PLAN_NAME).read_text())
+        marker = foreign(self.dir / CHUNKS_NAME, plan_digest(plan), stamped)
         if marker is not None:
             where = marker.relative_to(self.dir)
             raise UserError(f"cannot resume {self.out}: the stored chunk {where} was made by "

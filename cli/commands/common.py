@@ -138,6 +138,11 @@ def user_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except typer.Exit:
             raise
+        except MemoryError:
+            # a run too large for this machine (issue 53: a huge Wilds run raised a traceback)
+            typer.echo("error: not enough memory for this run: make it smaller (fewer games, "
+                       "players or points), or run it in parts", err=True)  # fmt: skip
+            raise typer.Exit(1) from None
         except OSError as exc:
             # a full disk, a file that cannot be read or written: one line, not a traceback
             where = f" ({exc.filename})" if exc.filename else ""

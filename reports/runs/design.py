@@ -55,7 +55,8 @@ def checked(o: DesignOptions) -> tuple[Problem, Budget, object, dict]:
     set_value = _set_value(S.game_spec(o.game))
     spec, registry, exp, tables = S.field_setup(o)
     n = o.players
-    lineup, _ = S.game_lineup(spec, o.strategies or default_lineup(spec, registry, n), n)
+    lineup, policies = S.game_lineup(spec, o.strategies or default_lineup(spec, registry, n), n)
+    spec.check_effect(tables, [n], o.set_, policies)  # e.g. a Lord forbidden beyond the deck
     card_strategy = (o.card_strategy or lineup[0]).strip()
     if any(t.metric in ("card_value", "max_card_value") for t in targets):
         if spec.report().restrictions is None:

@@ -45,7 +45,8 @@ def _checked(o: RestrictOptions):
     if o.blocks < 2:
         raise UserError(f"--blocks must be at least 2; got {o.blocks}")
     start = o.strategy.strip()
-    registry.make_policy(start)  # unknown names fail before any work
+    # unknown names fail before any work, and a forbidden card beyond the deck (issue 53)
+    spec.check_effect(tables, [o.players], o.set_, [registry.make_policy(start)])
     cardlist = restrictions(tables)
     registry.make_policy(f"{start}:{cardlist[0][2]}")  # a policy without restricted play says so
     return spec, registry, exp, tables, cardlist

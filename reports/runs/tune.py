@@ -87,7 +87,9 @@ def checked(o: TuneOptions) -> TuneSetup:
     opponents = None
     if o.against:
         opponents = S.parse_lineup(o.against, n - 1)
-        registry.make_policies(opponents, n - 1)  # unknown names fail before any work
+        # unknown names fail before any work, and a setting no game can use (issue 53)
+        spec.check_effect(tables, [n], o.set_, registry.make_policies(opponents, n - 1))
+    spec.check_effect(tables, [n], o.set_, [policy])
     return TuneSetup(stored, spec, registry, tables, exp, start, policy_name, space, rules,
                      values, blocks, seeds, opponents, o.cards, o.set_, o.presets, t_start)
 

@@ -161,10 +161,11 @@ class ChunkStore:
         return markers, where
 
 
-def foreign(root: Path, stamp: str) -> Path | None:
+def foreign(root: Path, stamp: str, stamped: bool = False) -> Path | None:
     """The first marker under `root` (every stage's store, quarantine aside) made by a plan other
-    than `stamp`'s, or None. A marker without a plan (an older version's) is taken as this run's;
-    an unreadable one is the checksums' business (`ChunkStore.problem`)."""
+    than `stamp`'s, or None. A marker without a plan (an older version's) is taken as this run's,
+    unless the run's chunks are all `stamped` (a plan of this version: such a marker was copied
+    in); an unreadable one is the checksums' business (`ChunkStore.problem`)."""
     if not root.is_dir():
         return None
     for marker in sorted(root.rglob("*.done")):
@@ -174,6 +175,6 @@ def foreign(root: Path, stamp: str) -> Path | None:
             made = json.loads(marker.read_text()).get("plan")
         except (OSError, ValueError, AttributeError):
             continue
-        if made is not None and made != stamp:
+        if (made is not None or stamped) and made != stamp:
             return marker
     return None

@@ -66,6 +66,16 @@ CASES = {
     "a Location forbidden beyond the deck": (
         ["simulate", "--strategies", "greedy:forbid_location=90"],
         "no Location of this card data"),
+    "the same valued by restricted play": (
+        ["restrict", "--strategy", "greedy:forbid_lord=60", "--players", "4"],
+        "no Lord of this card data"),
+    "the same as a tuned strategy's opponent": (
+        ["tune", "--strategy", "greedy", "--players", "4", "--against",
+         "farmer:forbid_location=90"], "no Location of this card data"),
+    "the same in a design's line-up": (
+        ["design", "--players", "4", "--strategies", "greedy:forbid_lord=60,farmer",
+         "--vary", "rules.seat_4_pearls=0..4", "--target", "seat_share:4>=0.231"],
+        "no Lord of this card data"),
     # kind: presets
     "an empty presets file": (["simulate", "--presets", "{empty}"], "no presets in it"),
     "a presets folder": (["simulate", "--presets", "{folder}"], "a folder, not a file"),
@@ -239,3 +249,21 @@ def test_the_searchs_learned_rollouts_play_the_tables_weights():
         learned = REGISTRY.make_policies(["learned"], n)[0]
         rollout = search.params()[P.ROLLOUT_PARAMS : P.ROLLOUT_PARAMS + P.N_SLOTS]
         assert np.array_equal(rollout, learned.params()[: P.N_SLOTS]), n
+
+
+def test_a_run_too_large_for_memory_is_one_line(tmp_path, monkeypatch):
+    """Issue 53: a huge run that ran out of memory raised a `MemoryError` traceback. Now one
+    line that says so and what to do, exit 1, and no output."""
+    import reports.runs.setup as S
+
+    def no_memory(seed):
+        raise MemoryError
+
+    monkeypatch.setattr(S, "check_seed", no_memory)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["simulate", "--games", "10", "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines() == [
+        "error: not enough memory for this run: make it smaller (fewer games, players or "
+        "points), or run it in parts"]
+    assert not out.exists()

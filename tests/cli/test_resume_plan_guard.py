@@ -89,6 +89,16 @@ def test_resume_refuses_a_chunk_copied_from_another_run(tmp_path) -> None:
     assert after == before, "a refused resume plays, moves and removes nothing"
     assert not mine.exists()
     assert not any(staging.parent.glob(f".{mine.name}.lock")), "no stale lock is left"
+    # the same chunk with its marker's plan taken out (as an older version wrote it): this
+    # run's plan has its digest, so every chunk of its own names it; this one is refused too
+    import json
+
+    for marker in (staging / "chunks").glob("000000000000-*.done"):
+        stamped = json.loads(marker.read_text())
+        stamped.pop("plan")
+        marker.write_text(json.dumps(stamped))
+    p = run("simulate", "--resume", mine)
+    assert p.returncode != 0 and "another run's plan" in p.stderr and not mine.exists()
     # its own chunks resume: the other run's chunk taken out, the run finishes
     for p in first:
         (staging / "chunks" / p.name).unlink()
