@@ -107,14 +107,15 @@ class Run:
         copied in from another run would be merged as this run's games."""
         from sim.core.chunks import foreign
 
-        # a plan with its digest was written by a version that stamps every chunk it stores
-        stamped = PLAN_DIGEST in json.loads((self.dir / PLAN_NAME).read_text())
-        marker = foreign(self.dir / CHUNKS_NAME, plan_digest(plan), stamped)
+        # a plan of this version says so: every chunk it stores carries the plan's stamp
+        marker = foreign(self.dir / CHUNKS_NAME, plan_digest(plan), bool(plan.get(STAMPED)))
         if marker is not None:
             where = marker.relative_to(self.dir)
-            raise UserError(f"cannot resume {self.out}: the stored chunk {where} was made by "
-                            "another run's plan (copied from another run?); take it out of "
-                            f"{self.dir}, or start a new run")  # fmt: skip
+            made = ("carries no plan stamp, as no chunk of this run does" if "plan" not in
+                    json.loads(marker.read_text()) else "was made by another run's plan")
+            raise UserError(f"cannot resume {self.out}: the stored chunk {where} {made} "
+                            f"(copied from another run?); take it out of {self.dir}, or start "
+                            "a new run")  # fmt: skip
 
     def cluster(self, backend: str, scheduler: str | None, workers: int | None):
         """A Dask client for `--backend dask` (connected once, closed when the run ends), else
@@ -189,6 +190,12 @@ class InterruptNote:
                 f"{exc.strerror or one_line(exc)}{where}; the finished chunks are kept in "
                 f"{self.staging.dir}: fix the problem, then finish the run with {finish}"
             ) from None
+        elif issubclass(exc_type, MemoryError) and self.staging.has_finished_chunks():
+            raise UserError(
+                f"not enough memory for this run; the finished chunks are kept in "
+                f"{self.staging.dir}: free memory (or use --threads 1), then finish the run "
+                f"with {finish}"
+            ) from None
         return False
 
 
@@ -197,6 +204,8 @@ class InterruptNote:
 
 #: the key of a plan's own digest: a plan edited after the run started is refused on resume
 PLAN_DIGEST = "plan_digest"
+#: a plan's key saying every chunk of its run names the plan (a marker without it was copied in)
+STAMPED = "chunks_stamped"
 
 
 def plan_digest(plan: dict) -> str:
@@ -212,7 +221,8 @@ def write_plan(directory: Path, plan: dict) -> None:
     chunks: edited between an interrupt and `--resume`, they would label or add other games)."""
     from sim.core.runs import atomic_write_text
 
-    plan = {**plan, PLAN_DIGEST: plan_digest(plan)}
+    plan = {**plan, STAMPED: True}
+    plan[PLAN_DIGEST] = plan_digest(plan)
     atomic_write_text(directory / PLAN_NAME, json.dumps(plan, indent=1) + "\n")
 
 

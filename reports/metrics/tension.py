@@ -164,6 +164,7 @@ class Growth(NamedTuple):
     deals: int
     games: int
     absorbed: bool = False
+    one_deal: bool = False  # NaN because every lead left was in one deal: no deal jackknife
 
 
 def lead_growth(scores: np.ndarray, final: np.ndarray, k: int, seating=None, deal=None,
@@ -215,8 +216,8 @@ def lead_growth(scores: np.ndarray, final: np.ndarray, k: int, seating=None, dea
     if np.abs(x).max() <= 1e-9 * max(1.0, np.abs(at_k).max()):  # no lead left to test
         return nothing
     slope, se = crv3_slope(x, y, _codes(unit))
-    if not math.isfinite(se):  # a deal holds all of some lead: no jackknife without it
-        return nothing
+    if not math.isfinite(se):  # one deal holds all the lead left: no jackknife without it
+        return nothing._replace(one_deal=True)
     half = t_quantile(confidence, n_deals - 1) * se
     return Growth(slope, slope - half, slope + half, se, n_deals, games, absorbed)
 

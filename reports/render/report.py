@@ -556,9 +556,11 @@ class _Rendering:
 def compute_soon(fn, *args):
     """`fn(*args)` in the chart pool's workers (`_render_pool`, forked: `fn` a module-level
     function), so a report's independent parts run on the other core while it goes on
-    building; returns a function that waits for the result (the same value: `fn` is computed
-    here instead when there is no pool or the pool failed, and a worker's exception is raised
-    here)."""
+    building; returns a function that waits for the result, the same value. `fn` is computed
+    here instead when there is no pool or the pool broke (a worker died); an exception `fn`
+    raises in the worker (or a result that will not pickle) is raised here. The pool may be
+    forked here, after a tournament played in this process: its workers run only Python
+    (`fn`, charts), never the compiled kernels' threads."""
     from concurrent.futures.process import BrokenProcessPool
 
     pool = _render_pool()
@@ -609,7 +611,8 @@ def _render_pool():
     pool = None
     if os.environ.get(RENDER_INLINE_ENV) != "1" and not mp.current_process().daemon:
         # fork: a started process imports no `__main__` again (a user's script is not run
-        # twice) and needs no imports; the workers only unpickle and draw charts
+        # twice) and needs no imports; the workers draw charts and compute report parts
+        # (`compute_soon`)
         method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
         try:
             workers = max(1, min(2, os.cpu_count() or 1))

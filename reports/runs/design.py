@@ -61,7 +61,7 @@ def checked(o: DesignOptions) -> tuple[Problem, Budget, object, dict]:
     if any(t.metric in ("card_value", "max_card_value") for t in targets):
         if spec.report().restrictions is None:
             raise UserError(f"{spec.title} has no restricted play: no card_value targets")
-        registry.make_policy(card_strategy)
+        spec.check_effect(tables, [n], o.set_, [registry.make_policy(card_strategy)])
     spec.check_effect(tables, [n], [f"{v.key}=0" for v in varies])  # a knob that turns nothing
     fld = Field(spec, lineup, n, card_strategy, o.cards, list(o.set_ or []), exp)
     varies = _started(varies, fld, set_value, o)

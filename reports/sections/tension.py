@@ -44,6 +44,14 @@ NULL_UNABSORBED = (
 )
 
 
+def _no_test(g, k: int) -> str:
+    """Why a lead growth could not be tested (its estimate NaN)."""
+    if g.one_deal:
+        return (f"all the lead left after round {k + 1} is in one deal (the deal jackknife "
+                "needs it in two) to test")  # fmt: skip
+    return f"no lead after round {k + 1} was left to test"
+
+
 def comeback_verdict(sample: Sample, n_players: int):
     """Does the leader snowball, or the last seat catch up? The later gain per point of lead
     after the first third of the game (`reports.metrics.tension.lead_growth`), 95% t interval over
@@ -59,7 +67,7 @@ def comeback_verdict(sample: Sample, n_players: int):
     if math.isnan(g.estimate):
         return Verdict(TOPIC, n_players, False,
                        f"At {n_players} players the data cannot tell whether early leads grow "
-                       f"or shrink: no lead after round {k + 1} was left to test against "
+                       f"or shrink: {_no_test(g, k)} against "
                        f"{NULL if g.absorbed else NULL_UNABSORBED} ({g.deals:,} deals, "
                        f"{g.games:,} sampled games). {behind}.", deals=g.deals,
                        per_count=True)  # fmt: skip

@@ -322,24 +322,27 @@ def test_cli_rollout_refuses_an_existing_directory(tmp_path) -> None:
     assert result.exit_code == 2 and "exists" in result.output
 
 
-@pytest.mark.parametrize("headline_only", [False, True])
-def test_a_strength_tier_asks_fight_or_explore_without_the_rule_search(
-    lev, tmp_path, headline_only
-) -> None:
+def test_a_strength_tier_asks_fight_or_explore_without_the_rule_search(lev, tmp_path) -> None:
     """Issue 54: the report's own line-up searches for a better rule (rule rollouts, on half
-    the points: three quarters of the time was theirs); a play
-    strength's tier (`headline_only`) plays the same fight-or-continue forks, on the same points,
-    and takes its rule from the forks of the one decision."""
+    the points: three quarters of the time was theirs); a play strength's tier (`headline_only`)
+    plays the same fight-or-continue forks, on the same points, and takes its rule from the
+    forks of the one decision."""
     from games.abyss.report import tournament_extras
     from games.abyss.report.balance import FIGHT_DIR
     from games.abyss.report.fight_rule import recommended_rule
 
-    tournament_extras(lev, names=["greedy", "leviathan_hunter"], counts=[4], seed=3,
-                      expansions=("leviathan",), fight_points=6, run_dir=tmp_path,
-                      headline_only=headline_only)  # fmt: skip
-    found = RO.load_rollouts(tmp_path / FIGHT_DIR)
-    assert found.n_points == 6  # fight or explore on every point; the rule search on half
-    assert found.meta["rule_points"] == (0 if headline_only else 3)
-    assert (found.rules is None or not len(found.rules)) == headline_only
-    assert recommended_rule(found)["source"] == ("one decision" if headline_only
-                                                 else "rule rollouts")  # fmt: skip
+    found = {}
+    for headline_only in (False, True):
+        d = tmp_path / str(headline_only)
+        d.mkdir()
+        tournament_extras(lev, names=["greedy", "leviathan_hunter"], counts=[4], seed=3,
+                          expansions=("leviathan",), fight_points=6, run_dir=d,
+                          headline_only=headline_only)  # fmt: skip
+        found[headline_only] = RO.load_rollouts(d / FIGHT_DIR)
+    pd.testing.assert_frame_equal(found[False].points, found[True].points)
+    assert found[False].n_points == 6  # fight or explore on every point; the rule search on half
+    assert found[False].meta["rule_points"] == 3 and len(found[False].rules)
+    assert found[True].meta["rule_points"] == 0
+    assert found[True].rules is None or not len(found[True].rules)
+    assert recommended_rule(found[False])["source"] == "rule rollouts"
+    assert recommended_rule(found[True])["source"] == "one decision"

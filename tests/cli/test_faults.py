@@ -235,6 +235,27 @@ def test_a_full_disk_keeps_the_finished_chunks(tmp_path, whole, monkeypatch, com
     same_results(out, whole / command, command)
 
 
+def test_out_of_memory_keeps_the_finished_chunks(tmp_path, monkeypatch) -> None:
+    """Issue 53: a run that runs out of memory once chunks are finished says so in one line,
+    with how to finish it; the finished chunks are kept."""
+    save = chunks_module.ChunkStore.save
+    calls = {"n": 0}
+
+    def failing(self, first, n, writers):
+        calls["n"] += 1
+        if calls["n"] > 1:
+            raise MemoryError
+        return save(self, first, n, writers)
+
+    monkeypatch.setattr(chunks_module.ChunkStore, "save", failing)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, [*COMMANDS["simulate"], "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    error = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(error) == 1 and "not enough memory" in error[0] and f"--resume {out}" in error[0]
+    assert len(done_markers(out)) == 1, "the finished chunk is kept"
+
+
 # ------------------------------------------------------------------- mixed runs refused
 @pytest.mark.parametrize(
     "command",

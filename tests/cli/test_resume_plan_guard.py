@@ -34,6 +34,27 @@ def test_a_plan_of_an_older_version_without_a_digest_still_resumes(tmp_path) -> 
     assert read_plan(tmp_path) == {"seed": 1, "games": 10}
 
 
+def test_a_run_of_a_version_before_the_stamps_resumes_its_unstamped_chunks(tmp_path) -> None:
+    """A run started by a version whose plan says nothing of stamped chunks (no
+    `chunks_stamped`, no digest) and whose chunk markers name no plan resumes as before: only a
+    plan of this version makes an unstamped marker foreign."""
+    out = tmp_path / "run"
+    interrupt(["simulate", *ARGS], out, signal.SIGTERM)
+    staging = partial_dir(out)
+    plan = json.loads((staging / PLAN_NAME).read_text())
+    assert plan.pop("chunks_stamped") is True and plan.pop("plan_digest")
+    (staging / PLAN_NAME).write_text(json.dumps(plan))
+    markers = list((staging / "chunks").rglob("*.done"))
+    assert markers
+    for marker in markers:
+        made = json.loads(marker.read_text())
+        made.pop("plan")
+        marker.write_text(json.dumps(made))
+    p = run("simulate", "--resume", out)
+    assert p.returncode == 0, p.stderr
+    assert out.is_dir()
+
+
 @pytest.mark.parametrize("edit", [{"seed": 7}, {"n_games": 5000}])
 def test_resume_refuses_an_edited_plan_before_playing(tmp_path, edit) -> None:
     out = tmp_path / "run"
@@ -98,7 +119,7 @@ def test_resume_refuses_a_chunk_copied_from_another_run(tmp_path) -> None:
         stamped.pop("plan")
         marker.write_text(json.dumps(stamped))
     p = run("simulate", "--resume", mine)
-    assert p.returncode != 0 and "another run's plan" in p.stderr and not mine.exists()
+    assert p.returncode != 0 and "carries no plan stamp" in p.stderr and not mine.exists()
     # its own chunks resume: the other run's chunk taken out, the run finishes
     for p in first:
         (staging / "chunks" / p.name).unlink()

@@ -311,10 +311,42 @@ def test_crv3_slope_is_statsmodels_cluster_jackknife(seed: int) -> None:
 
 
 def test_crv3_slope_without_x_outside_one_cluster_is_nan() -> None:
-    """Leaving out the only cluster whose x is not 0 leaves nothing to fit: no standard error
-    (statsmodels raises there), and `lead_growth` would say cannot tell."""
+    """Leaving out the only cluster whose x is not (nearly) 0 leaves nothing to fit: no
+    standard error (statsmodels raises there). The residue alternating demeaning leaves (1e-9)
+    would give a huge finite one without the guard."""
     from reports.metrics.tension import crv3_slope
 
-    x = np.array([0.0, 0.0, 1.0, -1.0])
-    _, se = crv3_slope(x, np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 1, 1]))
+    x = np.array([1e-9, -1e-9, 1.0, -1.0])
+    _, se = crv3_slope(x, np.array([1.0, 2.0, 3.0, 5.0]), np.array([0, 0, 1, 1]))
     assert np.isnan(se)
+
+
+def test_lead_growth_interval_is_statsmodels_crv3_on_the_demeaned_model() -> None:
+    """`lead_growth`'s standard error and interval (t on deals - 1) are statsmodels' CRV3 fit
+    of the later gain on the lead after absorbing the constants, clustered by deal: a
+    multi-table run with noise, so the interval has width to check."""
+    import statsmodels.api as sm
+
+    from reports.metrics.tension import _codes, filled_scores, within
+
+    rng = np.random.default_rng(5)
+    deals, tables, seats = 30, 3, 3
+    deal = np.repeat(np.arange(deals), tables)
+    seating = (np.arange(seats)[None, :] + np.tile(np.arange(tables), deals)[:, None]) % seats
+    at_0 = rng.integers(0, 20, (deals * tables, seats)).astype(float)
+    final = at_0 + 10 - 0.3 * (at_0 - at_0.mean(axis=1, keepdims=True))
+    final += rng.normal(0, 4, final.shape)
+    scores = np.stack([at_0, at_0 + 1], axis=1)
+    g = lead_growth(scores, final, 0, seating, deal)
+    games = len(deal)
+    unit = np.broadcast_to(deal[:, None], (games, seats))
+    seat = np.broadcast_to(np.arange(seats), (games, seats))
+    factors = [np.repeat(np.arange(games), seats), _codes((seating, seat)),
+               _codes((unit, seat)), _codes((unit, seating))]  # fmt: skip
+    lead = filled_scores(scores)[:, 0].astype(float)
+    x, y = within(np.column_stack([lead.ravel(), (final - lead).ravel()]), factors).T
+    fit = sm.OLS(y, x).fit(cov_type="cluster-crv3", cov_kwds={"groups": _codes(unit)},
+                           use_t=True)  # fmt: skip
+    assert g.estimate == pytest.approx(fit.params[0], rel=1e-9)
+    assert g.se == pytest.approx(fit.bse[0], rel=1e-9)
+    np.testing.assert_allclose([g.lo, g.hi], fit.conf_int(0.05)[0], rtol=1e-9)

@@ -92,10 +92,13 @@ def test_the_fight_rule_is_a_finding_only_when_its_gain_is_significant() -> None
     rule["gain_win"] = (0.005, -0.004, 0.014)
     v = fight_verdict(rule)
     assert not v.finding and v.sentence.startswith("No rule better than the strategies' own")
-    assert "the best candidate changed" in v.sentence
+    assert "the best candidate rule played to the game's end changed" in v.sentence
     # a play strength's tier searched only the rules that change the one decision (issue 54)
     v = fight_verdict({**rule, "source": "one decision"})
     assert "the best rule changing this one decision changed" in v.sentence
+    v = fight_verdict({**rule, "source": "one decision", "gain_win": (0.02, 0.01, 0.03)})
+    assert v.finding and "changing only this one decision" in v.sentence
+    assert "one decision" not in fight_verdict({**rule, "gain_win": (0.02, 0.01, 0.03)}).sentence
 
 
 def _points(effect: float, n: int, seed: int) -> pd.DataFrame:

@@ -405,10 +405,13 @@ def _better_rule(rule: dict | None) -> str:
     mean, lo, hi = rule["gain_win"]
     gain = f"{_pts(mean)} points of win probability [{_pts(lo)}, {_pts(hi)}] out of sample"
     # a tier's rollouts change only the decision at the point (no rule rollouts: tournament_extras)
-    which = ("the best candidate" if rule.get("source") != "one decision"
-             else "the best rule changing this one decision")  # fmt: skip
+    one = rule.get("source") == "one decision"
+    which = ("the best rule changing this one decision" if one
+             else "the best candidate rule played to the game's end")  # fmt: skip
     if lo > 0:
-        return f"A better rule than the strategies' own: {rule['sentence']} ({gain})."
+        scope = ("; changing only this one decision, the rest of the game by the strategies' "
+                 "own rules" if one else "")  # fmt: skip
+        return f"A better rule than the strategies' own: {rule['sentence']} ({gain}{scope})."
     return (f"No rule better than the strategies' own is told apart: {which} changed the "
             f"result by {gain}.")  # fmt: skip
 
