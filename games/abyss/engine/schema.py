@@ -150,7 +150,10 @@ def schema_markdown() -> str:
         "themselves, round by round (the tension metrics, docs/metrics.md; "
         "`games.abyss.engine.aggregate.Aggregates.load`) |",
         "| `manifest.json` | command, config, seed, card-data digest, timings, versions, platform, "
-        "`schema_version` |",
+        "`schema_version`; a tournament's `timings.phases`: wall seconds of each phase in the "
+        "order played (its tournaments, tables, fight rollouts, each strength's, card values, "
+        "the report), and its `timings.total` includes the report's build (issue 54; before, "
+        "it stopped before the report) |",
         "| `summary.txt` | the summary printed at the end of the run |",
         "",
         "The directory appears only once the run is complete (it is written under a hidden "
