@@ -61,6 +61,12 @@ CASES = {
     "the same in a tournament": (
         ["tournament", "--players", "3,4", "--set", "rules.seat_5_pearls=2"],
         "no table of this run"),
+    "a Leviathan rule without Leviathan": (
+        ["simulate", "--expansions", "", "--set", "rules.leviathan_20th_token=false"],
+        "which this run does not play"),
+    "a Leviathan card's field in a base-game sweep": (
+        ["sweep", "--expansions", "", "--games", "100", "--set", "leviathan.3.penalty_n=2,4"],
+        "which this run does not play"),
     "a Lord forbidden beyond the deck": (
         ["simulate", "--strategies", "greedy:forbid_lord=60"], "no Lord of this card data"),
     "a Location forbidden beyond the deck": (

@@ -58,13 +58,24 @@ def run_games(tables, *, engine: str, n_players: int, n_games: int, seed: int, p
     return Played(seats_frame(seats), games_frame(games), agg, dict(timings or {}))
 
 
+#: `--set` keys of the Leviathan expansion's data and rules (docs/card-data.md): they change a
+#: game only when it is played
+LEVIATHAN_KEYS = ("leviathan.", "leviathan_game.", "leviathan_exploration.", "border.",
+                  "rules.leviathan_", "rules.powers_after_kill")  # fmt: skip
+
+
 def inert_setting(tables, counts, overrides: dict, policies) -> str | None:
     """Why a setting of this run could take effect in none of its games (docs/reliability.md:
     such a setting is refused, since the run would say it measured a change it never made), or
-    None: Pearls for a seat no table of the run has, a Lord or Location forbidden beyond the
-    deck."""
+    None: a setting of the Leviathan expansion in a run without it, Pearls for a seat no table of
+    the run has, a Lord or Location forbidden beyond the deck."""
     import re
 
+    if "leviathan" not in getattr(tables, "expansions", ("leviathan",)):
+        for key in overrides:
+            if key.startswith(LEVIATHAN_KEYS):
+                return (f"--set {key}: a setting of the Leviathan expansion, which this run does "
+                        "not play (add --expansions leviathan): it would change nothing")
     most = max(counts)
     for key in overrides:
         seat = re.fullmatch(r"rules\.seat_(\d)_pearls", key)
