@@ -62,9 +62,9 @@ def checked(o: DesignOptions) -> tuple[Problem, Budget, object, dict]:
         if spec.report().restrictions is None:
             raise UserError(f"{spec.title} has no restricted play: no card_value targets")
         spec.check_effect(tables, [n], o.set_, [registry.make_policy(card_strategy)])
-    spec.check_effect(tables, [n], [f"{v.key}=0" for v in varies])  # a knob that turns nothing
     fld = Field(spec, lineup, n, card_strategy, o.cards, list(o.set_ or []), exp)
-    varies = _started(varies, fld, set_value, o)
+    varies = _started(varies, fld, set_value, o)  # (an unknown key is named there first)
+    spec.check_effect(tables, [n], [f"{v.key}=0" for v in varies])  # a knob that turns nothing
     check_targets(spec, fld, tables, targets)
     command = recorded_command(o, spec, exp, lineup, card_strategy)
     config = {"game": spec.name, "command": "design", **o.stored(), "expansions": list(exp),

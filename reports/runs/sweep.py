@@ -387,7 +387,10 @@ def _points(o, base: list[str], the_run):
 
     spec.check_players(load({}), o.players, exp)
     lineup, policies = game_lineup(spec, o.strategies or mixed_lineup(spec, o.players), o.players)
-    keys = [k for k, _ in parse_sweep(list(o.set_ or []))]  # the swept keys, then the fixed
+    swept = parse_sweep(list(o.set_ or []))
+    for key, values in swept:  # an unknown key is named (with its nearest keys) first
+        load({key: values[0]})
+    keys = [k for k, _ in swept]  # the swept keys, then the fixed
     settings = [f"{k}=0" for k in keys] + [item for item in base if "=" in item]
     spec.check_effect(load({}), [o.players], settings, policies)
     play_point = _point_runner(spec, policies, o, exp,

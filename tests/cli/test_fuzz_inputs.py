@@ -67,6 +67,12 @@ CASES = {
     "a Leviathan card's field in a base-game sweep": (
         ["sweep", "--expansions", "", "--games", "100", "--set", "leviathan.3.penalty_n=2,4"],
         "which this run does not play"),
+    "a Leviathan Lord edited without Leviathan": (
+        ["simulate", "--expansions", "", "--set", "lord.intrepid.cost=7"],
+        "is not in this run's deck"),
+    "the Tamer edited where Leviathan removes her": (
+        ["simulate", "--expansions", "leviathan", "--set", "lord.tamer.cost=5"],
+        "is not in this run's deck"),
     "a Lord forbidden beyond the deck": (
         ["simulate", "--strategies", "greedy:forbid_lord=60"], "no Lord of this card data"),
     "a Location forbidden beyond the deck": (

@@ -76,6 +76,15 @@ def inert_setting(tables, counts, overrides: dict, policies) -> str | None:
             if key.startswith(LEVIATHAN_KEYS):
                 return (f"--set {key}: a setting of the Leviathan expansion, which this run does "
                         "not play (add --expansions leviathan): it would change nothing")
+    lords = getattr(tables, "n_lords", None)
+    if lords is not None:  # a Lord not in this run's deck: an expansion's, or the Tamer it removes
+        deck = {tables.lord_slug(i) for i in range(lords)}
+        for key in overrides:
+            lord = re.fullmatch(r"lord\.([^.]+)\..+", key)
+            if lord and lord.group(1) not in deck:
+                return (f"--set {key}: the Lord {lord.group(1)!r} is not in this run's deck "
+                        f"(expansions: {', '.join(tables.expansions) or 'none'}): it would "
+                        "change nothing")  # fmt: skip
     most = max(counts)
     for key in overrides:
         seat = re.fullmatch(r"rules\.seat_(\d)_pearls", key)
