@@ -5,6 +5,7 @@ tournament stored chunk by chunk so that `--resume` picks up there."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -187,18 +188,13 @@ class Phases(dict):
     """Wall seconds of each phase of a run, in the order played (the manifest's
     `timings.phases`: where a report's time goes, docs/benchmarks.md)."""
 
+    @contextlib.contextmanager
     def __call__(self, name: str):
-        import contextlib
-
-        @contextlib.contextmanager
-        def timed():
-            t0 = time.perf_counter()
-            try:
-                yield
-            finally:
-                self[name] = round(self.get(name, 0.0) + time.perf_counter() - t0, 3)
-
-        return timed()
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self[name] = round(self.get(name, 0.0) + time.perf_counter() - t0, 3)
 
 
 def _manifest(setup: TournamentSetup, run, results: dict, extra_config: dict,
@@ -290,8 +286,8 @@ def _best_told(spec, n: int):
     return told
 
 
-def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None,
-                    phases=None) -> dict:  # fmt: skip
+def _play_strengths(setup: TournamentSetup, results, run, cluster, pool,
+                    phases: Phases) -> dict:  # fmt: skip
     """The tuned tier's tournaments (strengths/tuned/), the learned and search tiers'
     (strengths/learned/, strengths/search/)
     and the card values of the tiers of presets (card_values/<tier>/): `reports.strengths`.
@@ -309,8 +305,6 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, pool=None,
 
     registry = spec.strategies()
     tiers = {St.HAND if not any(St.is_tuned(s) for s in names) else "as run": (names, results)}
-
-    phases = Phases() if phases is None else phases
 
     def play_tier(tier, lineups, n_blocks, budget=None):
         looks, own, played = {}, tier_seed(seed, tier), {}  # deals of its own (`.play.seeds`)

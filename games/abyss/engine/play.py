@@ -71,7 +71,7 @@ def inert_setting(tables, counts, overrides: dict, policies) -> str | None:
     the run has, a Lord or Location forbidden beyond the deck."""
     import re
 
-    if "leviathan" not in getattr(tables, "expansions", ("leviathan",)):
+    if "leviathan" not in tables.expansions:
         for key in overrides:
             if key.startswith(LEVIATHAN_KEYS):
                 return (f"--set {key}: a setting of the Leviathan expansion, which this run does "
