@@ -134,6 +134,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.SimpleNamespace:
 
     def load_cards(path, overrides, expansions=()):
         calls.load.append((path, overrides))
+        tables.expansions = tuple(expansions)  # as the real card tables name them
         if "game.bad" in overrides:
             raise CardDataError("lords.toml: [[lord]] #3: cost must be >= 0, got -1")
         return tables
