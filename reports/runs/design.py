@@ -26,12 +26,17 @@ def run(o: DesignOptions) -> S.Output:
     S.check_backend(o.backend, o.scheduler)
     timer = Timer(o.minutes, time.monotonic)
     problem, budget, tables, config = checked(o)
+    total = (budget.candidates * problem.games(budget.blocks)
+             + (budget.finalists + 2) * problem.games(budget.reeval_blocks))
+    if run is None and o.minutes is None:  # (--minutes is the user's own budget)
+        fld = problem.field
+        S.check_size(fld.spec, "design search", total * o.players, per_game=False, out=o.out,
+                     yes=o.yes, threads=o.threads, n_players=o.players,
+                     policies=fld.spec.strategies().make_policies(fld.lineup, o.players))
     if run is None:
         run = Run.start("design", o.out, o.seed, {
             "options": o.stored(), "game": problem.field.spec.name,
             **data_paths(o.cards, o.set_, o.presets)})  # fmt: skip
-    total = (budget.candidates * problem.games(budget.blocks)
-             + (budget.finalists + 2) * problem.games(budget.reeval_blocks))
     progress = S.GamesProgress(total, o.progress)
     summary, out_dir = run_design(problem, budget, run, progress, config=config,
                                   sealed=(tables, o.presets),

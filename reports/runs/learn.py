@@ -17,6 +17,9 @@ same deals, paired by deal (`gain_over_base`). Every number reproduces from the 
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import textwrap
 from dataclasses import dataclass
 from importlib import import_module
@@ -47,7 +50,7 @@ class LearnSetup:
     record_games: int
     rollouts: int
     strength_games: int
-    out: Path
+    out: Path | None  # the run's staging, once it has started
     progress: object = None
     #: the fit's soft target (`learned_fit.TARGETS`): the search's visit shares imitated it best
     #: (docs/learned.md: 30% against 25% for the mean rewards' and the choices' targets)
@@ -111,13 +114,31 @@ def strength_games(setup: LearnSetup, player: str) -> int:
     return _per_field(setup) * sum(not _is_own_field(player, f) for f in setup.fields)
 
 
+def record_games(setup: LearnSetup) -> int:
+    """The search games an iteration records (a whole number per field and seat)."""
+    per_record = -(-setup.record_games // (setup.n_players * len(setup.fields)))
+    return per_record * setup.n_players * len(setup.fields)
+
+
 def total_games(setup: LearnSetup) -> int:
     """Every game a run plays: each iteration's records and strength, the base's, and the
     shipped player's and the base's again, paired (`gain_over_base`)."""
-    per_record = -(-setup.record_games // (setup.n_players * len(setup.fields)))
-    records = per_record * setup.n_players * len(setup.fields)
     learned, base = strength_games(setup, "learned"), strength_games(setup, setup.base)
-    return setup.iterations * (records + learned) + 2 * base + learned
+    return setup.iterations * (record_games(setup) + learned) + 2 * base + learned
+
+
+def check_size(setup: LearnSetup, o) -> None:
+    """Before a run of more than an hour (`reports.runs.setup.check_size`): the records' games
+    have a search seat, whose rollouts cost most; the strength games are heuristics'."""
+    from reports.runs import setup as S
+
+    n, registry = setup.n_players, setup.spec.strategies()
+    search = registry.make_policy(f"search:rollouts={setup.rollouts}")
+    records = setup.iterations * record_games(setup)
+    seconds = n * (records * S.seat_seconds(setup.spec, n, [search] + [registry.make_policy(
+        setup.base)] * (n - 1)) + (total_games(setup) - records) * S.seat_seconds(setup.spec, n))
+    S.check_size(setup.spec, "learning run", total_games(setup) * n, per_game=False, out=o.out,
+                 yes=o.yes, seconds=seconds)  # fmt: skip
 
 
 def open_fields(registry, n_players: int) -> list[list[str]]:
@@ -284,32 +305,86 @@ def write_weights(learn, path: Path, weights: np.ndarray, base: str, n_players: 
                  {"game": learn.GAME, "players": n_players, "base": base, **meta})  # fmt: skip
 
 
-def iterate(setup: LearnSetup, done: dict[int, dict] | None = None) -> pd.DataFrame:
-    """Every iteration: records, fit, held-out check, strength; its weights file and its row
-    (`iteration_<i>.json`) written to `setup.out` as it ends, so an interrupted run resumes past
-    the iterations in `done` (their rows, by iteration). The learning curve, one row per
-    iteration (iteration 0: the base heuristic)."""
-    import json
+#: the run's store of finished iterations (`Run.store`): chunk i (n = 1) is iteration i, its
+#: row and (from iteration 1) its weights, under the names the run folder publishes them by
+ITERATIONS = "iterations"
 
-    from sim.core.runs import atomic_write_text
 
-    done = done or {}
+def row_name(it: int) -> str:
+    return f"iteration_{it}.json"
+
+
+def weights_name(it: int) -> str:
+    return f"learned_{it}.npz"
+
+
+def iterate(setup: LearnSetup, store=None) -> pd.DataFrame:
+    """Every iteration: records, fit, held-out check, strength; each stored as it ends as one
+    chunk of `store` (by default an unstamped one in `setup.out`), so an interrupted run resumes
+    past the iterations the store holds, checked (`ChunkStore.completed`: a damaged one is
+    quarantined with a warning and played again). Then every iteration's files are copied into
+    `setup.out`. The learning curve, one row per iteration (iteration 0: the base heuristic),
+    read back from the store, so its bytes never depend on where the run was interrupted."""
+    from sim.core.chunks import ChunkStore
+
+    store = store if store is not None else ChunkStore(setup.out / "chunks" / ITERATIONS)
+    _warnings_name_iterations(store)
+    # A run interrupted by an earlier version left its iterations loose in the staging
+    # (iteration_<i>.json, learned_<i>.npz), unchecked and unstamped: they are not read, the
+    # iterations are played again (the same seed, the same games) and `publish` overwrites them.
+    done = {first for first, _ in store.completed()}
     learn = import_module(setup.spec.report().LEARN)
     if 0 not in done:
-        done[0] = {"iteration": 0, "player": setup.base, "records": 0, "agreement": np.nan,
-                   "reward_gap": np.nan, **strength(setup, setup.base)}  # fmt: skip
-        atomic_write_text(setup.out / "iteration_0.json", json.dumps(done[0]))
-    rollout, weights = setup.base, ""
+        base = {"iteration": 0, "player": setup.base, "records": 0, "agreement": np.nan,
+                "reward_gap": np.nan, **strength(setup, setup.base)}  # fmt: skip
+        store.save(0, 1, {row_name(0): _json_writer(base)})
     for it in range(1, setup.iterations + 1):
-        path = setup.out / f"learned_{it}.npz"
         if it not in done:
-            done[it] = _iteration(setup, learn, it, rollout, weights, path)
-            atomic_write_text(setup.out / f"iteration_{it}.json", json.dumps(done[it]))
-        rollout, weights = "learned", str(path)
-    return pd.DataFrame([done[i] for i in range(setup.iterations + 1)])
+            _iteration(setup, learn, store, it)
+    publish(store, setup.out, setup.iterations)
+    return pd.DataFrame([read_row(store, it) for it in range(setup.iterations + 1)])
 
 
-def _iteration(setup: LearnSetup, learn, it: int, rollout: str, weights: str, path: Path) -> dict:
+def _warnings_name_iterations(store) -> None:
+    """The store's warning names the iteration, not "games i-i" (each chunk is one iteration)."""
+    say = store.warn
+    store.warn = lambda message: say(re.sub(r"chunk of games (\d+)-\1\b", r"iteration \1",
+                                            message))  # fmt: skip
+
+
+def _json_writer(row: dict):
+    from sim.core.runs import atomic_write_text
+
+    return lambda path: atomic_write_text(path, json.dumps(row))
+
+
+def _moved_from(work: Path):
+    """A writer that renames `work` to the chunk's file (atomic: one filesystem)."""
+    return lambda path: os.replace(work, path)
+
+
+def read_row(store, it: int) -> dict:
+    return json.loads(store.path(it, row_name(it)).read_text())
+
+
+def publish(store, out: Path, iterations: int) -> None:
+    """Every iteration's files, out of the store into `out` under their names (`Run.finish`
+    removes the chunks)."""
+    from sim.core.runs import atomic_write_bytes
+
+    for it in range(iterations + 1):
+        for name in (row_name(it), *([weights_name(it)] if it else [])):
+            atomic_write_bytes(out / name, store.path(it, name).read_bytes())
+
+
+def _iteration(setup: LearnSetup, learn, store, it: int) -> None:
+    """Iteration `it`, its search playing the previous iteration's stored weights, stored as
+    chunk `it`: its weights, written in the staging (its strength plays them) then moved into
+    the chunk, and its row."""
+    rollout, weights, label = setup.base, "", ""
+    if it > 1:
+        label = weights_name(it - 1)  # the name users see; the search reads the stored file
+        rollout, weights = "learned", str(store.path(it - 1, label))
     recs = records(setup, rollout, weights, DEALS * it)
     train, held = F.split_by_game(recs, 0.2, setup.seed + it)
     fit = F.fit(train, target=setup.target, penalty=setup.penalty, n_codes=learn.N_CODES)
@@ -318,19 +393,13 @@ def _iteration(setup: LearnSetup, learn, it: int, rollout: str, weights: str, pa
     made = {"iteration": it, "seed": setup.seed, "records": len(train),
             "rollouts": setup.rollouts, "fields": setup.fields, "target": setup.target,
             "opponents": setup.opponents, "search_rollout_policy": rollout,
-            "search_rollout_weights": Path(weights).name}  # fmt: skip
-    write_weights(learn, path, fit.weights, setup.base, setup.n_players, made)
-    return {"iteration": it, "player": f"learned:weights={path.name}", "records": len(recs),
-            "agreement": float(overall["agreement"]), "reward_gap": float(overall["reward_gap"]),
-            **strength(setup, f"learned:weights={path}")}  # fmt: skip
-
-
-def read_done(out: Path) -> dict[int, dict]:
-    """The rows of the iterations an interrupted run finished."""
-    import json
-
-    rows = [json.loads(p.read_text()) for p in sorted(out.glob("iteration_*.json"))]
-    return {row["iteration"]: row for row in rows}
+            "search_rollout_weights": label}  # fmt: skip
+    work = setup.out / weights_name(it)
+    write_weights(learn, work, fit.weights, setup.base, setup.n_players, made)
+    row = {"iteration": it, "player": f"learned:weights={work.name}", "records": len(recs),
+           "agreement": float(overall["agreement"]), "reward_gap": float(overall["reward_gap"]),
+           **strength(setup, f"learned:weights={work}")}  # fmt: skip
+    store.save(it, 1, {weights_name(it): _moved_from(work), row_name(it): _json_writer(row)})
 
 
 def curve_text(curve: pd.DataFrame, setup: LearnSetup, gain: dict) -> str:
@@ -407,12 +476,14 @@ def run(o):
     S.check_backend(o.backend, o.scheduler)
     t_start = time.perf_counter()
     spec, exp, tables, fields, base = _checked(o)
+    setup = LearnSetup(spec, tables, exp, o.players, fields, base, o.seed, o.iterations,
+                       o.games, o.rollouts, o.strength_games, None,
+                       opponents=o.opponents)  # fmt: skip
     if run is None:
+        check_size(setup, o)
         run = Run.start("learn", o.out, o.seed, {"options": o.stored(), "game": spec.name,
                         **data_paths(o.cards, o.set_, o.presets)})  # fmt: skip
-    setup = LearnSetup(spec, tables, exp, o.players, fields, base, o.seed, o.iterations,
-                       o.games, o.rollouts, o.strength_games, run.dir,
-                       opponents=o.opponents)  # fmt: skip
+    setup.out = run.dir
     summary = _learn(o, setup, run, t_start)
     return S.Output(summary, run.out, (f"results: {run.out} (play it with "
                                        f"learned:weights={run.out}/learned.npz)",))  # fmt: skip
@@ -440,22 +511,21 @@ def _checked(o):
 def _learn(o, setup: LearnSetup, run, t_start: float) -> str:
     """The iterations inside `run`, the shipped player and what the run writes; returns the
     summary."""
-    import shutil
     import time
 
     from reports.run_dir import card_digest, data_options
     from reports.runs import setup as S
-    from sim.core.runs import atomic_write_text
+    from sim.core.runs import atomic_write_bytes, atomic_write_text
 
     progress = S.GamesProgress(total_games(setup), o.progress)
     with run, progress:
         setup.progress = progress.advance
         run.seal(setup.tables, o.presets)
         setup.client = run.cluster(o.backend, o.scheduler, None)
-        curve = iterate(setup, read_done(run.dir))
+        curve = iterate(setup, run.store(ITERATIONS))
         # the last iteration, chosen by nothing: the curve's deals report it (docs/learned.md)
-        shipped = run.dir / f"learned_{o.iterations}.npz"
-        shutil.copyfile(shipped, run.dir / "learned.npz")
+        shipped = run.dir / weights_name(o.iterations)
+        atomic_write_bytes(run.dir / "learned.npz", shipped.read_bytes())
         gain = gain_over_base(setup, f"learned:weights={shipped}")
         atomic_write_text(run.dir / "curve.csv", curve.to_csv(index=False))
         summary = curve_text(curve, setup, gain)

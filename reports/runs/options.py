@@ -275,6 +275,7 @@ class TuneOptions(Stored):
     cards: Path | None = None
     set_: list[str] | None = None
     presets: Path | None = None
+    yes: bool = False
     progress: bool = False
 
 
@@ -300,6 +301,7 @@ class RestrictOptions(Stored):
     cards: Path | None = None
     set_: list[str] | None = None
     presets: Path | None = None
+    yes: bool = False
     progress: bool = False
 
 
@@ -335,6 +337,7 @@ class DesignOptions(Stored):
     backend: str = "local"
     scheduler: str | None = None
     threads: int | None = None
+    yes: bool = False
     progress: bool = False
 
     def __post_init__(self) -> None:
@@ -370,6 +373,7 @@ class LearnOptions(Stored):
     cards: Path | None = None
     set_: list[str] | None = None
     presets: Path | None = None
+    yes: bool = False
     progress: bool = False
 
 

@@ -25,7 +25,11 @@ def run(o: RestrictOptions) -> S.Output:
     S.check_backend(o.backend, o.scheduler)
     t_start = time.perf_counter()
     spec, registry, exp, tables, cardlist = _checked(o)
-    if run is None:
+    if run is None:  # the strategy unrestricted, then once per card, in every seat
+        games = (1 + len(cardlist)) * o.blocks * o.players
+        S.check_size(spec, "card valuation", games * o.players, per_game=False, out=o.out,
+                     yes=o.yes, threads=o.threads, n_players=o.players,
+                     policies=[registry.make_policy(o.strategy.strip())])  # fmt: skip
         run = Run.start("restrict", o.out, o.seed, {
             "options": o.stored(), "game": spec.name, **data_paths(o.cards, o.set_, o.presets),
         })  # fmt: skip

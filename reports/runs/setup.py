@@ -70,24 +70,45 @@ def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
 LONG_SECONDS, DISK_SHARE = 3600.0, 0.1
 
 
+def seat_seconds(spec, n_players: int, policies=(), engine: str = "fast") -> float | None:
+    """CPU seconds per seat-game (a game x its players) of `policies` played equally often at
+    `n_players` (one line-up, or a tournament's pool): the engine's rate per seat (the game's
+    `SEAT_GAME_SECONDS`, `REFERENCE_SECONDS`), plus, for a seat that looks ahead (the search),
+    its rollouts: each plays the rest of the game at every seat (`ROLLOUT_SEAT_SECONDS`, per
+    rollout and player). None where the game has no measured rates."""
+    if spec.play_module is None:  # a game of its own analysis (Wilds): no rates measured
+        return None
+    play = spec.play()
+    base = getattr(play, "REFERENCE_SECONDS" if engine == "reference" else "SEAT_GAME_SECONDS",
+                   None)  # fmt: skip
+    if base is None:
+        return None
+    rollout = getattr(play, "ROLLOUT_SEAT_SECONDS", 0.0)
+    costs = [base + (p.rollouts * n_players * rollout if getattr(p, "LOOKS_AHEAD", False) else 0)
+             for p in policies] or [base]  # fmt: skip
+    return sum(costs) / len(costs)
+
+
 def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bool,
-               threads: int | None = None) -> None:  # fmt: skip
+               threads: int | None = None, n_players: int = 4, policies=(),
+               engine: str = "fast", seconds: float | None = None) -> None:  # fmt: skip
     """Before a run of `seat_games` seat-games (games x players) that would take more than an
-    hour or write more than a tenth of the free disk (the game's `SEAT_GAME_SECONDS` and
-    `SEAT_GAME_BYTES`, measured on the fast path: docs/reliability.md): one line with the
-    estimate; with `yes` it goes on, on a terminal it asks, else it is refused."""
+    hour or write more than a tenth of the free disk (`seat_seconds` of its line-up, or the
+    caller's CPU `seconds` for a run of several kinds of games; the game's `SEAT_GAME_BYTES`:
+    docs/reliability.md): one line with the estimate; with `yes` it goes on, on a terminal it
+    asks, else it is refused. The reference engine plays on one core."""
     import os
     import shutil
 
-    if spec.play_module is None:  # a game of its own analysis (Wilds): no rates measured
-        return
-    play = spec.play()
-    per_seat = getattr(play, "SEAT_GAME_SECONDS", None)
-    if per_seat is None:
-        return
-    cores = threads or os.cpu_count() or 1
-    seconds = seat_games * per_seat / cores
-    size = 2 * seat_games * play.SEAT_GAME_BYTES if per_game else 0  # the chunks, then the merge
+    if seconds is None:
+        per_seat = seat_seconds(spec, n_players, policies, engine)
+        if per_seat is None:
+            return
+        seconds = seat_games * per_seat
+    cores = 1 if engine == "reference" else threads or os.cpu_count() or 1
+    seconds /= cores
+    bytes_per_seat = getattr(spec.play(), "SEAT_GAME_BYTES", 0) if spec.play_module else 0
+    size = 2 * seat_games * bytes_per_seat if per_game else 0  # the chunks, then the merge
     where = Path(out).resolve() if out is not None else Path("runs").resolve()
     while not where.exists():
         where = where.parent

@@ -338,9 +338,12 @@ def run(o) -> Output:
     if run is None:  # every point and the base, each a simulation of --games
         from reports.runs.setup import check_size
 
-        points = 1 + len(grid(axes))
-        check_size(game_spec(o.game), "sweep", points * o.games * o.players, per_game=True,
-                   out=o.out, yes=o.yes, threads=o.threads)  # fmt: skip
+        points, spec = 1 + len(grid(axes)), game_spec(o.game)
+        policies = (spec.strategies().make_policies(o.strategies.split(","), o.players)
+                    if spec.play_module is not None else ())  # (Wilds: no line-up)
+        check_size(spec, "sweep", points * o.games * o.players, per_game=True, out=o.out,
+                   yes=o.yes, threads=o.threads, n_players=o.players,
+                   policies=policies)  # fmt: skip
     if run is None:
         run = Run.start("sweep", o.out, o.seed, {
             **data_paths(o.cards, [], o.presets),

@@ -92,9 +92,14 @@ def checked(o: TournamentOptions) -> TournamentSetup:
         from reports import strengths as St
 
         tiers = sum(St.plays(strengths, t) for t in (St.TUNED, St.LEARNED)) + 1
-        seat_games = tiers * o.blocks * sum(p.n_tables * n for n, p in plans.items())
+        per_block = sum(p.n_tables * n for n, p in plans.items())
+        seat_games, most = tiers * o.blocks * per_block, max(counts)
+        seconds = seat_games * (S.seat_seconds(spec, most, policies) or 0.0)
+        if St.plays(strengths, St.SEARCH):  # every seat a search player
+            search = spec.strategies().make_policy(f"{St.SEARCH}:rollouts={o.search_rollouts}")
+            seconds += o.search_blocks * per_block * (S.seat_seconds(spec, most, [search]) or 0)
         S.check_size(spec, "tournament", seat_games, per_game=True, out=o.out, yes=o.yes,
-                     threads=o.threads)  # fmt: skip
+                     threads=o.threads, seconds=seconds)  # fmt: skip
     return TournamentSetup(o, spec, tables, exp, names, counts, plans, t_start)
 
 

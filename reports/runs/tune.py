@@ -55,6 +55,11 @@ def run(o: TuneOptions) -> S.Output:
     S.check_backend(o.backend, o.scheduler)
     setup = checked(o)
     if run is None:
+        n = o.players
+        field = setup.registry.make_policies(setup.opponents, n - 1) if setup.opponents else []
+        S.check_size(setup.spec, "tuning", setup.budget["games"] * n, per_game=False, out=o.out,
+                     yes=o.yes, threads=o.threads, n_players=n,
+                     policies=[setup.registry.make_policy(setup.start), *field])  # fmt: skip
         run = Run.start("tune", o.out, o.seed, {
             "options": setup.o, "game": setup.spec.name, "command": command_line(),
             **data_paths(o.cards, o.set_, o.presets),

@@ -43,6 +43,7 @@ PLAY API, the functions of a `play_module`:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -132,7 +133,8 @@ class GameSpec:
 
     def check_effect(self, tables, counts: Iterable[int], settings, policies=()) -> None:
         """Refuse, in one line, a `--set` setting or a strategy parameter that could take effect
-        in no game of this run (`counts`: its player counts): the game's `inert_setting`."""
+        in no game of this run (`counts`: its player counts): the game's `inert_setting`; say in
+        one line each one that takes effect at only some of them (`partial_setting`)."""
         if self.play_module is None:  # a game of its own analysis (Wilds): nothing to check
             return
         inert = getattr(self.play(), "inert_setting", None)
@@ -140,9 +142,13 @@ class GameSpec:
             return
         from sim.core.carddata import parse_set_options
 
-        why = inert(tables, tuple(counts), parse_set_options(list(settings or [])), policies)
+        overrides = parse_set_options(list(settings or []))
+        why = inert(tables, tuple(counts), overrides, policies)
         if why is not None:
             raise UserError(why)
+        partial = getattr(self.play(), "partial_setting", None)
+        for line in partial(tables, tuple(counts), overrides) if partial else ():
+            print(f"note: {line}", file=sys.stderr, flush=True)  # it plays: harmless
 
     def check_expansions(self, expansions: Iterable[str]) -> tuple[str, ...]:
         wanted = tuple(expansions)

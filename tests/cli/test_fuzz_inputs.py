@@ -107,6 +107,21 @@ CASES = {
     "a run of 10^12 games": (["simulate", "--games", "1000000000000"], "add --yes to go on"),
     "a tournament of 10^8 blocks": (["tournament", "--blocks", "100000000"],
                                     "add --yes to go on"),
+    # a size the heuristics' rate would pass: the search's rollouts cost 2,000 times a seat's
+    "50,000 games of a search seat": (
+        ["simulate", "--games", "50000", "--strategies", "search,greedy,greedy,greedy"],
+        "add --yes to go on"),
+    "the reference engine's 2,000,000 games": (
+        ["simulate", "--games", "2000000", "--engine", "reference"], "on 1 core(s)"),
+    "a tuning of 10^10 games": (["tune", "--strategy", "farmer", "--games", "10000000000"],
+                                "this tuning would take about"),
+    "a card valuation of 10^7 blocks": (["restrict", "--strategy", "farmer", "--blocks",
+                                         "10000000"], "this card valuation would take about"),
+    "a learning run of 100,000 search games an iteration": (
+        ["learn", "--games", "100000"], "this learning run would take about"),
+    "a design search of 10^6 candidates": (
+        ["design", "--vary", "rules.seat_4_pearls=0..4", "--target", "seat_share:4>=0.231",
+         "--candidates", "1000000"], "this design search would take about"),
 }  # fmt: skip
 
 

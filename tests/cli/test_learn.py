@@ -84,9 +84,9 @@ main()
 
 
 def test_a_killed_learn_run_resumes_to_the_same_weights(tmp_path):
-    """SIGKILL in the second iteration, its weights written but not its row (the run held
-    there, so the kill never comes too late): `--resume` keeps the first (its file untouched),
-    redoes the second and ends with the weights and curve of an uninterrupted run, byte for
+    """SIGKILL in the second iteration, its weights written but not stored (the run held there,
+    so the kill never comes too late): `--resume` keeps the first (its stored chunk), redoes the
+    second and ends with the weights and curve of an uninterrupted run, byte for
     byte."""
     args = ("learn", "--players", "2", "--iterations", "2", "--games", "4", "--rollouts", "4",
             "--strength-games", "20", "--seed", "11")  # fmt: skip
@@ -101,18 +101,17 @@ def test_a_killed_learn_run_resumes_to_the_same_weights(tmp_path):
     while time.time() < deadline and p.poll() is None and not flag.exists():
         time.sleep(0.01)
     assert flag.exists() and p.poll() is None, err.read_text()  # held there, never past it
-    first = partial_dir(out) / "iteration_1.json"
-    assert first.exists() and not (partial_dir(out) / "iteration_2.json").exists()
-    assert (partial_dir(out) / "learned_2.npz").exists()
-    kept = (partial_dir(out) / "learned_1.npz").read_bytes()
-    written = (partial_dir(out) / "learned_1.npz").stat().st_mtime_ns
+    chunks = partial_dir(out) / "chunks" / L.ITERATIONS  # chunk i: iteration i
+    first = chunks / "000000000001-1.done"
+    assert first.exists() and not (chunks / "000000000002-1.done").exists()
+    assert (partial_dir(out) / "learned_2.npz").exists()  # written, not yet stored
+    kept = (chunks / "000000000001-learned_1.npz").read_bytes()
     os.kill(p.pid, signal.SIGKILL)
     p.wait(timeout=60)
     assert not out.exists() and first.exists()
     resumed = _cli("learn", "--resume", str(out))
     assert resumed.returncode == 0, resumed.stderr
     assert (out / "learned_1.npz").read_bytes() == kept
-    assert (out / "learned_1.npz").stat().st_mtime_ns == written  # kept, not made again
     for name in ("learned.npz", "learned_2.npz", "curve.csv", "summary.txt"):
         assert (out / name).read_bytes() == (whole / name).read_bytes(), name
 

@@ -18,6 +18,10 @@ REFERENCE_SECONDS = 0.006
 #: for the estimate before a long run (`reports.runs.setup.check_size`): 100,000 four-player
 #: games took 10 s of CPU and wrote 7.1 MB of seats.parquet and games.parquet (2026-12-06).
 SEAT_GAME_SECONDS, SEAT_GAME_BYTES = 2.5e-5, 20
+#: A searching seat's CPU seconds per rollout and player of its table (each rollout plays the
+#: rest of the game at every seat): 64 rollouts cost 0.24 s a four-player game (docs/search.md,
+#: "Strength and speed", 2026-12-02), for the same estimate.
+ROLLOUT_SEAT_SECONDS = 0.24 / 64 / 4
 
 
 def player_counts(tables, expansions: tuple[str, ...]) -> tuple[int, ...]:
@@ -100,6 +104,28 @@ def inert_setting(tables, counts, overrides: dict, policies) -> str | None:
                 return (f"{getattr(p, 'name', p)}: {param}={value} is no {what} of this card "
                         f"data (0-{n - 1}): it would forbid nothing")  # fmt: skip
     return None
+
+
+def partial_setting(tables, counts, overrides: dict) -> list[str]:
+    """What a setting of this run changes at only some of its player counts (docs/reliability.md:
+    it plays, and the run says so in one line): Pearls for a seat that only the larger tables
+    have."""
+    import re
+
+    lines = []
+    for key in overrides:
+        seat = re.fullmatch(r"rules\.seat_(\d)_pearls", key)
+        if seat:
+            at = [n for n in counts if n >= int(seat.group(1))]
+            if at and len(at) < len(counts):
+                rest = [n for n in counts if n not in at]
+                lines.append(f"--set {key} changes the {_counts(at)}-player games only; the "
+                             f"{_counts(rest)}-player tables have no seat {seat.group(1)}")
+    return lines
+
+
+def _counts(counts) -> str:
+    return ", ".join(map(str, counts))
 
 
 def compile_apart_ahead(tables) -> None:
