@@ -57,6 +57,7 @@ from reports.render.markup import (
     paragraphs,
     slug_ascii,
 )
+from sim.core.interrupts import raise_if_interrupted
 from sim.core.runs import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ class Report:
     def section(self, title: str, text: str = "", *, lead: bool = False) -> Section:
         """Add a section; `text` (optional) becomes its first paragraphs. A `lead` section (the
         verdicts) comes first, before the table of contents, whenever it is added."""
+        raise_if_interrupted()  # a report has no chunks: each part it adds is a safe point
         sec = Section(self, str(title), len(self.sections) + 1)
         sec.lead = lead
         at = sum(s.lead for s in self.sections) if lead else len(self.sections)
@@ -233,6 +235,7 @@ class Section:
         function); numbers are right-aligned. The index is shown unless it is a default
         0..n-1 RangeIndex without a name. `row_classes`: a CSS class per row (the HTML page's
         colours, e.g. the verdict table's `v-holds`); `css_class`: the table's (HTML only)."""
+        raise_if_interrupted()
         table = _table_from_frame(df, str(caption), float_format)
         table.row_classes = list(row_classes) if row_classes is not None else None
         table.css_class = css_class
@@ -247,6 +250,7 @@ class Section:
     def figure(self, fig: Figure, name: str, caption: str = "") -> Section:
         """Add a figure: render `fig` to PNG now (Agg) and close it. `name` becomes the file
         ``figures/<safe_name(name)>.png``, made unique within the report."""
+        raise_if_interrupted()  # (a SIGTERM swallowed by matplotlib's finalizers stops here)
         png = render_png_soon(fig)
         name = _unique(safe_name(name), self._report._figure_names)
         self._report._figure_names.add(name)
@@ -616,12 +620,33 @@ def _render_pool():
         method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
         try:
             workers = max(1, min(2, os.cpu_count() or 1))
-            pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method))
+            pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
+                                       initializer=_worker_start, initargs=(os.getpid(),))
             atexit.register(pool.shutdown, wait=True, cancel_futures=True)
         except (OSError, ImportError):  # no working semaphores (no /dev/shm, no sem_open)
             pool = None
     _POOL.append(pool)
     return pool
+
+
+def _worker_start(parent: int) -> None:
+    """A chart worker holds no run's lock and ends with the command that started it: after a
+    SIGKILL of the command (a batch scheduler's, the out-of-memory killer's), its workers once
+    lived on holding the run's lock, and `--resume` was refused until they were killed by hand."""
+    import os
+    import threading
+    import time
+
+    from sim.core.runs import OutputLock
+
+    OutputLock.close_inherited()
+
+    def end_with_parent() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=end_with_parent, daemon=True).start()
 
 
 #: ABYSS_MC_RENDER_INLINE=1 renders every chart in the process that makes it

@@ -135,6 +135,8 @@ def play(setup: TournamentSetup, run) -> tuple[str, Path]:
         _compile_ahead(spec, exp, o.fight_points)
     with run:
         run.seal(tables, o.presets)
+        if run.resumed:
+            _clear_results(run)
         cluster = run.cluster(o.backend, o.scheduler, o.threads)
         from reports.play.tournament import run_tournament
 
@@ -165,6 +167,24 @@ def play(setup: TournamentSetup, run) -> tuple[str, Path]:
             _manifest(setup, run, results, extra_config, n_games, phases)  # (with its time)
         run.finish()
     return text, run.out
+
+
+def _clear_results(run) -> None:
+    """A resumed run writes every result again (the tournaments' and card values' from their
+    chunks, the fight rollouts played again): what the interrupted run wrote is removed first,
+    its chunks and plan kept. A part that makes its folder anew (Abyss's fight_or_explore/)
+    failed with "File exists" when the run was interrupted after it (issue 53)."""
+    import shutil
+
+    from reports.run_dir import CHUNKS_NAME, PLAN_NAME
+
+    for path in run.dir.iterdir():
+        if path.name in (CHUNKS_NAME, PLAN_NAME):
+            continue
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
 
 
 def _write(setup: TournamentSetup, run, results: dict) -> tuple[str, int]:

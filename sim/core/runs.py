@@ -178,6 +178,17 @@ class OutputLock:
         for lock in list(cls.held):
             lock.release()
 
+    @classmethod
+    def close_inherited(cls) -> None:
+        """In a forked child (a report's chart worker): close its copies of the locks' files and
+        forget them. The parent keeps its locks (a flock belongs to the open file, which the
+        parent still holds), and the child holds none: a child left behind by a killed parent
+        once kept the run locked, and `--resume` was refused."""
+        for lock in list(cls.held):
+            if lock.fd is not None:
+                os.close(lock.fd)
+        cls.held.clear()
+
     def acquire(self, output: Path) -> OutputLock:
         try:
             import fcntl
