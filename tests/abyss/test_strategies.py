@@ -108,7 +108,7 @@ def test_names_list_policies_then_sorted_presets() -> None:
     assert names[5:] == sorted(BUILTIN_NAMES)
     assert set(REGISTRY.hand_written_presets()) == set(PRESET_NAMES)
     assert all(re.fullmatch(r"[a-z_]+_tuned_[2345]p", n) for n in TUNED_NAMES)
-    assert all(re.fullmatch(r"[a-z_]+_open_[234]p", n) for n in OPEN_NAMES)
+    assert all(re.fullmatch(r"[a-z_]+_open_[2345]p", n) for n in OPEN_NAMES)
 
 
 def test_builtin_policies() -> None:
