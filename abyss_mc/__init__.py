@@ -161,7 +161,7 @@ def tune(*, strategy: str | None = _U.strategy, players: int = _U.players, again
          seed: int = _U.seed, expansions=_U.expansions, set=_U.set_, cards=_U.cards,
          presets=_U.presets, game: str = _U.game, threads: int | None = _U.threads,
          backend: str = _U.backend, scheduler: str | None = _U.scheduler, out=None, resume=None,
-         progress: bool = False) -> R.TuneResult:  # fmt: skip
+         yes: bool = False, progress: bool = False) -> R.TuneResult:  # fmt: skip
     """A strategy's parameters searched for the highest win rate against a field: `trace`,
     `preset`, `presets` (the tuned.toml) (`abyss-mc tune`)."""
     return _run(TuneOptions, locals())
@@ -171,7 +171,7 @@ def restrict(*, strategy: str | None = _X.strategy, players: int = _X.players,
              blocks: int = _X.blocks, seed: int = _X.seed, expansions=_X.expansions,
              set=_X.set_, cards=_X.cards, presets=_X.presets, game: str = _X.game,
              threads: int | None = _X.threads, backend: str = _X.backend,
-             scheduler: str | None = _X.scheduler, out=None, resume=None,
+             scheduler: str | None = _X.scheduler, out=None, resume=None, yes: bool = False,
              progress: bool = False) -> R.RestrictResult:  # fmt: skip
     """Every card's value to `strategy`, by restricted play: `impact` (`abyss-mc restrict`)."""
     return _run(RestrictOptions, locals())
@@ -184,7 +184,7 @@ def design(*, vary=None, target=None, players: int = _D.players, strategies=_D.s
            retune_candidates: int = _D.retune_candidates, seed: int = _D.seed,
            expansions=_D.expansions, set=_D.set_, cards=_D.cards, presets=_D.presets,
            game: str = _D.game, threads: int | None = _D.threads, backend: str = _D.backend,
-           scheduler: str | None = _D.scheduler, out=None, resume=None,
+           scheduler: str | None = _D.scheduler, out=None, resume=None, yes: bool = False,
            progress: bool = False) -> R.DesignResult:  # fmt: skip
     """Card and rule values (`vary`: ``{"key": (lo, hi)}`` or choices ``{"key": [a, b]}``)
     toward a designer's targets (`target`: ``["seat_spread<=0.05"]``): `candidates`
@@ -197,7 +197,8 @@ def learn(*, players: int = _L.players, iterations: int = _L.iterations, games: 
           opponents: str = _L.opponents, base: str | None = _L.base, seed: int = _L.seed,
           expansions=_L.expansions, set=_L.set_, cards=_L.cards, presets=_L.presets,
           game: str = _L.game, backend: str = _L.backend, scheduler: str | None = _L.scheduler,
-          out=None, resume=None, progress: bool = False) -> R.LearnResult:  # fmt: skip
+          out=None, resume=None, yes: bool = False,
+          progress: bool = False) -> R.LearnResult:  # fmt: skip
     """A learned player distilled from the search: `curve`, `weights` (`abyss-mc learn`)."""
     return _run(LearnOptions, locals())
 

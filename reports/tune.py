@@ -190,8 +190,9 @@ class AgainstField:
         return self.n_players * max(1, len(self.specs))
 
     def policies(self, spec) -> list:
-        make = spec.strategies().make_policy
-        return [make(s) for s in self.specs] + [make(s) for s in self.opponents]
+        """The candidates' and the opponents' policies, each made for a table of `n_players`
+        (a learned player takes that count's weights, or refuses another count's)."""
+        return spec.strategies().table_policies([*self.specs, *self.opponents], self.n_players)
 
     def deals(self, first: int, n: int):
         q = len(self.specs)

@@ -32,7 +32,8 @@ def run(o: DesignOptions) -> S.Output:
         fld = problem.field
         S.check_size(fld.spec, "design search", total * o.players, per_game=False, out=o.out,
                      yes=o.yes, threads=o.threads, n_players=o.players,
-                     policies=fld.spec.strategies().make_policies(fld.lineup, o.players))
+                     policies=fld.spec.strategies().make_policies(fld.lineup, o.players),
+                     expansions=fld.expansions)
     if run is None:
         run = Run.start("design", o.out, o.seed, {
             "options": o.stored(), "game": problem.field.spec.name,
@@ -66,7 +67,7 @@ def checked(o: DesignOptions) -> tuple[Problem, Budget, object, dict]:
     if any(t.metric in ("card_value", "max_card_value") for t in targets):
         if spec.report().restrictions is None:
             raise UserError(f"{spec.title} has no restricted play: no card_value targets")
-        spec.check_effect(tables, [n], o.set_, [registry.make_policy(card_strategy)])
+        spec.check_effect(tables, [n], o.set_, registry.table_policies([card_strategy], n))
     fld = Field(spec, lineup, n, card_strategy, o.cards, list(o.set_ or []), exp)
     varies = _started(varies, fld, set_value, o)  # (an unknown key is named there first)
     spec.check_effect(tables, [n], [f"{v.key}=0" for v in varies])  # a knob that turns nothing

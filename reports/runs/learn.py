@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import textwrap
 from dataclasses import dataclass
 from importlib import import_module
@@ -135,8 +134,9 @@ def check_size(setup: LearnSetup, o) -> None:
     n, registry = setup.n_players, setup.spec.strategies()
     search = registry.make_policy(f"search:rollouts={setup.rollouts}")
     records = setup.iterations * record_games(setup)
-    seconds = n * (records * S.seat_seconds(setup.spec, n, [search] + [registry.make_policy(
-        setup.base)] * (n - 1)) + (total_games(setup) - records) * S.seat_seconds(setup.spec, n))
+    lineup = [search] + [registry.make_policy(setup.base)] * (n - 1)
+    seconds = n * (records * S.seat_seconds(setup.spec, n, lineup, expansions=setup.expansions)
+                   + (total_games(setup) - records) * S.seat_seconds(setup.spec, n))
     S.check_size(setup.spec, "learning run", total_games(setup) * n, per_game=False, out=o.out,
                  yes=o.yes, seconds=seconds)  # fmt: skip
 
@@ -328,7 +328,7 @@ def iterate(setup: LearnSetup, store=None) -> pd.DataFrame:
     from sim.core.chunks import ChunkStore
 
     store = store if store is not None else ChunkStore(setup.out / "chunks" / ITERATIONS)
-    _warnings_name_iterations(store)
+    store.label = iteration_label
     # A run interrupted by an earlier version left its iterations loose in the staging
     # (iteration_<i>.json, learned_<i>.npz), unchecked and unstamped: they are not read, the
     # iterations are played again (the same seed, the same games) and `publish` overwrites them.
@@ -345,11 +345,9 @@ def iterate(setup: LearnSetup, store=None) -> pd.DataFrame:
     return pd.DataFrame([read_row(store, it) for it in range(setup.iterations + 1)])
 
 
-def _warnings_name_iterations(store) -> None:
-    """The store's warning names the iteration, not "games i-i" (each chunk is one iteration)."""
-    say = store.warn
-    store.warn = lambda message: say(re.sub(r"chunk of games (\d+)-\1\b", r"iteration \1",
-                                            message))  # fmt: skip
+def iteration_label(first: int, _n: int) -> str:
+    """What a stored chunk is called in the store's warning: each is one iteration."""
+    return f"iteration {first}"
 
 
 def _json_writer(row: dict):

@@ -29,7 +29,8 @@ def run(o: RestrictOptions) -> S.Output:
         games = (1 + len(cardlist)) * o.blocks * o.players
         S.check_size(spec, "card valuation", games * o.players, per_game=False, out=o.out,
                      yes=o.yes, threads=o.threads, n_players=o.players,
-                     policies=[registry.make_policy(o.strategy.strip())])  # fmt: skip
+                     policies=[registry.make_policy(o.strategy.strip())],
+                     expansions=exp)  # fmt: skip
         run = Run.start("restrict", o.out, o.seed, {
             "options": o.stored(), "game": spec.name, **data_paths(o.cards, o.set_, o.presets),
         })  # fmt: skip
@@ -50,7 +51,7 @@ def _checked(o: RestrictOptions):
         raise UserError(f"--blocks must be at least 2; got {o.blocks}")
     start = o.strategy.strip()
     # unknown names fail before any work, and a forbidden card beyond the deck (issue 53)
-    spec.check_effect(tables, [o.players], o.set_, [registry.make_policy(start)])
+    spec.check_effect(tables, [o.players], o.set_, registry.table_policies([start], o.players))
     cardlist = restrictions(tables)
     registry.make_policy(f"{start}:{cardlist[0][2]}")  # a policy without restricted play says so
     return spec, registry, exp, tables, cardlist

@@ -70,12 +70,14 @@ def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
 LONG_SECONDS, DISK_SHARE = 3600.0, 0.1
 
 
-def seat_seconds(spec, n_players: int, policies=(), engine: str = "fast") -> float | None:
+def seat_seconds(spec, n_players: int, policies=(), engine: str = "fast",
+                 expansions=()) -> float | None:  # fmt: skip
     """CPU seconds per seat-game (a game x its players) of `policies` played equally often at
     `n_players` (one line-up, or a tournament's pool): the engine's rate per seat (the game's
     `SEAT_GAME_SECONDS`, `REFERENCE_SECONDS`), plus, for a seat that looks ahead (the search),
     its rollouts: each plays the rest of the game at every seat (`ROLLOUT_SEAT_SECONDS`, per
-    rollout and player). None where the game has no measured rates."""
+    rollout and player; by the run's `expansions` where they change the game's length). None
+    where the game has no measured rates."""
     if spec.play_module is None:  # a game of its own analysis (Wilds): no rates measured
         return None
     play = spec.play()
@@ -84,6 +86,8 @@ def seat_seconds(spec, n_players: int, policies=(), engine: str = "fast") -> flo
     if base is None:
         return None
     rollout = getattr(play, "ROLLOUT_SEAT_SECONDS", 0.0)
+    if isinstance(rollout, dict):  # by expansions played ("": none); unknown: the slowest
+        rollout = rollout.get("+".join(sorted(expansions)), max(rollout.values()))
     costs = [base + (p.rollouts * n_players * rollout if getattr(p, "LOOKS_AHEAD", False) else 0)
              for p in policies] or [base]  # fmt: skip
     return sum(costs) / len(costs)
@@ -91,7 +95,8 @@ def seat_seconds(spec, n_players: int, policies=(), engine: str = "fast") -> flo
 
 def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bool,
                threads: int | None = None, n_players: int = 4, policies=(),
-               engine: str = "fast", seconds: float | None = None) -> None:  # fmt: skip
+               engine: str = "fast", expansions=(), seconds: float | None = None,
+               ) -> None:  # fmt: skip
     """Before a run of `seat_games` seat-games (games x players) that would take more than an
     hour or write more than a tenth of the free disk (`seat_seconds` of its line-up, or the
     caller's CPU `seconds` for a run of several kinds of games; the game's `SEAT_GAME_BYTES`:
@@ -101,7 +106,7 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
     import shutil
 
     if seconds is None:
-        per_seat = seat_seconds(spec, n_players, policies, engine)
+        per_seat = seat_seconds(spec, n_players, policies, engine, expansions)
         if per_seat is None:
             return
         seconds = seat_games * per_seat
@@ -131,15 +136,22 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
 def _duration(seconds: float) -> str:
     for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
         if seconds >= 2 * size:
-            return f"{seconds / size:,.0f} {unit}"
-    return f"{seconds:.0f} s"
+            return f"{_rounded(seconds / size)} {unit}"
+    return f"{_rounded(seconds)} s"
 
 
 def _bytes(n: float) -> str:
     for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if n >= size:
-            return f"{n / size:,.1f} {unit}"
+            return f"{_rounded(n / size)} {unit}"
     return f"{n:.0f} bytes"
+
+
+def _rounded(x: float) -> str:
+    """Two significant figures: the rates behind an estimate are good to a factor of two or so
+    (docs/reliability.md), so "579 days" would claim more than they know."""
+    x = float(f"{x:.2g}")
+    return f"{x:,.0f}" if x >= 10 else f"{x:.2g}"
 
 
 def start_or_resume(command: str, o):

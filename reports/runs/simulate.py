@@ -72,7 +72,7 @@ def _simulate(spec, o: SimulateOptions, run) -> S.Output:
     if run is None:  # refuses an existing directory before any work
         S.check_size(spec, "simulation", o.games * o.players, per_game=o.per_game, out=o.out,
                      yes=o.yes, threads=o.threads, n_players=o.players, policies=policies,
-                     engine=engine)  # fmt: skip
+                     engine=engine, expansions=exp)  # fmt: skip
         run = Run.start("simulate", o.out, o.seed, {
             "game": spec.name, "n_players": o.players, "n_games": o.games, "seed": o.seed,
             "strategies": lineup, "per_game": o.per_game, "expansions": list(exp),

@@ -342,8 +342,8 @@ def run(o) -> Output:
         policies = (spec.strategies().make_policies(o.strategies.split(","), o.players)
                     if spec.play_module is not None else ())  # (Wilds: no line-up)
         check_size(spec, "sweep", points * o.games * o.players, per_game=True, out=o.out,
-                   yes=o.yes, threads=o.threads, n_players=o.players,
-                   policies=policies)  # fmt: skip
+                   yes=o.yes, threads=o.threads, n_players=o.players, policies=policies,
+                   expansions=exp)  # fmt: skip
     if run is None:
         run = Run.start("sweep", o.out, o.seed, {
             **data_paths(o.cards, [], o.presets),

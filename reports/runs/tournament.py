@@ -94,10 +94,11 @@ def checked(o: TournamentOptions) -> TournamentSetup:
         tiers = sum(St.plays(strengths, t) for t in (St.TUNED, St.LEARNED)) + 1
         per_block = sum(p.n_tables * n for n, p in plans.items())
         seat_games, most = tiers * o.blocks * per_block, max(counts)
-        seconds = seat_games * (S.seat_seconds(spec, most, policies) or 0.0)
+        seconds = seat_games * (S.seat_seconds(spec, most, policies, expansions=exp) or 0.0)
         if St.plays(strengths, St.SEARCH):  # every seat a search player
             search = spec.strategies().make_policy(f"{St.SEARCH}:rollouts={o.search_rollouts}")
-            seconds += o.search_blocks * per_block * (S.seat_seconds(spec, most, [search]) or 0)
+            per_seat = S.seat_seconds(spec, most, [search], expansions=exp) or 0.0
+            seconds += o.search_blocks * per_block * per_seat
         S.check_size(spec, "tournament", seat_games, per_game=True, out=o.out, yes=o.yes,
                      threads=o.threads, seconds=seconds)  # fmt: skip
     return TournamentSetup(o, spec, tables, exp, names, counts, plans, t_start)

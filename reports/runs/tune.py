@@ -56,10 +56,11 @@ def run(o: TuneOptions) -> S.Output:
     setup = checked(o)
     if run is None:
         n = o.players
-        field = setup.registry.make_policies(setup.opponents, n - 1) if setup.opponents else []
+        field = setup.registry.table_policies(setup.opponents, n) if setup.opponents else []
         S.check_size(setup.spec, "tuning", setup.budget["games"] * n, per_game=False, out=o.out,
                      yes=o.yes, threads=o.threads, n_players=n,
-                     policies=[setup.registry.make_policy(setup.start), *field])  # fmt: skip
+                     policies=[setup.registry.make_policy(setup.start), *field],
+                     expansions=setup.exp)  # fmt: skip
         run = Run.start("tune", o.out, o.seed, {
             "options": setup.o, "game": setup.spec.name, "command": command_line(),
             **data_paths(o.cards, o.set_, o.presets),
@@ -93,8 +94,8 @@ def checked(o: TuneOptions) -> TuneSetup:
     if o.against:
         opponents = S.parse_lineup(o.against, n - 1)
         # unknown names fail before any work, and a setting no game can use (issue 53)
-        spec.check_effect(tables, [n], o.set_, registry.make_policies(opponents, n - 1))
-    spec.check_effect(tables, [n], o.set_, [policy])
+        spec.check_effect(tables, [n], o.set_, registry.table_policies(opponents, n))
+    spec.check_effect(tables, [n], o.set_, registry.table_policies([start], n))
     return TuneSetup(stored, spec, registry, tables, exp, start, policy_name, space, rules,
                      values, blocks, seeds, opponents, o.cards, o.set_, o.presets, t_start)
 

@@ -45,8 +45,11 @@ def file_sha256(path: Path) -> str:
 
 class ChunkStore:
     def __init__(self, root: Path | str, warn: Callable[[str], None] | None = None,
-                 stamp: str | None = None) -> None:  # fmt: skip
+                 stamp: str | None = None, label: Callable[[int, int], str] | None = None,
+                 ) -> None:  # fmt: skip
         self.root = Path(root)
+        #: what a chunk (first, n) is called in a warning (a store of iterations names them so)
+        self.label = label or (lambda first, n: f"chunk of games {first}-{first + n - 1}")
         self.root.mkdir(parents=True, exist_ok=True)
         self.warn = warn or (lambda message: print(message, file=sys.stderr))
         self.stamp = stamp
@@ -137,7 +140,7 @@ class ChunkStore:
                 continue
             moved, where = self._quarantine_from(first)
             self.warn(
-                f"warning: the stored chunk of games {first}-{first + n - 1} {why}; it is not "
+                f"warning: the stored {self.label(first, n)} {why}; it is not "
                 f"used: it and the {moved - 1} chunk(s) after it were moved to {where} (kept) and "
                 "are played again"
             )

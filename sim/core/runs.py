@@ -61,7 +61,8 @@ def read_table(path: Path | str, columns: list[str] | None = None):
     except FileNotFoundError:
         raise UserError(f"{path}: no such file; the run is incomplete") from None
     except Exception as exc:  # noqa: BLE001  (pyarrow raises its own kinds: ArrowInvalid, ...)
-        text = " ".join(str(exc).split())[:160]
+        text = " ".join(str(exc).split())
+        text = text if len(text) <= 160 else text[:159].rstrip() + "..."
         raise UserError(f"{path}: damaged or truncated, not a readable table ({text}); make "
                         "the run again (manifest.json has its command)") from None
 

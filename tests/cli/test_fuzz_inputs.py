@@ -98,6 +98,13 @@ CASES = {
                               "is empty"),
     "a truncated weights file": (["simulate", "--players", "4", "--strategies",
                                   "learned:weights={weights},greedy"], "damaged or truncated"),
+    "a card valuation with another count's weights": (
+        ["restrict", "--players", "2", "--blocks", "4", "--strategy", "learned:weights={w4}"],
+        "was made for 4 players; this table has 2"),
+    "a design's card strategy with another count's weights": (
+        ["design", "--players", "2", "--card-strategy", "learned:weights={w4}", "--vary",
+         "rules.first_player_pearls=0..6", "--target", "card_value:lord.jailer<=0.5"],
+        "was made for 4 players; this table has 2"),
     "the search's rollout weights of another count": (
         ["simulate", "--players", "2", "--strategies",
          "search:rollout_policy=learned:rollout_weights={w4}:rollouts=4,greedy"],
@@ -109,19 +116,22 @@ CASES = {
                                     "add --yes to go on"),
     # a size the heuristics' rate would pass: the search's rollouts cost 2,000 times a seat's
     "50,000 games of a search seat": (
-        ["simulate", "--games", "50000", "--strategies", "search,greedy,greedy,greedy"],
+        ["simulate", "--games", "50000", "--threads", "2", "--strategies",
+         "search,greedy,greedy,greedy"],
         "add --yes to go on"),
     "the reference engine's 2,000,000 games": (
         ["simulate", "--games", "2000000", "--engine", "reference"], "on 1 core(s)"),
-    "a tuning of 10^10 games": (["tune", "--strategy", "farmer", "--games", "10000000000"],
+    "a tuning of 10^10 games": (["tune", "--strategy", "farmer", "--games", "10000000000",
+                                 "--threads", "2"],
                                 "this tuning would take about"),
     "a card valuation of 10^7 blocks": (["restrict", "--strategy", "farmer", "--blocks",
-                                         "10000000"], "this card valuation would take about"),
-    "a learning run of 100,000 search games an iteration": (
-        ["learn", "--games", "100000"], "this learning run would take about"),
+                                         "10000000", "--threads", "2"],
+                                        "this card valuation would take about"),
+    "a learning run of 10^7 search games an iteration": (
+        ["learn", "--games", "10000000"], "this learning run would take about"),
     "a design search of 10^6 candidates": (
         ["design", "--vary", "rules.seat_4_pearls=0..4", "--target", "seat_share:4>=0.231",
-         "--candidates", "1000000"], "this design search would take about"),
+         "--candidates", "1000000", "--threads", "2"], "this design search would take about"),
 }  # fmt: skip
 
 
@@ -294,3 +304,16 @@ def test_a_run_too_large_for_memory_is_one_line(tmp_path, monkeypatch):
         "error: not enough memory for this run: make it smaller (fewer games, players or "
         "points), or run it in parts"]
     assert not out.exists()
+
+
+def test_a_tunes_field_is_made_for_the_whole_table():
+    """`tune --against learned` at 2 players once refused the 2-player weights ("made for 2
+    players; this table has 1") and the built-in ones ("no built-in weights for 1 players"): the
+    field was made for the opponents' seats, not the table."""
+    from reports.runs.options import TuneOptions
+    from reports.runs.tune import checked
+
+    two = DATA.parents[1] / "strategies" / "learned" / "learned_2p.npz"
+    for against in ("learned", f"learned:weights={two}"):
+        setup = checked(TuneOptions(strategy="farmer", players=2, against=against))
+        assert setup.opponents == [against]  # checked, not refused

@@ -19,9 +19,10 @@ REFERENCE_SECONDS = 0.006
 #: games took 10 s of CPU and wrote 7.1 MB of seats.parquet and games.parquet (2026-12-06).
 SEAT_GAME_SECONDS, SEAT_GAME_BYTES = 2.5e-5, 20
 #: A searching seat's CPU seconds per rollout and player of its table (each rollout plays the
-#: rest of the game at every seat): 64 rollouts cost 0.24 s a four-player game (docs/search.md,
-#: "Strength and speed", 2026-12-02), for the same estimate.
-ROLLOUT_SEAT_SECONDS = 0.24 / 64 / 4
+#: rest of the game at every seat), by the expansions played, for the same estimate: 64 rollouts
+#: cost about 1.0 s a four-player game of the base game and 0.26 s with Leviathan against three
+#: `pearl_economist_open_4p` (docs/reliability.md has the command; 2026-12-06).
+ROLLOUT_SEAT_SECONDS = {"": 1.0 / 64 / 4, "leviathan": 0.26 / 64 / 4}
 
 
 def player_counts(tables, expansions: tuple[str, ...]) -> tuple[int, ...]:

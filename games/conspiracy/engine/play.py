@@ -13,8 +13,9 @@ COMPILE_SECONDS = 35
 REFERENCE_SECONDS = 0.002
 #: The fast path's CPU seconds and per-game tables' bytes per seat-game, for the estimate before
 #: a long run (`reports.runs.setup.check_size`): 100,000 four-player games wrote 5.2 MB of
-#: per-game tables (2026-12-06); the time as Abyss's, an upper bound.
-SEAT_GAME_SECONDS, SEAT_GAME_BYTES = 2.5e-5, 15
+#: per-game tables and took 4.8 s of CPU beyond the start (`abyss-mc simulate --game conspiracy
+#: --players 4 --games 100000 --threads 1`, less the same with 1,000 games; 2026-12-06).
+SEAT_GAME_SECONDS, SEAT_GAME_BYTES = 1.2e-5, 15
 #: A searching seat's CPU seconds per rollout and player of its table: 64 rollouts cost 0.028 s
 #: a two-player game (docs/search.md, Conspiracy, 2026-12-02), for the same estimate.
 ROLLOUT_SEAT_SECONDS = 0.028 / 64 / 2
