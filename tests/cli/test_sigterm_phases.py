@@ -182,7 +182,7 @@ def stop_in(phase: Phase, out: Path, args: list = ARGS) -> Stopped:
             p.communicate()
 
 
-def check_stopped(phase: Phase, out: Path, stopped: Stopped) -> None:
+def check_stopped(phase: Phase, out: Path, stopped: Stopped, command: str = "tournament") -> None:
     staging = partial_dir(out)
     assert not stopped.left, f"worker processes left running after the exit: {stopped.left}"
     assert stopped.seconds < BOUND
@@ -192,7 +192,7 @@ def check_stopped(phase: Phase, out: Path, stopped: Stopped) -> None:
     )
     assert (
         stopped.stderr.strip().splitlines()[-1]
-        == f"interrupted: finish the run with `abyss-mc tournament --resume {out}`"
+        == f"interrupted: finish the run with `abyss-mc {command} --resume {out}`"
     ), stopped.stderr
     assert not out.exists(), "an interrupted run was published"
     assert not (staging / phase.writes).exists(), f"{phase.name!r} went on to its end"
