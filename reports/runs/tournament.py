@@ -99,6 +99,11 @@ def checked(o: TournamentOptions) -> TournamentSetup:
             search = spec.strategies().make_policy(f"{St.SEARCH}:rollouts={o.search_rollouts}")
             per_seat = S.seat_seconds(spec, most, [search], expansions=exp) or 0.0
             seconds += o.search_blocks * per_block * per_seat
+        restrictions = spec.report().restrictions
+        if card_blocks and restrictions and not o.minutes:  # each tier's card values
+            n = St.card_players(counts)  # the tier's best, unrestricted then without each card
+            card_seat_games = tiers * (1 + len(restrictions(tables))) * card_blocks * n * n
+            seconds += card_seat_games * (S.seat_seconds(spec, n, expansions=exp) or 0.0)
         S.check_size(spec, "tournament", seat_games, per_game=True, out=o.out, yes=o.yes,
                      threads=o.threads, seconds=seconds)  # fmt: skip
     return TournamentSetup(o, spec, tables, exp, names, counts, plans, t_start)

@@ -114,6 +114,9 @@ CASES = {
     "a run of 10^12 games": (["simulate", "--games", "1000000000000"], "add --yes to go on"),
     "a tournament of 10^8 blocks": (["tournament", "--blocks", "100000000"],
                                     "add --yes to go on"),
+    "a tournament's card values of 10^7 blocks": (
+        ["tournament", "--report", "--players", "4", "--blocks", "10", "--card-blocks", "10000000",
+         "--threads", "2"], "this tournament would take about"),
     # a size the heuristics' rate would pass: the search's rollouts cost 2,000 times a seat's
     "50,000 games of a search seat": (
         ["simulate", "--games", "50000", "--threads", "2", "--strategies",
