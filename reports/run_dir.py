@@ -111,8 +111,11 @@ class Run:
         marker = foreign(self.dir / CHUNKS_NAME, plan_digest(plan), bool(plan.get(STAMPED)))
         if marker is not None:
             where = marker.relative_to(self.dir)
-            made = ("carries no plan stamp, as no chunk of this run does" if "plan" not in
-                    json.loads(marker.read_text()) else "was made by another run's plan")
+            made = (
+                "carries no plan stamp, as no chunk of this run does"
+                if "plan" not in json.loads(marker.read_text())
+                else "was made by another run's plan"
+            )
             raise UserError(f"cannot resume {self.out}: the stored chunk {where} {made} "
                             f"(copied from another run?); take it out of {self.dir}, or start "
                             "a new run")  # fmt: skip
@@ -171,6 +174,12 @@ class InterruptNote:
         if not self.staging.resumable:
             if issubclass(exc_type, ClusterLost):
                 raise UserError(f"{exc}; nothing was kept (this run is short): run it again")
+            if issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
+                print("interrupted: nothing was kept (this run is short): run it again",
+                      file=sys.stderr, flush=True)  # fmt: skip
+                InterruptNote.told = True
+                if issubclass(exc_type, KeyboardInterrupt):
+                    raise SystemExit(130) from None
             return False
         finish = f"`abyss-mc {self.command} --resume {self.out_dir}`"
         if issubclass(exc_type, ClusterLost):

@@ -29,11 +29,16 @@ def run(o: DesignOptions) -> S.Output:
     total = (budget.candidates * problem.games(budget.blocks)
              + (budget.finalists + 2) * problem.games(budget.reeval_blocks))
     if run is None and o.minutes is None:  # (--minutes is the user's own budget)
+        from reports.design import retune_games, retune_plan
+
         fld = problem.field
-        S.check_size(fld.spec, "design search", total * o.players, per_game=False, out=o.out,
-                     yes=o.yes, threads=o.threads, n_players=o.players,
+        plan = retune_plan(problem)  # then the finalist's re-tuned players and learned check
+        after = retune_games(problem, budget, len(plan)) + (1 + bool(plan)) * problem.games(
+            budget.reeval_blocks)
+        S.check_size(fld.spec, "design search", (total + after) * o.players, per_game=False,
+                     out=o.out, yes=o.yes, threads=o.threads, n_players=o.players,
                      policies=fld.spec.strategies().make_policies(fld.lineup, o.players),
-                     expansions=fld.expansions)
+                     expansions=fld.expansions)  # fmt: skip
     if run is None:
         run = Run.start("design", o.out, o.seed, {
             "options": o.stored(), "game": problem.field.spec.name,

@@ -76,11 +76,10 @@ def seat_seconds(spec, n_players: int, policies=(), engine: str = "fast",
     `n_players` (one line-up, or a tournament's pool): the engine's rate per seat (the game's
     `SEAT_GAME_SECONDS`, `REFERENCE_SECONDS`), plus, for a seat that looks ahead (the search),
     its rollouts: each plays the rest of the game at every seat (`ROLLOUT_SEAT_SECONDS`, per
-    rollout and player; by the run's `expansions` where they change the game's length). None
-    where the game has no measured rates."""
-    if spec.play_module is None:  # a game of its own analysis (Wilds): no rates measured
-        return None
-    play = spec.play()
+    rollout and player; by the run's `expansions` where they change the game's length). A game
+    of its own analysis (Wilds) has its rates per episode in that module. None where the game
+    has no measured rates."""
+    play = _rates(spec)
     base = getattr(play, "REFERENCE_SECONDS" if engine == "reference" else "SEAT_GAME_SECONDS",
                    None)  # fmt: skip
     if base is None:
@@ -91,6 +90,11 @@ def seat_seconds(spec, n_players: int, policies=(), engine: str = "fast",
     costs = [base + (p.rollouts * n_players * rollout if getattr(p, "LOOKS_AHEAD", False) else 0)
              for p in policies] or [base]  # fmt: skip
     return sum(costs) / len(costs)
+
+
+def _rates(spec):
+    """The module with the game's measured rates: its play module, or its analysis module."""
+    return spec.play() if spec.play_module is not None else spec.analysis()
 
 
 def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bool,
@@ -112,8 +116,13 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
         seconds = seat_games * per_seat
     cores = 1 if engine == "reference" else threads or os.cpu_count() or 1
     seconds /= cores
-    bytes_per_seat = getattr(spec.play(), "SEAT_GAME_BYTES", 0) if spec.play_module else 0
-    size = 2 * seat_games * bytes_per_seat if per_game else 0  # the chunks, then the merge
+    rates = _rates(spec)
+    size = 2 * seat_games * getattr(rates, "SEAT_GAME_BYTES", 0) if per_game else 0  # chunks, merge
+    memory = seat_games * getattr(rates, "SEAT_GAME_MEMORY", 0)  # a run that holds its tables
+    available = _available_memory()
+    if memory and available and memory > available:  # --yes cannot help: it would fail later
+        raise UserError(f"this {what} would need about {_bytes(memory)} of memory "
+                        f"({_bytes(available)} available): make it smaller")  # fmt: skip
     where = Path(out).resolve() if out is not None else Path("runs").resolve()
     while not where.exists():
         where = where.parent
@@ -131,6 +140,17 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
         if sys.stdin.readline().strip().lower() in ("y", "yes"):
             return
     raise UserError(f"{line}: add --yes to go on, or make it smaller")
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory the system can give a new run (Linux's MemAvailable), or None."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def _duration(seconds: float) -> str:

@@ -34,6 +34,9 @@ def _analysis(spec, o: SimulateOptions) -> S.Output:
             f"{spec.title} runs play the fast path in one go (no --engine reference, no "
             f"--resume); `abyss-mc bench --game {spec.name}` compares the engines"
         )
+    if o.games >= 2:  # (fewer: its own line says so)
+        S.check_size(spec, "simulation", spec.analysis().episodes(o.games), per_game=True,
+                     out=o.out, yes=o.yes, threads=o.threads)  # fmt: skip
     text = spec.analysis().simulate(
         games=o.games, seed=o.seed, cards=o.cards, set_=o.set_, out=o.out, backend=o.backend,
         scheduler=o.scheduler, threads=o.threads, chunk_size=o.chunk_size,

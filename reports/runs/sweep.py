@@ -339,9 +339,13 @@ def run(o) -> Output:
         from reports.runs.setup import check_size
 
         points, spec = 1 + len(grid(axes)), game_spec(o.game)
-        policies = (spec.strategies().make_policies(o.strategies.split(","), o.players)
-                    if spec.play_module is not None else ())  # (Wilds: no line-up)
-        check_size(spec, "sweep", points * o.games * o.players, per_game=True, out=o.out,
+        policies = (
+            spec.strategies().make_policies(o.strategies.split(","), o.players)
+            if spec.play_module is not None
+            else ()
+        )  # (Wilds: no line-up)
+        seats = o.players if spec.play_module is not None else 1  # (Wilds: one climber)
+        check_size(spec, "sweep", points * o.games * seats, per_game=True, out=o.out,
                    yes=o.yes, threads=o.threads, n_players=o.players, policies=policies,
                    expansions=exp)  # fmt: skip
     if run is None:
@@ -396,8 +400,9 @@ def _points(o, base: list[str], the_run):
     keys = [k for k, _ in swept]  # the swept keys, then the fixed
     settings = [f"{k}=0" for k in keys] + [item for item in base if "=" in item]
     spec.check_effect(load({}), [o.players], settings, policies)
-    play_point = _point_runner(spec, policies, o, exp,
-                               lambda: the_run().cluster(o.backend, o.scheduler, o.threads))
+    play_point = _point_runner(
+        spec, policies, o, exp, lambda: the_run().cluster(o.backend, o.scheduler, o.threads)
+    )
     return load, play_point, None, replace(o, game=spec.name, strategies=",".join(lineup)), exp
 
 

@@ -86,6 +86,9 @@ class AnalysisModule(Protocol):
     """`GameSpec.analysis_module`: a game whose runs are not games of a line-up."""
 
     simulate: Callable[..., str]
+    #: episodes(games) -> the episodes a `simulate` of `--games` plays, for its size estimate
+    #: (`reports.runs.setup.check_size`, with the module's `SEAT_GAME_SECONDS` per episode)
+    episodes: Callable[..., int]
     write_report: Callable[..., dict]
     replay: Callable[..., tuple]
     bench: Callable[..., Any]

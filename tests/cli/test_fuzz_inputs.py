@@ -135,6 +135,18 @@ CASES = {
     "a design search of 10^6 candidates": (
         ["design", "--vary", "rules.seat_4_pearls=0..4", "--target", "seat_share:4>=0.231",
          "--candidates", "1000000", "--threads", "2"], "this design search would take about"),
+    # a small search whose re-tuning of its finalist's players is the long part (not counted
+    # before: it started)
+    "a design's re-tuning of 10^6 candidates": (
+        ["design", "--vary", "rules.seat_4_pearls=0..4", "--target", "seat_share:4>=0.231",
+         "--candidates", "8", "--blocks", "20", "--retune-candidates", "1000000", "--threads",
+         "2"], "this design search would take about"),
+    # Wilds: its rates are per episode (before: none, and any run started without a word)
+    "a Wilds run of 10^9 episodes per setting": (
+        ["simulate", "--game", "wilds", "--games", "1000000000"], "of memory"),
+    "a Wilds sweep of 10^9 episodes a point": (
+        ["sweep", "--game", "wilds", "--games", "1000000000", "--set", "climber.ap_per_turn=4,6"],
+        "of memory"),
 }  # fmt: skip
 
 

@@ -105,3 +105,69 @@ def test_sigterm_stops_the_command_within_seconds(tmp_path, name: str) -> None:
     assert "Traceback" not in done.stderr, done.stderr
     assert out.is_dir() and (out / "manifest.json").is_file(), "the resumed run was not published"
     assert not staging.exists(), "the staging is left after the resumed run"
+
+
+def test_sigterm_stops_a_wilds_run_within_seconds(tmp_path) -> None:
+    """A Wilds `simulate` is not resumable (its episodes take seconds per 100,000): SIGTERM in
+    its episodes stops it within seconds, in one line saying nothing was kept, with nothing
+    published or left behind. Its compiled loop is called in chunks of a third of a second, the
+    interrupt checked between them (`games.wilds.report.crystals.local_runner`); before, one
+    call per setting: `--games 1000000` exited 10-92 s after the signal, with no line."""
+    import signal
+    import subprocess
+    import time
+
+    from tests.cli.test_sigterm_phases import BOUND, REACH, cli
+
+    assert (
+        run("simulate", "--game", "wilds", "--games", "20", "--out", tmp_path / "warm").returncode
+        == 0
+    )  # compiled (fmt: skip)
+    out = tmp_path / "run"
+    p = cli("simulate", "--game", "wilds", "--games", "200000", "--threads", "1", "--out", out)
+    deadline = time.monotonic() + REACH
+    while not list(tmp_path.glob(".run.partial-*")):  # its staging: 15-25 s of episodes to go
+        assert p.poll() is None and time.monotonic() < deadline, p.communicate()
+        time.sleep(0.01)
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=BOUND)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        pytest.fail(f"still running {BOUND:.0f} s after SIGTERM")
+    print(f"wilds: stopped {time.monotonic() - t0:.2f} s after SIGTERM")
+    assert p.returncode == 128 + signal.SIGTERM, err
+    assert err.strip().splitlines() == [
+        "interrupted: nothing was kept (this run is short): run it again"
+    ], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["warm"]  # no run, staging or lock
+
+
+def test_the_chunked_episodes_are_the_one_call_and_stop_between_chunks(monkeypatch) -> None:
+    """`local_runner` gives the arrays of one call of the compiled loop, and stops at the first
+    chunk boundary once a signal was remembered (a SIGTERM Python could not raise in the loop)."""
+    import signal
+
+    import numpy as np
+
+    from games.wilds.engine.kernel import run_episodes
+    from games.wilds.report import crystals
+    from sim import games
+    from sim.core import interrupts
+
+    t = games.get("wilds").load_cards(None, None)
+    monkeypatch.setattr(crystals, "CHUNK_EPISODES", 7)
+    for strike in (0, 3):
+        whole, chunked = (
+            run_episodes(t, 5, np.arange(30), strike),
+            crystals.local_runner(t, 5, np.arange(30), strike),
+        )
+        assert all(np.array_equal(a, b) for a, b in zip(whole, chunked, strict=True))
+    calls = []
+    monkeypatch.setattr(crystals.KN, "run_episodes", lambda *a: calls.append(a) or whole)
+    monkeypatch.setattr(interrupts, "_received", signal.SIGTERM)
+    with pytest.raises(SystemExit):
+        crystals.local_runner(t, 5, np.arange(30), 0)
+    assert calls == []

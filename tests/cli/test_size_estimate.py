@@ -28,9 +28,11 @@ def test_a_search_seat_costs_its_rollouts(abyss):
     assert one_search > 100 * heuristic  # each of its decisions plays 64 games to their end
     looks = one_search - heuristic
     assert seat_seconds(spec, 4, [search128, greedy, greedy, greedy], expansions=LEVIATHAN) - (
-        heuristic) == pytest.approx(2 * looks)  # twice the rollouts, twice the look-ahead
+        heuristic
+    ) == pytest.approx(2 * looks)  # twice the rollouts, twice the look-ahead
     assert seat_seconds(spec, 5, [search] * 5, expansions=LEVIATHAN) - heuristic == (
-        pytest.approx(5 * looks))
+        pytest.approx(5 * looks)
+    )
 
 
 def test_the_base_games_rollouts_are_the_longer(abyss):
@@ -50,8 +52,10 @@ def test_the_reference_engine_is_counted_at_its_own_rate(abyss):
 
 # with Leviathan 0.26 CPU s a game with one search seat, 2 cores: 110 and 43 minutes; the base
 # game's 1.0 s: 2.8 hours
-@pytest.mark.parametrize(("n_games", "expansions", "asks"), [
-    (50_000, LEVIATHAN, "110 minutes"), (20_000, LEVIATHAN, None), (20_000, (), "2.8 hours")])
+@pytest.mark.parametrize(
+    ("n_games", "expansions", "asks"),
+    [(50_000, LEVIATHAN, "110 minutes"), (20_000, LEVIATHAN, None), (20_000, (), "2.8 hours")],
+)
 def test_a_long_search_run_asks_where_the_heuristics_would_not(abyss, tmp_path, n_games,
                                                                expansions, asks):  # fmt: skip
     spec, greedy, search, _ = abyss
@@ -72,3 +76,52 @@ def test_yes_goes_on_with_the_line(abyss, tmp_path, capsys):
                n_players=4, policies=[search, greedy, greedy, greedy])  # fmt: skip
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "going on (--yes)" in err
+
+
+# --- Leviathan Wilds: rates per episode in its analysis module --------------------------------
+
+
+def test_wilds_runs_are_estimated_per_episode(tmp_path, monkeypatch):
+    """A Wilds `simulate` plays every setting (`RUNS_PER_EPISODE` episodes per --games); its
+    rates are measured per episode (games/wilds/report/__init__.py). Before, Wilds had none:
+    `seat_seconds` was None and a run of any size started without a word."""
+    from games.wilds.report import episodes
+    from games.wilds.report.crystals import RUNS_PER_EPISODE, run_analysis
+
+    spec = games.get("wilds")
+    assert seat_seconds(spec, 1) > 0
+    frame = run_analysis(spec.load_cards(None, None), 1, 3)
+    assert frame.groupby(["setting", "deck"]).ngroups == RUNS_PER_EPISODE == episodes(1)
+    size = {"per_game": True, "out": tmp_path, "yes": False, "threads": 2}
+    check_size(spec, "simulation", episodes(100_000), **size)  # seconds: goes on
+    from reports.runs import setup
+
+    monkeypatch.setattr(setup, "_available_memory", lambda: None)  # (the time alone)
+    hours = 3 * 3600 * 2 / seat_seconds(spec, 1)  # episodes of three hours on 2 cores
+    with pytest.raises(UserError, match=r"would take about 3 hours on 2 core.*add --yes"):
+        check_size(spec, "simulation", int(hours), **{**size, "per_game": False})
+
+
+def test_a_wilds_run_that_would_not_fit_in_memory_is_refused_first(tmp_path, monkeypatch):
+    """The Wilds tables are held whole: a run larger than the memory available is refused in
+    one line before it starts (`--yes` cannot help); before, `--games 1000000` ran for minutes
+    (13 GB) and larger ones failed at the end."""
+    from typer.testing import CliRunner
+
+    from cli.app import app
+    from reports.runs import setup
+
+    monkeypatch.setattr(setup, "_available_memory", lambda: 4 * 10**9)
+    out = tmp_path / "w"
+    for yes in ([], ["--yes"]):
+        result = CliRunner().invoke(app, ["simulate", "--game", "wilds", "--games", "1000000",
+                                          "--out", str(out), *yes])  # fmt: skip
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert lines == [lines[0]] and lines[0].startswith(
+            "error: this simulation would need about 13 GB of memory (4 GB "
+        )
+        assert not out.exists() and not list(tmp_path.iterdir())
+    result = CliRunner().invoke(app, ["simulate", "--game", "wilds", "--games", "300", "--out",
+                                      str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output

@@ -11,11 +11,25 @@ from pathlib import Path
 from sim.core.errors import UserError
 from sim.core.runs import read_table
 
+#: What one episode of one setting costs a `simulate` (its share of the tables and report too),
+#: for the size estimate (`reports.runs.setup.check_size`; a "seat-game" here is an episode):
+#: CPU seconds, bytes of crystals.parquet, and bytes of memory at the run's peak. Measured from
+#: `/usr/bin/time abyss-mc simulate --game wilds --games N` at N = 20,000 and 200,000 (the
+#: difference over 1.8M episodes; docs/reliability.md).
+SEAT_GAME_SECONDS, SEAT_GAME_BYTES, SEAT_GAME_MEMORY = 1.4e-5, 16, 1300
+
 
 def _tables(cards: Path | None, set_):
     from sim import games
 
     return games.get("wilds").load_cards(cards, set_)
+
+
+def episodes(games: int) -> int:
+    """The episodes a `simulate` of `--games` plays: every setting of `crystals.run_analysis`."""
+    from games.wilds.report.crystals import RUNS_PER_EPISODE
+
+    return games * RUNS_PER_EPISODE
 
 
 def simulate(*, games: int, seed: int, cards, set_, out, backend: str = "local",

@@ -20,6 +20,25 @@ from games.wilds.engine import kernel as KN
 from games.wilds.engine.cards import WARP_CLIMBER
 
 STRIKE_SETTINGS = (0, 1, 2, 3, 4)  # 0: the climber's own mix of strike values
+#: Episodes a run plays per `--games`: each strike setting, and each warp deck but the given one
+#: (`run_analysis`; `deck_variants` makes five)
+RUNS_PER_EPISODE = len(STRIKE_SETTINGS) + 5
+#: Episodes per call of the compiled loop: about a third of a second on one core, so a Ctrl-C or
+#: SIGTERM (which Python handles only between calls) stops a run within a second
+CHUNK_EPISODES = 50_000
+
+
+def local_runner(t, seed: int, games: np.ndarray, strike_value: int = 0):
+    """`run_episodes` in chunks of `CHUNK_EPISODES`, the run's interrupt checked between them:
+    the same arrays as one call (an episode is a pure function of (seed, index))."""
+    from sim.core.interrupts import raise_if_interrupted
+
+    parts = []
+    for first in range(0, len(games), CHUNK_EPISODES):
+        raise_if_interrupted()
+        parts.append(KN.run_episodes(t, seed, games[first : first + CHUNK_EPISODES], strike_value))
+    raise_if_interrupted()
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
 
 
 def setting_name(value: int) -> str:
@@ -27,10 +46,9 @@ def setting_name(value: int) -> str:
 
 
 def episodes_frame(t, seed: int, n: int, strike_value: int, deck: str = "as given",
-                   run=KN.run_episodes):  # fmt: skip
+                   run=local_runner):  # fmt: skip
     """One row per (episode, crystal) of n episodes (`run`:
-    `games.wilds.engine.kernel.run_episodes`, or
-    the same on a Dask cluster, `distributed_runner`)."""
+    `local_runner`, or the same on a Dask cluster, `distributed_runner`)."""
     out_crystals, out_games = run(t, seed, np.arange(n), strike_value)
     m = t.n_crystals
     # The climber goes for the crystals in the data's order, so crystal i is its target from the
@@ -86,7 +104,8 @@ def deck_variants(t) -> dict[str, object]:
     return out
 
 
-def run_analysis(t, seed: int, n: int, run=KN.run_episodes) -> pd.DataFrame:
+def run_analysis(t, seed: int, n: int, run=local_runner) -> pd.DataFrame:
+    """`RUNS_PER_EPISODE` x n episodes: every strike setting, then every other warp deck."""
     parts = [episodes_frame(t, seed, n, v, run=run) for v in STRIKE_SETTINGS]
     for name, variant in deck_variants(t).items():
         if name != "as given":
