@@ -248,16 +248,18 @@ def ending_effect(rows: pd.DataFrame, confidence: float = 0.95) -> Ending:
     and the others at its bottom; and per player, as a stronger player's lead is worth more
     (one constant per lead and one per player read +2.3 points on a planted game where ending
     adds nothing, docs/metrics.md). The cells are absorbed (the model fitted within them,
-    Frisch-Waugh-Lovell); standard errors clustered by deal (statsmodels' CR1, its count of
-    parameters made to include the cells), t on deals - 1 degrees of freedom.
+    Frisch-Waugh-Lovell); standard errors clustered by deal (CR1, as statsmodels', in closed
+    form: `reports.stats.ols`; its count of parameters made to include the cells), t on
+    deals - 1 degrees of freedom.
 
     Measured only with a full-rank model, more seats than parameters and at least `MIN_DEALS`
     deals: else the estimate is NaN (on a few deals the clustered standard error can be about
     0: the model fits every deal's seats exactly). More parameters than deals are allowed: the
     cells are absorbed and counted, and on planted games with more parameters than deals the
     standard error matches the estimates' spread (docs/metrics.md)."""
-    import statsmodels.api as sm
     from scipy import stats
+
+    from reports.stats.ols import cluster_ols, full_rank
 
     ended = int(rows["ended"].sum())
     rows, cell = comparable(rows)
@@ -270,14 +272,13 @@ def ending_effect(rows: pd.DataFrame, confidence: float = 0.95) -> Ending:
                   enders=int(rows["ended"].sum()), ended=ended,
                   parameters=int(cell.max(initial=-1) + 1 + x.shape[1]))  # fmt: skip
     nan = (math.nan,) * 4
-    if counts["deals"] < MIN_DEALS or len(y) <= counts["parameters"] or \
-            np.linalg.matrix_rank(x) < x.shape[1]:  # fmt: skip
+    if counts["deals"] < MIN_DEALS or len(y) <= counts["parameters"] or not full_rank(x):
         return Ending(*nan, **counts)
-    fit = sm.OLS(y, x).fit(cov_type="cluster", cov_kwds={"groups": pd.factorize(rows["deal"])[0]})
+    params, cov = cluster_ols(y, x, pd.factorize(rows["deal"])[0])
     # CR1 scales by (N - 1) / (N - K): K the parameters, the absorbed cells among them
-    se = float(fit.bse[0]) * math.sqrt((len(y) - x.shape[1]) / (len(y) - counts["parameters"]))
+    se = math.sqrt(cov[0, 0] * (len(y) - x.shape[1]) / (len(y) - counts["parameters"]))
     half = float(stats.t.ppf(0.5 + confidence / 2, counts["deals"] - 1)) * se
-    est = float(fit.params[0])
+    est = float(params[0])
     return Ending(est, est - half, est + half, se, **counts)
 
 

@@ -101,10 +101,11 @@ def tier_counts(seats, tables):
 
     bits = seats["lord_set"].to_numpy(dtype=np.int64)
     guild = np.asarray(tables.lord_guild)
-    owned = (bits[:, None] >> np.arange(len(guild), dtype=np.int64)) & 1
-    out = pd.DataFrame({"lords": owned.sum(axis=1)}, index=seats.index)
-    for g, name in enumerate(GUILDS):
-        out[name] = owned[:, guild == g].sum(axis=1)
+    lords = np.arange(len(guild), dtype=np.int64)
+    out = pd.DataFrame({"lords": np.bitwise_count(bits).astype(np.int64)}, index=seats.index)
+    for g, name in enumerate(GUILDS):  # the guild's Lords owned: the bits of its mask that are set
+        mask = np.bitwise_or.reduce(np.int64(1) << lords[guild == g], initial=np.int64(0))
+        out[name] = np.bitwise_count(bits & mask).astype(np.int64)
     for col, src in (("locations", "n_locations"), ("keys", "keys"),
                      ("monsters", "n_monster_tokens"), ("kills", "leviathans_killed"),
                      ("affiliated", "n_affiliated"), ("pearls", "pearls")):  # fmt: skip
