@@ -130,6 +130,11 @@ def tension_frame(samples: dict[str, dict[int, Sample]]):
 def add_tension(report, samples: dict[str, dict[int, Sample]], proxy: str) -> None:
     """The `Tension` section: the table of every metric by strength and player count, and how
     a lead grows after each round. `proxy`: what the running score is."""
+    from reports.render.report import compute_soon
+
+    # the chart's fits (one per round and count) on the chart pool while the table is made
+    curves = {(tier, n): compute_soon(growth_curve, sample) for tier, by_count in samples.items()
+              for n, sample in by_count.items() if len(sample.scores)}  # fmt: skip
     frame = tension_frame(samples)
     if frame.empty:
         return
@@ -156,7 +161,7 @@ def add_tension(report, samples: dict[str, dict[int, Sample]], proxy: str) -> No
     columns = ["games", "deals", "lead changes", "decisive point", "comeback round", "comeback",
                "lead growth", "margin"]  # fmt: skip
     sec.table(shown[columns])
-    sec.figure(chart_growth(samples), "tension_comebacks",
+    sec.figure(chart_growth(samples, curves), "tension_comebacks",
                "The points a seat gains in the rest of the game per point of lead after each "
                "round, against the same deal's other tables (95% intervals over deals), by "
                "play strength: above 0 the leader snowballs, below 0 the others catch "
@@ -177,8 +182,16 @@ def _unabsorbed(frame) -> str:
     )
 
 
-def chart_growth(samples: dict[str, dict[int, Sample]]):
-    """The lead's growth after each round below the median game, one panel per count."""
+def growth_curve(sample: Sample) -> np.ndarray:
+    """The lead's growth after each round below the median game: [round, (estimate, lo, hi)]."""
+    ks = range(int(np.median(rounds_played(sample.scores, NOT_PLAYED))))
+    return np.array([growth(sample, k)[:3] for k in ks]).reshape(-1, 3)
+
+
+def chart_growth(samples: dict[str, dict[int, Sample]], curves: dict | None = None):
+    """The lead's growth after each round below the median game, one panel per count
+    (`curves`: (strength, count) -> a function giving its `growth_curve`, computed here
+    without)."""
     from reports.render.charts import error_bars, figure, legend_of_panels
 
     counts = sorted({n for by_count in samples.values() for n in by_count})
@@ -189,9 +202,10 @@ def chart_growth(samples: dict[str, dict[int, Sample]]):
             sample = by_count.get(n)
             if sample is None or not len(sample.scores):
                 continue
-            ks = range(int(np.median(rounds_played(sample.scores, NOT_PLAYED))))
-            stats = np.array([growth(sample, k)[:3] for k in ks]).reshape(-1, 3)
-            ax.errorbar(np.array(ks) + 1, stats[:, 0], yerr=error_bars(*stats.T), marker="o",
+            curve = (curves or {}).get((tier, n))
+            stats = curve() if curve is not None else growth_curve(sample)
+            ks = np.arange(len(stats))
+            ax.errorbar(ks + 1, stats[:, 0], yerr=error_bars(*stats.T), marker="o",
                         markersize=3, capsize=2, linewidth=1, color=f"C{i}",
                         label=tier)  # fmt: skip
         ax.axhline(0, color="grey", linestyle="--", linewidth=0.8)
