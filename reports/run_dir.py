@@ -174,9 +174,11 @@ class InterruptNote:
         if not self.staging.resumable:
             if issubclass(exc_type, ClusterLost):
                 raise UserError(f"{exc}; nothing was kept (this run is short): run it again")
-            if issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
-                print("interrupted: nothing was kept (this run is short): run it again",
-                      file=sys.stderr, flush=True)  # fmt: skip
+            from sim.core.interrupts import received
+
+            if issubclass(exc_type, (KeyboardInterrupt, SystemExit)) and received():
+                print("interrupted: nothing was kept (this command does not resume): run it "
+                      "again", file=sys.stderr, flush=True)  # fmt: skip
                 InterruptNote.told = True
                 if issubclass(exc_type, KeyboardInterrupt):
                     raise SystemExit(130) from None

@@ -29,16 +29,12 @@ def run(o: DesignOptions) -> S.Output:
     total = (budget.candidates * problem.games(budget.blocks)
              + (budget.finalists + 2) * problem.games(budget.reeval_blocks))
     if run is None and o.minutes is None:  # (--minutes is the user's own budget)
-        from reports.design import retune_games, retune_plan
-
         fld = problem.field
-        plan = retune_plan(problem)  # then the finalist's re-tuned players and learned check
-        after = retune_games(problem, budget, len(plan)) + (1 + bool(plan)) * problem.games(
-            budget.reeval_blocks)
-        S.check_size(fld.spec, "design search", (total + after) * o.players, per_game=False,
-                     out=o.out, yes=o.yes, threads=o.threads, n_players=o.players,
+        S.check_size(fld.spec, "design search", most_games(problem, budget) * o.players,
+                     per_game=False, out=o.out, yes=o.yes, threads=o.threads,
+                     n_players=o.players, expansions=fld.expansions,
                      policies=fld.spec.strategies().make_policies(fld.lineup, o.players),
-                     expansions=fld.expansions)  # fmt: skip
+                     )  # fmt: skip
     if run is None:
         run = Run.start("design", o.out, o.seed, {
             "options": o.stored(), "game": problem.field.spec.name,
@@ -50,6 +46,22 @@ def run(o: DesignOptions) -> S.Output:
                                   card_digest=card_digest(tables, o.cards, o.set_),
                                   timer=timer)  # fmt: skip
     return S.Output(summary, out_dir, (f"results: {out_dir}",))
+
+
+def most_games(problem: Problem, budget: Budget) -> int:
+    """The games a design search plays at most (its size estimate): the candidates, every round
+    of finalists (`reports.design.ROUNDS`), the confirmation and the baseline, then the re-tune
+    of each player of the line-up with something to tune (its candidates, then 3 finalists and
+    the start when it is not among them, each on twice the deals) and the checks of the
+    re-tuned players and the learned one."""
+    from reports.design import ROUNDS, retune_plan
+
+    one = problem.games(budget.reeval_blocks)
+    plan = retune_plan(problem)
+    retune = (len(plan) * problem.field.n_players * budget.retune_blocks
+              * (budget.retune_candidates + 4 * 2))  # fmt: skip
+    return (budget.candidates * problem.games(budget.blocks)
+            + (ROUNDS * budget.finalists + 2) * one + retune + (1 + bool(plan)) * one)
 
 
 def checked(o: DesignOptions) -> tuple[Problem, Budget, object, dict]:

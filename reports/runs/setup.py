@@ -66,8 +66,10 @@ def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
     return "reference"
 
 
-#: Beyond these a run asks first (issue 53): an hour of play, or a tenth of the free disk.
-LONG_SECONDS, DISK_SHARE = 3600.0, 0.1
+#: Beyond these a run asks first (issue 53): an hour of play, or a tenth of the free disk; one
+#: that holds its tables whole is refused beyond this share of the memory available (its peak
+#: was measured up to 10% over the estimate, and the system needs some too)
+LONG_SECONDS, DISK_SHARE, MEMORY_SHARE = 3600.0, 0.1, 0.8
 
 
 def seat_seconds(spec, n_players: int, policies=(), engine: str = "fast",
@@ -100,12 +102,15 @@ def _rates(spec):
 def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bool,
                threads: int | None = None, n_players: int = 4, policies=(),
                engine: str = "fast", expansions=(), seconds: float | None = None,
-               ) -> None:  # fmt: skip
+               memory_rate: str = "SEAT_GAME_MEMORY") -> None:  # fmt: skip
     """Before a run of `seat_games` seat-games (games x players) that would take more than an
     hour or write more than a tenth of the free disk (`seat_seconds` of its line-up, or the
     caller's CPU `seconds` for a run of several kinds of games; the game's `SEAT_GAME_BYTES`:
     docs/reliability.md): one line with the estimate; with `yes` it goes on, on a terminal it
-    asks, else it is refused. The reference engine plays on one core."""
+    asks, else it is refused. The reference engine plays on one core, and so does a game whose
+    rates say so (`ONE_CORE`). A run that holds its tables whole (the game's `BASE_MEMORY` and
+    `memory_rate` per seat-game: Wilds) and would need more than `MEMORY_SHARE` of the memory
+    available is refused, `--yes` or not: it would fail, or be killed, on its way."""
     import os
     import shutil
 
@@ -114,13 +119,15 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
         if per_seat is None:
             return
         seconds = seat_games * per_seat
-    cores = 1 if engine == "reference" else threads or os.cpu_count() or 1
-    seconds /= cores
     rates = _rates(spec)
+    one_core = engine == "reference" or getattr(rates, "ONE_CORE", False)
+    cores = 1 if one_core else threads or os.cpu_count() or 1
+    seconds /= cores
     size = 2 * seat_games * getattr(rates, "SEAT_GAME_BYTES", 0) if per_game else 0  # chunks, merge
-    memory = seat_games * getattr(rates, "SEAT_GAME_MEMORY", 0)  # a run that holds its tables
+    memory = seat_games * getattr(rates, memory_rate, 0)  # a run that holds its tables
+    memory += getattr(rates, "BASE_MEMORY", 0) if memory else 0
     available = _available_memory()
-    if memory and available and memory > available:  # --yes cannot help: it would fail later
+    if memory and available and memory > MEMORY_SHARE * available:
         raise UserError(f"this {what} would need about {_bytes(memory)} of memory "
                         f"({_bytes(available)} available): make it smaller")  # fmt: skip
     where = Path(out).resolve() if out is not None else Path("runs").resolve()
@@ -143,14 +150,24 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
 
 
 def _available_memory() -> int | None:
-    """Bytes of memory the system can give a new run (Linux's MemAvailable), or None."""
+    """Bytes of memory the system can give a new run, or None: Linux's MemAvailable, or less
+    in a container whose memory is limited (cgroup v2: `memory.max` less `memory.current`;
+    MemAvailable there is the host's)."""
+    found = []
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
+                found.append(int(line.split()[1]) * 1024)
     except (OSError, ValueError, IndexError):
         pass
-    return None
+    try:
+        group = Path("/sys/fs/cgroup")
+        limit = (group / "memory.max").read_text().strip()
+        if limit != "max":
+            found.append(int(limit) - int((group / "memory.current").read_text()))
+    except (OSError, ValueError):
+        pass
+    return min(found) if found and min(found) > 0 else None
 
 
 def _duration(seconds: float) -> str:

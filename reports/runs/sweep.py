@@ -347,7 +347,7 @@ def run(o) -> Output:
         seats = o.players if spec.play_module is not None else 1  # (Wilds: one climber)
         check_size(spec, "sweep", points * o.games * seats, per_game=True, out=o.out,
                    yes=o.yes, threads=o.threads, n_players=o.players, policies=policies,
-                   expansions=exp)  # fmt: skip
+                   expansions=exp, memory_rate="SWEEP_SEAT_GAME_MEMORY")  # fmt: skip
     if run is None:
         run = Run.start("sweep", o.out, o.seed, {
             **data_paths(o.cards, [], o.presets),

@@ -92,7 +92,11 @@ class GameSpec:
         return import_module(self.play_module)
 
     def strategies(self):
-        """The game's strategies registry (`strategies.registry.Registry`)."""
+        """The game's strategies registry (`strategies.registry.Registry`); a user error for a
+        game without games of a line-up (Wilds: `tune --game wilds` was a traceback)."""
+        if self.play_module is None:
+            raise UserError(f"{self.title} has no strategies: its runs are not games of a "
+                            f"line-up; see `abyss-mc simulate --game {self.name}`")  # fmt: skip
         return import_module(self.strategies_module or f"games.{self.name}.strategies").REGISTRY
 
     def report(self):

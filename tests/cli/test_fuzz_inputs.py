@@ -135,12 +135,8 @@ CASES = {
     "a design search of 10^6 candidates": (
         ["design", "--vary", "rules.seat_4_pearls=0..4", "--target", "seat_share:4>=0.231",
          "--candidates", "1000000", "--threads", "2"], "this design search would take about"),
-    # a small search whose re-tuning of its finalist's players is the long part (not counted
-    # before: it started)
-    "a design's re-tuning of 10^6 candidates": (
-        ["design", "--vary", "rules.seat_4_pearls=0..4", "--target", "seat_share:4>=0.231",
-         "--candidates", "8", "--blocks", "20", "--retune-candidates", "1000000", "--threads",
-         "2"], "this design search would take about"),
+    "tune for a game without strategies (before: a traceback)": (
+        ["tune", "--game", "wilds", "--strategy", "greedy"], "Leviathan Wilds has no strategies"),
     # Wilds: its rates are per episode (before: none, and any run started without a word)
     "a Wilds run of 10^9 episodes per setting": (
         ["simulate", "--game", "wilds", "--games", "1000000000"], "of memory"),
@@ -166,7 +162,10 @@ def files(tmp_path):
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_bad_input_is_one_line_and_leaves_nothing(tmp_path, files, case):
+def test_a_bad_input_is_one_line_and_leaves_nothing(tmp_path, files, case, monkeypatch):
+    from reports.runs import setup
+
+    monkeypatch.setattr(setup, "_available_memory", lambda: 8 * 10**9)  # (the same anywhere)
     args, said = CASES[case]
     args = [a.format(**files) for a in args]
     out = tmp_path / "out"
@@ -332,3 +331,26 @@ def test_a_tunes_field_is_made_for_the_whole_table():
     for against in ("learned", f"learned:weights={two}"):
         setup = checked(TuneOptions(strategy="farmer", players=2, against=against))
         assert setup.opponents == [against]  # checked, not refused
+
+
+def test_a_designs_re_tuning_counts_in_its_estimate(tmp_path, monkeypatch):
+    """A small search whose re-tuning of its finalist's players is the long part asks first
+    (`reports.runs.design.most_games`: every round of finalists, the re-tunes' candidates and
+    finalists, the checks). Before, `--retune-candidates 1000000` with 8 candidates started and
+    was still running 120 s later; here nothing may play (a search started fails at once)."""
+    from reports.runs import design
+
+    def played(*args, **kwargs):
+        raise AssertionError("the design search started")
+
+    monkeypatch.setattr(design, "run_design", played)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["design", "--vary", "rules.seat_4_pearls=0..4", "--target",
+                                 "seat_share:4>=0.231", "--candidates", "8", "--blocks", "20",
+                                 "--retune-candidates", "1000000", "--threads", "2", "--out",
+                                 str(out)])  # fmt: skip
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert lines[0].startswith("error: this design search would take about"), lines
+    assert not out.exists()
+

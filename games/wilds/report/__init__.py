@@ -13,10 +13,13 @@ from sim.core.runs import read_table
 
 #: What one episode of one setting costs a `simulate` (its share of the tables and report too),
 #: for the size estimate (`reports.runs.setup.check_size`; a "seat-game" here is an episode):
-#: CPU seconds, bytes of crystals.parquet, and bytes of memory at the run's peak. Measured from
-#: `/usr/bin/time abyss-mc simulate --game wilds --games N` at N = 20,000 and 200,000 (the
-#: difference over 1.8M episodes; docs/reliability.md).
+#: CPU seconds (user and system), bytes of crystals.parquet, and bytes of memory at the run's
+#: peak, over a fixed `BASE_MEMORY`; a sweep holds less per episode. Measured with
+#: `/usr/bin/time -f '%e %U %S %M' abyss-mc simulate --game wilds --games N` at N = 20,000,
+#: 200,000 and 400,000 (docs/reliability.md). The run keeps about one core busy (the compiled
+#: episodes are a third of its time, the tables and report the rest): `ONE_CORE`.
 SEAT_GAME_SECONDS, SEAT_GAME_BYTES, SEAT_GAME_MEMORY = 1.4e-5, 16, 1300
+BASE_MEMORY, SWEEP_SEAT_GAME_MEMORY, ONE_CORE = 0.35e9, 800, True
 
 
 def _tables(cards: Path | None, set_):

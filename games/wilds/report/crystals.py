@@ -30,15 +30,19 @@ CHUNK_EPISODES = 50_000
 
 def local_runner(t, seed: int, games: np.ndarray, strike_value: int = 0):
     """`run_episodes` in chunks of `CHUNK_EPISODES`, the run's interrupt checked between them:
-    the same arrays as one call (an episode is a pure function of (seed, index))."""
+    the same arrays as one call (an episode is a pure function of (seed, index)). The arrays are
+    made first, whole, so a run too large for memory fails at once, not after minutes."""
     from sim.core.interrupts import raise_if_interrupted
 
-    parts = []
-    for first in range(0, len(games), CHUNK_EPISODES):
+    n = len(games)
+    out_crystals = np.empty((n, t.n_crystals, KN.N_CFIELDS), dtype=np.int64)
+    out_games = np.empty((n, 3), dtype=np.int64)
+    for first in range(0, n, CHUNK_EPISODES):
         raise_if_interrupted()
-        parts.append(KN.run_episodes(t, seed, games[first : first + CHUNK_EPISODES], strike_value))
+        part = slice(first, first + CHUNK_EPISODES)
+        out_crystals[part], out_games[part] = KN.run_episodes(t, seed, games[part], strike_value)
     raise_if_interrupted()
-    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+    return out_crystals, out_games
 
 
 def setting_name(value: int) -> str:
