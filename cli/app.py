@@ -80,6 +80,10 @@ def main() -> None:
     signal.signal(signal.SIGTERM, interrupts.on_sigterm)
     try:
         code = app(prog_name="abyss-mc", standalone_mode=False)
+    except SystemExit as exc:  # a SIGTERM (`interrupts.on_sigterm`) outside a run: say so
+        if exc.code == 128 + signal.SIGTERM and not InterruptNote.told:
+            print("interrupted", file=sys.stderr)
+        raise
     except click_errors.NoArgsIsHelpError as exc:
         typer.echo(exc.ctx.get_help() if exc.ctx else "", err=True)
         code = 2

@@ -193,3 +193,27 @@ def test_a_wilds_run_plays_its_episodes_in_chunks(monkeypatch) -> None:
     frame = crystals.run_analysis(games.get("wilds").load_cards(None, None), 3, 40)
     assert len(sizes) == 3 * crystals.RUNS_PER_EPISODE and max(sizes) == 16
     assert frame["episode"].nunique() == 40
+
+
+def test_sigterm_outside_a_run_says_interrupted(tmp_path) -> None:
+    """A command that makes no run (`bench`), or one stopped before its run starts, ends a
+    SIGTERM with `interrupted` on stderr (before: exit 143 without a word)."""
+    import signal
+    import subprocess
+    import time
+
+    from tests.cli.test_sigterm_phases import BOUND, cli
+
+    p = cli("bench", "--games", "2000000", "--reference-games", "100000")
+    first = p.stderr.readline()  # "reference engine: ... games": they take minutes
+    assert first.startswith("reference engine"), first
+    time.sleep(0.5)
+    p.send_signal(signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=BOUND)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        pytest.fail(f"still running {BOUND:.0f} s after SIGTERM")
+    assert p.returncode == 128 + signal.SIGTERM, err
+    assert err.strip().splitlines()[-1] == "interrupted", err
+    assert "Traceback" not in err
