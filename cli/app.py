@@ -81,7 +81,7 @@ def main() -> None:
     try:
         code = app(prog_name="abyss-mc", standalone_mode=False)
     except SystemExit as exc:  # a SIGTERM (`interrupts.on_sigterm`) outside a run: say so
-        if exc.code == 128 + signal.SIGTERM and not InterruptNote.told:
+        if exc.code == 128 + signal.SIGTERM and interrupts.received() and not InterruptNote.told:
             print("interrupted", file=sys.stderr)
         raise
     except click_errors.NoArgsIsHelpError as exc:

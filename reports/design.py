@@ -478,10 +478,11 @@ def retune_seed(seed: int, retune: Retune) -> int:
 
 
 def retune_games(problem: Problem, budget: Budget, n_strategies: int) -> int:
-    """The games of the re-tunes: each strategy's candidates, then its 3 finalists on twice the
-    deals (`retuned_lineup`)."""
+    """The games of the re-tunes, at most: each strategy's candidates, then its 3 finalists and
+    the start when it is not among them (`reports.tune.finalists`) on twice the deals
+    (`retuned_lineup`)."""
     n = problem.field.n_players
-    return n_strategies * n * budget.retune_blocks * (budget.retune_candidates + 3 * 2)
+    return n_strategies * n * budget.retune_blocks * (budget.retune_candidates + 4 * 2)
 
 
 def retuned_lineup(problem: Problem, values: dict, budget: Budget, client=None,

@@ -54,14 +54,13 @@ def most_games(problem: Problem, budget: Budget) -> int:
     of each player of the line-up with something to tune (its candidates, then 3 finalists and
     the start when it is not among them, each on twice the deals) and the checks of the
     re-tuned players and the learned one."""
-    from reports.design import ROUNDS, retune_plan
+    from reports.design import ROUNDS, retune_games, retune_plan
 
     one = problem.games(budget.reeval_blocks)
     plan = retune_plan(problem)
-    retune = (len(plan) * problem.field.n_players * budget.retune_blocks
-              * (budget.retune_candidates + 4 * 2))  # fmt: skip
     return (budget.candidates * problem.games(budget.blocks)
-            + (ROUNDS * budget.finalists + 2) * one + retune + (1 + bool(plan)) * one)
+            + (ROUNDS * budget.finalists + 2) * one + retune_games(problem, budget, len(plan))
+            + (1 + bool(plan)) * one)
 
 
 def checked(o: DesignOptions) -> tuple[Problem, Budget, object, dict]:

@@ -127,7 +127,7 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
     memory = seat_games * getattr(rates, memory_rate, 0)  # a run that holds its tables
     memory += getattr(rates, "BASE_MEMORY", 0) if memory else 0
     available = _available_memory()
-    if memory and available and memory > MEMORY_SHARE * available:
+    if memory and available is not None and memory > MEMORY_SHARE * available:
         raise UserError(f"this {what} would need about {_bytes(memory)} of memory "
                         f"({_bytes(available)} available): make it smaller")  # fmt: skip
     where = Path(out).resolve() if out is not None else Path("runs").resolve()
@@ -150,9 +150,10 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
 
 
 def _available_memory() -> int | None:
-    """Bytes of memory the system can give a new run, or None: Linux's MemAvailable, or less
-    in a container whose memory is limited (cgroup v2: `memory.max` less `memory.current`;
-    MemAvailable there is the host's)."""
+    """Bytes of memory the system can give a new run, or None where nothing says: Linux's
+    MemAvailable, or less in a container whose memory is limited (cgroup v2, where MemAvailable
+    is the host's: `memory.max` less `memory.current`, its reclaimable file cache
+    (`inactive_file` of `memory.stat`) counted as free)."""
     found = []
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
@@ -164,10 +165,14 @@ def _available_memory() -> int | None:
         group = Path("/sys/fs/cgroup")
         limit = (group / "memory.max").read_text().strip()
         if limit != "max":
-            found.append(int(limit) - int((group / "memory.current").read_text()))
+            used = int((group / "memory.current").read_text())
+            stat = dict(line.split() for line in (group / "memory.stat").read_text().splitlines()
+                        if line.count(" ") == 1)  # fmt: skip
+            used -= min(used, int(stat.get("inactive_file", 0)))
+            found.append(max(0, int(limit) - used))
     except (OSError, ValueError):
         pass
-    return min(found) if found and min(found) > 0 else None
+    return min(found) if found else None
 
 
 def _duration(seconds: float) -> str:

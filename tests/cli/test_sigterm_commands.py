@@ -217,3 +217,49 @@ def test_sigterm_outside_a_run_says_interrupted(tmp_path) -> None:
     assert p.returncode == 128 + signal.SIGTERM, err
     assert err.strip().splitlines()[-1] == "interrupted", err
     assert "Traceback" not in err
+
+
+def test_a_wilds_sweep_point_plays_its_episodes_in_chunks(monkeypatch) -> None:
+    """The same for a Wilds sweep's points (`sweep_run`), which play one setting each."""
+    from games.wilds import report as wilds
+    from games.wilds.report import crystals
+
+    real, sizes = crystals.KN.run_episodes, []
+    monkeypatch.setattr(crystals, "CHUNK_EPISODES", 16)
+    monkeypatch.setattr(crystals.KN, "run_episodes",
+                        lambda t, seed, e, v=0: sizes.append(len(e)) or real(t, seed, e, v))
+    load, play_point, _ = wilds.sweep_run(games=40, seed=3, cards=None, base=[])
+    seats, games_ = play_point(load({}))
+    assert sizes == [16, 16, 8] and len(games_) == 40
+
+
+def test_a_wilds_run_too_large_fails_before_its_first_episode(monkeypatch) -> None:
+    """The episodes' arrays are made whole first: where they cannot be, the run fails before
+    it plays (not after minutes of episodes)."""
+    import numpy as np
+
+    from games.wilds.report import crystals
+    from sim import games
+
+    calls = []
+    monkeypatch.setattr(crystals.KN, "run_episodes", lambda *a: calls.append(a))
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(crystals.np, "empty", no_memory)
+    with pytest.raises(MemoryError):
+        crystals.local_runner(games.get("wilds").load_cards(None, None), 1, np.arange(10**6))
+    assert calls == []
+
+
+def test_another_exit_of_a_run_that_does_not_resume_says_nothing(tmp_path, capsys) -> None:
+    """`interrupted: nothing was kept` is for a signal received, never for another exit of a
+    run that does not resume (a `SystemExit(3)` from inside it)."""
+    from reports.run_dir import Run
+
+    with pytest.raises(SystemExit):
+        with Run.start("simulate", tmp_path / "r", 1, resumable=False):
+            raise SystemExit(3)
+    assert "interrupted" not in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()

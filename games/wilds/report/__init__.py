@@ -13,13 +13,13 @@ from sim.core.runs import read_table
 
 #: What one episode of one setting costs a `simulate` (its share of the tables and report too),
 #: for the size estimate (`reports.runs.setup.check_size`; a "seat-game" here is an episode):
-#: CPU seconds (user and system), bytes of crystals.parquet, and bytes of memory at the run's
-#: peak, over a fixed `BASE_MEMORY`; a sweep holds less per episode. Measured with
-#: `/usr/bin/time -f '%e %U %S %M' abyss-mc simulate --game wilds --games N` at N = 20,000,
-#: 200,000 and 400,000 (docs/reliability.md). The run keeps about one core busy (the compiled
-#: episodes are a third of its time, the tables and report the rest): `ONE_CORE`.
-SEAT_GAME_SECONDS, SEAT_GAME_BYTES, SEAT_GAME_MEMORY = 1.4e-5, 16, 1300
-BASE_MEMORY, SWEEP_SEAT_GAME_MEMORY, ONE_CORE = 0.35e9, 800, True
+#: seconds on one core (the run keeps about one busy: the compiled episodes are a third of its
+#: time, the tables and report the rest: `ONE_CORE`), bytes of crystals.parquet, and bytes of
+#: memory at the run's peak over a fixed `BASE_MEMORY` (a sweep holds less per episode). From
+#: `/usr/bin/time -f '%e %U %S %M' abyss-mc simulate --game wilds --games N` at N = 20,000 and
+#: 200,000, the slope between them (%M in KiB; docs/reliability.md).
+SEAT_GAME_SECONDS, SEAT_GAME_BYTES, SEAT_GAME_MEMORY = 1.7e-5, 16, 1330
+BASE_MEMORY, SWEEP_SEAT_GAME_MEMORY, ONE_CORE = 0.32e9, 800, True
 
 
 def _tables(cards: Path | None, set_):
