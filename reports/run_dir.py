@@ -111,11 +111,8 @@ class Run:
         marker = foreign(self.dir / CHUNKS_NAME, plan_digest(plan), bool(plan.get(STAMPED)))
         if marker is not None:
             where = marker.relative_to(self.dir)
-            made = (
-                "carries no plan stamp, as no chunk of this run does"
-                if "plan" not in json.loads(marker.read_text())
-                else "was made by another run's plan"
-            )
+            made = ("carries no plan stamp, as no chunk of this run does" if "plan" not in
+                    json.loads(marker.read_text()) else "was made by another run's plan")
             raise UserError(f"cannot resume {self.out}: the stored chunk {where} {made} "
                             f"(copied from another run?); take it out of {self.dir}, or start "
                             "a new run")  # fmt: skip

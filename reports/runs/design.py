@@ -33,8 +33,7 @@ def run(o: DesignOptions) -> S.Output:
         S.check_size(fld.spec, "design search", most_games(problem, budget) * o.players,
                      per_game=False, out=o.out, yes=o.yes, threads=o.threads,
                      n_players=o.players, expansions=fld.expansions,
-                     policies=fld.spec.strategies().make_policies(fld.lineup, o.players),
-                     )  # fmt: skip
+                     policies=fld.spec.strategies().make_policies(fld.lineup, o.players))
     if run is None:
         run = Run.start("design", o.out, o.seed, {
             "options": o.stored(), "game": problem.field.spec.name,

@@ -339,12 +339,10 @@ def run(o) -> Output:
         from reports.runs.setup import check_size
 
         points, spec = 1 + len(grid(axes)), game_spec(o.game)
-        policies = (
-            spec.strategies().make_policies(o.strategies.split(","), o.players)
-            if spec.play_module is not None
-            else ()
-        )  # (Wilds: no line-up)
-        seats = o.players if spec.play_module is not None else 1  # (Wilds: one climber)
+        policies, seats = (), 1  # (Wilds: no line-up, one climber)
+        if spec.play_module is not None:
+            policies, seats = spec.strategies().make_policies(o.strategies.split(","),
+                                                              o.players), o.players
         check_size(spec, "sweep", points * o.games * seats, per_game=True, out=o.out,
                    yes=o.yes, threads=o.threads, n_players=o.players, policies=policies,
                    expansions=exp, memory_rate="SWEEP_SEAT_GAME_MEMORY")  # fmt: skip
@@ -400,9 +398,8 @@ def _points(o, base: list[str], the_run):
     keys = [k for k, _ in swept]  # the swept keys, then the fixed
     settings = [f"{k}=0" for k in keys] + [item for item in base if "=" in item]
     spec.check_effect(load({}), [o.players], settings, policies)
-    play_point = _point_runner(
-        spec, policies, o, exp, lambda: the_run().cluster(o.backend, o.scheduler, o.threads)
-    )
+    play_point = _point_runner(spec, policies, o, exp,
+                               lambda: the_run().cluster(o.backend, o.scheduler, o.threads))
     return load, play_point, None, replace(o, game=spec.name, strategies=",".join(lineup)), exp
 
 

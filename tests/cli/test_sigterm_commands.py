@@ -27,13 +27,25 @@ with no traceback; none needed a fix.
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import time
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 
 from sim.core.runs import partial_dir
-from tests.cli.test_sigterm_phases import Phase, check_stopped, markers, run, stop_in
+from tests.cli.test_sigterm_phases import (
+    BOUND,
+    REACH,
+    Phase,
+    check_stopped,
+    cli,
+    markers,
+    run,
+    stop_in,
+)
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
                                 reason="finds the command's child processes in /proc")  # fmt: skip
@@ -107,6 +119,20 @@ def test_sigterm_stops_the_command_within_seconds(tmp_path, name: str) -> None:
     assert not staging.exists(), "the staging is left after the resumed run"
 
 
+def _terminated(p) -> str:
+    """SIGTERM to the running command `p`; its stderr once it has exited (failed if it is
+    still running `BOUND` seconds later)."""
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=BOUND)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        pytest.fail(f"still running {BOUND:.0f} s after SIGTERM")
+    print(f"stopped {time.monotonic() - t0:.2f} s after SIGTERM")
+    return err
+
+
 def test_sigterm_stops_a_wilds_run_within_seconds(tmp_path) -> None:
     """A Wilds `simulate` is not resumable (its episodes take seconds per 100,000): SIGTERM in
     its episodes stops it within seconds, in one line saying nothing was kept, with nothing
@@ -115,16 +141,8 @@ def test_sigterm_stops_a_wilds_run_within_seconds(tmp_path) -> None:
     call per setting: `--games 1000000` exited 0.6-7.4 s after the signal, with no line. Here
     a setting's call is short (200,000 episodes, about a second), so the code before failed
     only on the line; that the runs use the chunks is the next test's."""
-    import signal
-    import subprocess
-    import time
-
-    from tests.cli.test_sigterm_phases import BOUND, REACH, cli
-
-    assert (
-        run("simulate", "--game", "wilds", "--games", "20", "--out", tmp_path / "warm").returncode
-        == 0
-    )  # compiled (fmt: skip)
+    warm = run("simulate", "--game", "wilds", "--games", "20", "--out", tmp_path / "warm")
+    assert warm.returncode == 0  # compiled
     out = tmp_path / "run"
     p = cli("simulate", "--game", "wilds", "--games", "200000", "--threads", "1", "--out", out)
     deadline = time.monotonic() + REACH
@@ -132,14 +150,7 @@ def test_sigterm_stops_a_wilds_run_within_seconds(tmp_path) -> None:
         assert p.poll() is None and time.monotonic() < deadline, p.communicate()
         time.sleep(0.01)
     time.sleep(1.0)
-    t0 = time.monotonic()
-    p.send_signal(signal.SIGTERM)
-    try:
-        _, err = p.communicate(timeout=BOUND)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        pytest.fail(f"still running {BOUND:.0f} s after SIGTERM")
-    print(f"wilds: stopped {time.monotonic() - t0:.2f} s after SIGTERM")
+    err = _terminated(p)
     assert p.returncode == 128 + signal.SIGTERM, err
     assert err.strip().splitlines() == [
         "interrupted: nothing was kept (this command does not resume): run it again"
@@ -150,8 +161,6 @@ def test_sigterm_stops_a_wilds_run_within_seconds(tmp_path) -> None:
 def test_the_chunked_episodes_are_the_one_call_and_stop_between_chunks(monkeypatch) -> None:
     """`local_runner` gives the arrays of one call of the compiled loop, and stops at the first
     chunk boundary once a signal was remembered (a SIGTERM Python could not raise in the loop)."""
-    import signal
-
     import numpy as np
 
     from games.wilds.engine.kernel import run_episodes
@@ -198,22 +207,11 @@ def test_a_wilds_run_plays_its_episodes_in_chunks(monkeypatch) -> None:
 def test_sigterm_outside_a_run_says_interrupted(tmp_path) -> None:
     """A command that makes no run (`bench`), or one stopped before its run starts, ends a
     SIGTERM with `interrupted` on stderr (before: exit 143 without a word)."""
-    import signal
-    import subprocess
-    import time
-
-    from tests.cli.test_sigterm_phases import BOUND, cli
-
     p = cli("bench", "--games", "2000000", "--reference-games", "100000")
     first = p.stderr.readline()  # "reference engine: ... games": they take minutes
     assert first.startswith("reference engine"), first
     time.sleep(0.5)
-    p.send_signal(signal.SIGTERM)
-    try:
-        _, err = p.communicate(timeout=BOUND)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        pytest.fail(f"still running {BOUND:.0f} s after SIGTERM")
+    err = _terminated(p)
     assert p.returncode == 128 + signal.SIGTERM, err
     assert err.strip().splitlines()[-1] == "interrupted", err
     assert "Traceback" not in err

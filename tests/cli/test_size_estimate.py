@@ -28,11 +28,9 @@ def test_a_search_seat_costs_its_rollouts(abyss):
     assert one_search > 100 * heuristic  # each of its decisions plays 64 games to their end
     looks = one_search - heuristic
     assert seat_seconds(spec, 4, [search128, greedy, greedy, greedy], expansions=LEVIATHAN) - (
-        heuristic
-    ) == pytest.approx(2 * looks)  # twice the rollouts, twice the look-ahead
+        heuristic) == pytest.approx(2 * looks)  # twice the rollouts, twice the look-ahead
     assert seat_seconds(spec, 5, [search] * 5, expansions=LEVIATHAN) - heuristic == (
-        pytest.approx(5 * looks)
-    )
+        pytest.approx(5 * looks))
 
 
 def test_the_base_games_rollouts_are_the_longer(abyss):
@@ -52,10 +50,8 @@ def test_the_reference_engine_is_counted_at_its_own_rate(abyss):
 
 # with Leviathan 0.26 CPU s a game with one search seat, 2 cores: 110 and 43 minutes; the base
 # game's 1.0 s: 2.8 hours
-@pytest.mark.parametrize(
-    ("n_games", "expansions", "asks"),
-    [(50_000, LEVIATHAN, "110 minutes"), (20_000, LEVIATHAN, None), (20_000, (), "2.8 hours")],
-)
+@pytest.mark.parametrize(("n_games", "expansions", "asks"), [
+    (50_000, LEVIATHAN, "110 minutes"), (20_000, LEVIATHAN, None), (20_000, (), "2.8 hours")])
 def test_a_long_search_run_asks_where_the_heuristics_would_not(abyss, tmp_path, n_games,
                                                                expansions, asks):  # fmt: skip
     spec, greedy, search, _ = abyss
