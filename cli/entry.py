@@ -32,7 +32,7 @@ def main() -> None:
         if not interrupts.received():
             raise
         print("interrupted", file=sys.stderr)  # what the Ctrl-C broke is not the user's news
-        sys.exit(130)
+        sys.exit(interrupts.exit_code())
     finally:
         # The command is over; the interpreter's teardown restores the default SIGINT action, so a
         # Ctrl-C arriving now would kill the process silently with status -2. Ignore it instead.

@@ -166,19 +166,24 @@ class InterruptNote:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
+        from sim.core.interrupts import exit_code, received
+
         if exc_type is None or self.staging.committed:
             return False
+        surfaced = received() and not issubclass(exc_type, (KeyboardInterrupt, SystemExit,
+                                                             ClusterLost))  # fmt: skip
+        if surfaced:  # the signal raised as another error: Python 3.11 wraps one raised in a
+            # class's `__set_name__` (matplotlib's first import, in the report) in RuntimeError
+            exc_type = SystemExit
         if not self.staging.resumable:
             if issubclass(exc_type, ClusterLost):
                 raise UserError(f"{exc}; nothing was kept (this run is short): run it again")
-            from sim.core.interrupts import received
-
             if issubclass(exc_type, (KeyboardInterrupt, SystemExit)) and received():
                 print("interrupted: nothing was kept (this command does not resume): run it "
                       "again", file=sys.stderr, flush=True)  # fmt: skip
                 InterruptNote.told = True
-                if issubclass(exc_type, KeyboardInterrupt):
-                    raise SystemExit(130) from None
+                if surfaced or issubclass(exc_type, KeyboardInterrupt):
+                    raise SystemExit(exit_code()) from None
             return False
         finish = f"`abyss-mc {self.command} --resume {self.out_dir}`"
         if issubclass(exc_type, ClusterLost):
@@ -190,8 +195,8 @@ class InterruptNote:
         if issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
             print(f"interrupted: finish the run with {finish}", file=sys.stderr, flush=True)
             InterruptNote.told = True  # this line is the message (cli.app.main)
-            if issubclass(exc_type, KeyboardInterrupt):
-                raise SystemExit(130) from None
+            if surfaced or issubclass(exc_type, KeyboardInterrupt):
+                raise SystemExit(exit_code()) from None
         elif issubclass(exc_type, OSError) and self.staging.has_finished_chunks():
             where = f" ({exc.filename})" if exc.filename else ""
             raise UserError(

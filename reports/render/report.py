@@ -57,7 +57,7 @@ from reports.render.markup import (
     paragraphs,
     slug_ascii,
 )
-from sim.core.interrupts import raise_if_interrupted
+from sim.core.interrupts import deferred, raise_if_interrupted
 from sim.core.runs import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -537,7 +537,7 @@ class _Rendering:
             return
         _close(fig)
         try:
-            self._future = pool.submit(_render_pickled, self._pickled)
+            self._future = _submit(pool, _render_pickled, self._pickled)
         except (RuntimeError, OSError):  # a broken or shut-down pool, no process to fork
             pass
 
@@ -571,7 +571,7 @@ def compute_soon(fn, *args):
     future = None
     if pool is not None:
         try:
-            future = pool.submit(fn, *args)
+            future = _submit(pool, fn, *args)
         except (BrokenProcessPool, OSError, RuntimeError):
             future = None
 
@@ -597,6 +597,25 @@ def _close(fig: Figure) -> None:
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+
+
+def _submit(pool, fn, *args):
+    """`pool.submit(fn, *args)` with a Ctrl-C or SIGTERM held until it returns (then raised).
+    The first submit forks the workers and only then starts the thread that will end them: a
+    SIGTERM in between left a worker no one would end, and the exit (multiprocessing joins its
+    children) waited for it forever (CI: still running 600 s after the signal)."""
+    with deferred():
+        future = pool.submit(fn, *args)
+    raise_if_interrupted()
+    return future
+
+
+def stop_pool() -> None:
+    """Drop the chart pool's queued work (an interrupted report: the exit then waits only for
+    the charts being drawn, not for every one queued) and let the next report make a new pool."""
+    if _POOL and _POOL[0] is not None:
+        _POOL[0].shutdown(wait=False, cancel_futures=True)
+    _POOL.clear()
 
 
 _POOL: list = []  # [the pool] once made; [None] where there can be none

@@ -92,6 +92,11 @@ def deferred():
             signal.signal(sig, handler)
 
 
+def exit_code() -> int:
+    """The exit code of the signal received: 143 for a SIGTERM, 130 for a Ctrl-C."""
+    return 128 + signal.SIGTERM if _received == signal.SIGTERM else 130
+
+
 def raise_if_interrupted() -> None:
     """Raise `KeyboardInterrupt` if a Ctrl-C arrived whose exception was swallowed
     (`SystemExit(143)` for a SIGTERM)."""

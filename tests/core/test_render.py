@@ -203,6 +203,41 @@ def _killed_worker_or_square(x: int) -> int:
     return x * x
 
 
+#: A SIGTERM that lands while the pool forks its workers: right after the first worker starts,
+#: before the thread that will end the workers does (`ProcessPoolExecutor` forks them all first).
+_SIGTERM_WHILE_FORKING = """
+import os, signal, sys
+from multiprocessing.process import BaseProcess
+from sim.core import interrupts
+interrupts.install()
+signal.signal(signal.SIGTERM, interrupts.on_sigterm)
+start = BaseProcess.start
+def start_then_signal(self):
+    start(self)
+    os.kill(os.getpid(), signal.SIGTERM)
+BaseProcess.start = start_then_signal
+from reports.render.report import compute_soon
+compute_soon(abs, -1)()
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="forks the chart pool's workers")
+def test_a_sigterm_while_the_pool_forks_stops_the_command():
+    """CI: a report sent SIGTERM just as its chart pool started was still running 600 s later.
+    The signal unwound the first submit between the workers' fork and the start of the thread
+    that ends them; at exit, multiprocessing waited for a worker no one would end. The submit
+    now holds the signal until it returns, then stops (exit 143), workers and all."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", _SIGTERM_WHILE_FORKING], cwd=root, env=env,
+                          timeout=30, capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 143, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+
+
 # --- HTML --------------------------------------------------------------------------------------
 
 
