@@ -15,9 +15,9 @@ StrengthsOption = Annotated[
         help="Also play the tuned versions made for each player count of the line-up's "
         "presets (<preset>_tuned_<N>p; a second tournament in strengths/tuned/), so the "
         "report says whether each verdict holds across play strengths, and names the "
-        "strategies without one. learned: also the learned player against the best tuned "
-        "presets, at the counts it has weights for (strengths/learned/). search: also search "
-        "players modelling the best tuned presets (strengths/search/; minutes, not seconds). "
+        "strategies without one. learned: also the tuned presets' archetypes played at the "
+        "learned strength, at the counts it has weights for (strengths/learned/). search: also "
+        "search players modelling the best of those (strengths/search/; minutes, not seconds). "
         "auto (default): learned (tuned where the game has no learned player), with --report.",
     ),
 ]

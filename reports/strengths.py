@@ -19,8 +19,9 @@ A tournament with `--report` also plays, in the same run directory,
   forbidden each card in turn, in `CARDS_DIR/<tier>/`;
 - with `--strengths search`, where the game has a search player, also the *search* tier: at each
   player count a tournament among search players whose rollouts model the `CONTENDERS` best
-  tuned presets of that count, in `strengths/search/` (docs/restricted-play.md says what it
-  costs and why its card values and fight rule are not measured).
+  approaches of that count, played at the learned strength where the learned tier played it (else
+  the best tuned presets), in `strengths/search/` (docs/restricted-play.md says what it costs and
+  why its card values and fight rule are not measured).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ LEVELS = ("none", TUNED, LEARNED, SEARCH)
 #: What each tier is called in the report.
 TITLES = {HAND: "hand-written presets", TUNED: "tuned presets", LEARNED: "learned archetypes",
           SEARCH: "search player", "as run": "strategies as run"}  # fmt: skip
-#: The search tier: how many of the best tuned presets its search players model, its blocks and
+#: The search tier: how many of the best approaches its search players model, its blocks and
 #: rollouts per decision (docs/restricted-play.md: the measured cost).
 CONTENDERS, SEARCH_BLOCKS, SEARCH_ROLLOUTS = 3, 20, 32
 CARDS_DIR = Path("card_values")
@@ -53,6 +54,7 @@ _TUNED = re.compile(r"_tuned(_\d+p)?$")
 _DERIVED = re.compile(r"_(tuned|open)(_\d+p)?$")
 _MODEL = re.compile(r":rollout_policy=([^:]+)")
 _ARCHETYPE = re.compile(r":archetype=([^:]+)")
+_ROLLOUT_ARCHETYPE = re.compile(r":rollout_archetype=([^:]+)")
 
 
 def title(tier: str) -> str:
@@ -62,10 +64,15 @@ def title(tier: str) -> str:
 def family(name: str) -> str:
     """The hand-written preset a strategy comes from: `pearl_economist_tuned_4p` and
     `pearl_economist_open_4p` -> `pearl_economist`; a search player's is its rollouts' model's
-    (`search:rollout_policy=farmer_tuned_4p:rollouts=32` -> `farmer`); an archetype played at
-    the learned strength is its archetype (`learned:archetype=farmer` -> `farmer`)."""
+    (`search:rollout_policy=farmer_tuned_4p:rollouts=32` and
+    `search:rollout_policy=learned:rollout_archetype=farmer:rollouts=32` -> `farmer`); an
+    archetype played at the learned strength is its archetype (`learned:archetype=farmer` ->
+    `farmer`)."""
     model = _MODEL.search(name)
     if name.split(":")[0] == SEARCH and model:
+        archetype = _ROLLOUT_ARCHETYPE.search(name)
+        if model.group(1) == LEARNED and archetype and archetype.group(1) != "none":
+            return archetype.group(1)
         return family(model.group(1))
     archetype = _ARCHETYPE.search(name)
     if name.split(":")[0] == LEARNED and archetype and archetype.group(1) != "none":
@@ -162,11 +169,27 @@ def plays(strengths: str, tier: str) -> bool:
     return LEVELS.index(strengths) >= LEVELS.index(tier)
 
 
-def search_lineup(tuned_seats, n_players: int, rollouts: int) -> list[str]:
-    """The search tier at `n_players`: a search player for each of the CONTENDERS best tuned
-    presets there, its rollouts played by that preset (every seat's model of every player)."""
-    return [f"{SEARCH}:rollout_policy={p}:rollouts={rollouts}"
-            for p in ranked(tuned_seats, n_players)[:CONTENDERS]]  # fmt: skip
+def search_lineup(tuned_seats, n_players: int, rollouts: int, learned_seats=None) -> list[str]:
+    """The search tier at `n_players`: a search player for each of the CONTENDERS best
+    approaches there, its rollouts played by that approach (every seat's model of every player):
+    at the learned strength where the learned tier played this count (`learned_seats`; learned
+    rollouts made the search stronger, docs/learned.md "The search tier"), else its tuned
+    preset."""
+    seats = tuned_seats
+    if learned_seats is not None and (learned_seats["n_players"] == n_players).any():
+        seats = learned_seats
+    return [f"{SEARCH}:rollout_policy={rollout_model(p)}:rollouts={rollouts}"
+            for p in ranked(seats, n_players)[:CONTENDERS]]  # fmt: skip
+
+
+def rollout_model(strategy: str) -> str:
+    """What a search's rollouts play to model `strategy`: an archetype at the learned strength
+    (`learned:archetype=X`) -> `learned:rollout_archetype=X` (the search's own parameter); a
+    preset as it is."""
+    archetype = _ARCHETYPE.search(strategy)
+    if strategy.split(":")[0] == LEARNED and archetype:
+        return f"{LEARNED}:rollout_archetype={archetype.group(1)}"
+    return strategy
 
 
 def save_card_values(out: Path, df, *, strategy: str, players: int, unrestricted: float,

@@ -17,6 +17,7 @@ import numpy as np
 
 from sim.core.policy import S_CONFIDENCE, S_DETERMINIZATIONS, S_EXPLORATION, S_OPPONENTS, S_ROLLOUTS
 from sim.core.search import CONFIDENCE_UNIT, OPPONENTS_OWN, OPPONENTS_ROLLOUT
+from strategies.learned import NO_ARCHETYPE
 from strategies.registry import StrategyError, param
 
 #: the `opponents` parameter's values, in the order of the kernel's codes
@@ -47,6 +48,24 @@ def rollout_policy_param(default: str, choices: tuple[str, ...], model_note: str
         "the real opponents makes the search much stronger).",
         choices=choices,
         unit="built-in policies and presets",
+        tune=False,
+    )
+
+
+def rollout_archetype_param(directory: Path):
+    """A game's `rollout_archetype`: with `rollout_policy=learned`, the approach its rollouts play
+    (one of the hand-written presets of `presets.toml` in `directory`, as the learned player's
+    `archetype`), or none."""
+    with open(directory / "presets.toml", "rb") as fh:
+        names = tuple(k for k, v in tomllib.load(fh).items() if isinstance(v, dict))
+    return param(
+        NO_ARCHETYPE,
+        "With rollout_policy=learned: the approach the rollouts play at the learned strength (a "
+        "hand-written preset, as `learned:archetype=`); none: the learned player itself.",
+        "models every player as that approach played well (the search tier's players: "
+        "docs/learned.md, \"The search tier\").",
+        choices=(NO_ARCHETYPE, *names),
+        unit="names: none or a hand-written preset",
         tune=False,
     )
 
@@ -133,10 +152,14 @@ class SearchPlayer:
     REPLAYS_TURNS = True
 
     def rollout_spec(self) -> str:
-        """The rollout policy's spec, with its weights file if one is given."""
+        """The rollout policy's spec, with its weights file and archetype if given (a policy
+        without them refuses them in one line)."""
         spec = self.rollout_policy
         if self.rollout_weights:  # a learned rollout policy's own weights
             spec = f"{spec}:weights={self.rollout_weights}"
+        archetype = getattr(self, "rollout_archetype", NO_ARCHETYPE)
+        if archetype != NO_ARCHETYPE:  # an approach played at the learned strength
+            spec = f"{spec}:archetype={archetype}"
         return spec
 
     def at_table(self, n_players: int):

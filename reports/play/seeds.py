@@ -39,7 +39,8 @@ def derived_seed(seed: int, stream: int, index: int = 0) -> int:
 def tier_seed(seed: int, tier: str) -> int:
     """The deals of a play strength's tournament: the run's seed for the strategies as run (the
     hand-written presets), a stream of its own for every other strength, so that each strength
-    reports on deals of its own (the tuned tier's seats choose the search tier's contenders)
+    reports on deals of its own (the learned tier's seats, or the tuned tier's, choose the search
+    tier's contenders)
     and the strengths' estimates are independent
     (`reports.sections.across_strengths`)."""
     return seed if tier not in TIERS else derived_seed(seed, TIER, 1 + TIERS.index(tier))

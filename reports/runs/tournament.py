@@ -363,15 +363,17 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, pool,
         if tuned:
             tiers[St.TUNED] = (sorted({s for x in tuned_lineups.values() for s in x}), tuned)
         seats = read_table(run.dir / St.TUNED_DIR / "seats.parquet") if tuned else None
+        learned_seats = None
         if St.plays(strengths, St.LEARNED) and tuned:
             lineups = {n: St.learned_lineup(registry, tuned_lineups[n], n) for n in tuned}
             lineups = {n: lineup for n, lineup in lineups.items() if lineup}
             learned = play_tier(St.LEARNED, lineups, blocks, pool)
             if learned:
                 tiers[St.LEARNED] = (sorted({s for x in lineups.values() for s in x}), learned)
+                learned_seats = read_table(run.dir / St.LEARNED_DIR / "seats.parquet")
         if St.plays(strengths, St.SEARCH) and tuned:
             n_blocks, rollouts = o.search_blocks, o.search_rollouts
-            lineups = {n: St.search_lineup(seats, n, rollouts) for n in tuned}
+            lineups = {n: St.search_lineup(seats, n, rollouts, learned_seats) for n in tuned}
             play_tier(St.SEARCH, lineups, n_blocks)
     if card_blocks:  # not the search tier's: restricted play of a search player costs hours
         seconds = None

@@ -200,9 +200,10 @@ RANKINGS = {
     "where its own parameters steer, the learned player everywhere else; its tuned version where "
     "that had the higher mean on the deals that chose) at each player count the learned player has "
     "weights for, with the same blocks and seed: win rates with 95% intervals over blocks.",
-    St.SEARCH: "Search players (docs/search.md) modelling the best tuned presets of each player "
-    "count played their own tournament with the same seed: win rates with 95% intervals over "
-    "blocks.",
+    St.SEARCH: "Search players (docs/search.md) modelling the best approaches of each player "
+    "count (their rollouts play each at the learned strength where the learned tier played the "
+    "count, else its tuned preset: docs/learned.md \"The search tier\") played their own "
+    "tournament with the same seed: win rates with 95% intervals over blocks.",
 }
 
 

@@ -183,11 +183,12 @@ def test_the_learned_tier_is_played_by_default_where_it_has_weights(tmp_path):
     assert "## Each approach at each strength" in md
 
 
-def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tmp_path):
+def test_the_search_tier_models_the_best_learned_archetypes_and_joins_the_verdicts(tmp_path):
     """"... the hand-written presets and the tuned presets, and the search player where it
-    exists": search players whose rollouts model the best tuned presets play a third
-    tournament; each verdict is then read across the three."""
-    from reports.strengths import CONTENDERS, family, ranked
+    exists": search players whose rollouts model the best approaches, played at the learned
+    strength (issue 52: "the search with learned rollouts as the top strength"), play a fourth
+    tournament; each verdict is then read across the four."""
+    from reports.strengths import CONTENDERS, family, ranked, rollout_model
 
     out = tmp_path / "run"
     result = runner.invoke(app, ["tournament", "--players", "2", "--blocks", "10", "--strengths",
@@ -197,15 +198,16 @@ def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tm
                                  "key_hunter,farmer,pearl_economist,random",
                                  "--report", "--out", str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
-    tuned = pd.read_parquet(out / "strengths" / "tuned" / "seats.parquet")
-    rates = tuned.groupby(tuned["strategy"].astype(str))["win"].mean()
+    learned = pd.read_parquet(out / "strengths" / "learned" / "seats.parquet")
+    rates = learned.groupby(learned["strategy"].astype(str))["win"].mean()
     rates = rates[[family(s) != "random" for s in rates.index]]
-    best = ranked(tuned, 2)[:CONTENDERS]
+    best = ranked(learned, 2)[:CONTENDERS]
     # the contenders hold the best win shares (by value: equal shares may come in any order)
     assert sorted(rates[best], reverse=True) == sorted(rates, reverse=True)[:CONTENDERS]
     seats = pd.read_parquet(out / "strengths" / "search" / "seats.parquet")
     assert sorted(seats["strategy"].astype(str).unique()) == sorted(
-        f"search:rollout_policy={p}:rollouts=4" for p in best)
+        f"search:rollout_policy={rollout_model(p)}:rollouts=4" for p in best)
+    assert any(":rollout_archetype=" in s for s in seats["strategy"].astype(str).unique())
     assert {family(s) for s in seats["strategy"].astype(str)} == {family(p) for p in best}
     assert len(seats) == 2 * 6 * 2  # 2 blocks x 6 tables (3 line-ups, 2 rotations) x 2 seats
     config = json.loads((out / "manifest.json").read_text())["config"]
@@ -217,6 +219,52 @@ def test_the_search_tier_models_the_best_tuned_presets_and_joins_the_verdicts(tm
     assert "4 rollouts per decision, 2 blocks" in verdicts
     md = (out / "report" / "report.md").read_text()
     assert "## Search player: rankings" in md
+
+
+def test_the_search_tiers_rollouts_play_the_archetypes_at_the_learned_strength():
+    """A search player of the tier models an archetype by what plays it at the learned strength
+    (`learned:archetype=X` -> `rollout_policy=learned:rollout_archetype=X`, whose rollout vector
+    is that very player's; a tuned version as it is), and is of its family; at a count the
+    learned tier did not play, the best tuned presets, as before."""
+    import numpy as np
+
+    from games.abyss.strategies import REGISTRY
+    from reports.strengths import family, rollout_model, search_lineup
+    from strategies.registry import StrategyError
+
+    assert rollout_model("learned:archetype=farmer") == "learned:rollout_archetype=farmer"
+    assert rollout_model("pearl_economist_tuned_4p") == "pearl_economist_tuned_4p"
+    name = "search:rollout_policy=learned:rollout_archetype=farmer:rollouts=8"
+    assert family(name) == "farmer"
+    assert family("search:rollout_policy=learned:rollouts=8") == "learned"
+    search = REGISTRY.make_policies([name, "greedy", "greedy", "greedy"], 4)[0]
+    archetype = REGISTRY.make_policies(["learned:archetype=farmer", "greedy"], 4)[0]
+    plain = REGISTRY.make_policies(["learned", "greedy"], 4)[0]
+    tail = search.params()[search.slots.ROLLOUT_KIND:]
+    assert tail[0] == archetype.kind
+    n = search.slots.ROLLOUT_KIND
+    assert np.array_equal(tail[1:], archetype.params()[:n])
+    assert not np.array_equal(tail[1:], plain.params()[:n])  # (the archetype changes the vector)
+    with pytest.raises(StrategyError, match="its rollout policy.*unknown parameter 'archetype'"):
+        REGISTRY.make_policies(["search:rollout_policy=greedy:rollout_archetype=farmer",
+                                "greedy"], 2)  # fmt: skip
+
+    def seats(wins: dict, n_players: int) -> pd.DataFrame:
+        return pd.DataFrame([{"strategy": s, "win": w, "n_players": n_players}
+                             for s, w in wins.items()])  # fmt: skip
+
+    tuned = seats({"farmer_tuned_4p": 0.4, "key_hunter_tuned_4p": 0.3, "lord_rusher_tuned_4p": 0.2,
+                   "auction_buyer_tuned_4p": 0.1}, 4)  # fmt: skip
+    learned = seats({"learned:archetype=auction_buyer": 0.5, "pearl_economist_tuned_4p": 0.3,
+                     "learned:archetype=farmer": 0.2, "learned:archetype=key_hunter": 0.0}, 4)
+    assert search_lineup(tuned, 4, 8, learned) == [
+        "search:rollout_policy=learned:rollout_archetype=auction_buyer:rollouts=8",
+        "search:rollout_policy=pearl_economist_tuned_4p:rollouts=8",
+        "search:rollout_policy=learned:rollout_archetype=farmer:rollouts=8"]
+    assert search_lineup(tuned, 4, 8, seats({"learned:archetype=farmer": 1.0}, 3)) == \
+        search_lineup(tuned, 4, 8) == [f"search:rollout_policy={p}:rollouts=8" for p in
+                                       ("farmer_tuned_4p", "key_hunter_tuned_4p",
+                                        "lord_rusher_tuned_4p")]  # fmt: skip
 
 
 def test_the_conspiracy_report_opens_with_verdicts_across_strengths(tmp_path):

@@ -19,7 +19,12 @@ from pathlib import Path
 
 from games.abyss.engine import policy_params as P
 from games.abyss.strategies.baseline import CompiledPolicy
-from strategies.search import SearchPlayer, rollout_choices, rollout_policy_param
+from strategies.search import (
+    SearchPlayer,
+    rollout_archetype_param,
+    rollout_choices,
+    rollout_policy_param,
+)
 
 #: What the rollouts may play: the built-in policies and presets (hand-written and tuned).
 ROLLOUT_POLICIES = rollout_choices(Path(__file__).parent,
@@ -34,6 +39,7 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
     rollout_policy: str = rollout_policy_param(
         "pearl_economist_open_4p", ROLLOUT_POLICIES, " The default is the strongest preset at 4 "
         "players with Leviathan; at other tables that count's best preset is a better model.")
+    rollout_archetype: str = rollout_archetype_param(Path(__file__).parent)
     kind = P.SEARCH
     slots = P
     package = "abyss"

@@ -22,7 +22,12 @@ from pathlib import Path
 
 from games.conspiracy.engine import policies as P
 from games.conspiracy.strategies.baseline import CompiledPolicy
-from strategies.search import SearchPlayer, rollout_choices, rollout_policy_param
+from strategies.search import (
+    SearchPlayer,
+    rollout_archetype_param,
+    rollout_choices,
+    rollout_policy_param,
+)
 
 #: What the rollouts may play: the built-in policies and presets (hand-written and tuned).
 ROLLOUT_POLICIES = rollout_choices(Path(__file__).parent, ("random", "heuristic", "learned"))
@@ -34,6 +39,7 @@ class SearchPolicy(SearchPlayer, CompiledPolicy):
 
     name: str = "search"
     rollout_policy: str = rollout_policy_param("key_hunter_open_2p", ROLLOUT_POLICIES)
+    rollout_archetype: str = rollout_archetype_param(Path(__file__).parent)
     kind = P.SEARCH
     slots = P
     package = "conspiracy"
