@@ -121,6 +121,10 @@ def skill_verdict(by_count: dict, conf: float = CONF):
     level = 1 - (1 - conf) / pairs
     step = ladder(seats, [weakest, best], n, conf=level).steps.iloc[0]
     lo, sweep, deals = step["steps lo"], bool(step["sweep"]), int(step["blocks"])
+    if not sweep and not math.isfinite(step["se"]):  # one deal both play: no spread to test
+        return Verdict("skill", n, False, f"The data cannot tell whether skill separates these "
+                       f"players: `{best}` and `{weakest}` share {the(deals, 'deal')} at {n} "
+                       "players, too few to test.", deals=deals)  # fmt: skip
     size = (f"{step['steps']:.1f} skill steps [{lo:.1f}, {step['steps hi']:.1f}]" if not sweep
             else f"at least {lo:.1f} skill steps" if math.isfinite(lo)
             else f"at most {step['steps hi']:.1f} skill steps")  # fmt: skip

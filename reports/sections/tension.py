@@ -155,7 +155,7 @@ def add_tension(report, samples: dict[str, dict[int, Sample]], proxy: str) -> No
     )
     shown = frame.set_index(["strength", "players"])
     for label in (*COLUMNS.values(), "lead growth"):
-        shown[label] = [f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in
+        shown[label] = [_cell(v, lo, hi) for v, lo, hi in
                         zip(shown[label], shown[f"{label} lo"], shown[f"{label} hi"],
                             strict=True)]  # fmt: skip
     columns = ["games", "deals", "lead changes", "decisive point", "comeback round", "comeback",
@@ -166,6 +166,15 @@ def add_tension(report, samples: dict[str, dict[int, Sample]], proxy: str) -> No
                "round, against the same deal's other tables (95% intervals over deals), by "
                "play strength: above 0 the leader snowballs, below 0 the others catch "
                "up")  # fmt: skip
+
+
+def _cell(v: float, lo: float, hi: float) -> str:
+    """An estimate and its interval; in words where a run too small has none (NaN)."""
+    if not np.isfinite(v):
+        return "too few deals"
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{v:.2f} (too few deals for an interval)"
+    return f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
 
 
 def _unabsorbed(frame) -> str:

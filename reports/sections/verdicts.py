@@ -142,6 +142,13 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
     if cycle is not None:
         return cycle
     family = int(pairs["p"].notna().sum())
+    if family == 0:  # one deal, or none shared: no pair has a spread to test
+        b = summary.loc[best]
+        return Verdict("best strategy", n_players, False,
+                       f"At {n_players} players, the data cannot tell the best strategy: "
+                       f"`{best}` wins most ({pct(b['win_rate'])}), but over "
+                       f"{the(told['deals'], 'deal')} no pair of strategies can be tested.",
+                       **told)  # fmt: skip
     against = [_against(pairs, best, other) for other in summary.index[1:]]
     shown = next((x for x in against if not x["ahead"]), against[0])
     b = summary.loc[best]

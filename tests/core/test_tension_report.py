@@ -156,3 +156,14 @@ def test_the_verdict_states_its_null_and_its_effect() -> None:
     ((label, effect),) = v.effects.items()
     assert label == EFFECT and effect.estimate < 0 and effect.se > 0
     assert v.deals == 150 and v.per_count
+
+
+def test_a_cell_without_an_estimate_says_so_in_words() -> None:
+    """A tiny run (3 games at a count) showed "nan [nan, nan]" for the lead growth in the
+    tension table: a cell with no estimate, or no interval, now says why in words."""
+    from reports.sections.tension import _cell
+
+    nan = float("nan")
+    assert _cell(0.25, 0.1, 0.4) == "0.25 [0.10, 0.40]"
+    assert _cell(nan, nan, nan) == "too few deals"
+    assert _cell(0.25, nan, nan) == "0.25 (too few deals for an interval)"

@@ -379,3 +379,23 @@ def test_the_best_strategy_must_be_ahead_of_every_other_not_only_the_runner_up()
     assert lo <= 0
     ahead_of_b = best_strategy_blocks(df[df["block"] < 200], 2)  # the null of the check: only b
     assert ahead_of_b.finding and "ahead of `b`" in ahead_of_b.sentence
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_one_deal_is_too_few_to_test_and_says_so(seed) -> None:
+    """A tier of one block (`--search-blocks 1`) gave "+25.0 points [+nan, +nan] ... Holm's
+    correction over the 0 pairs (p = nan; the interval at the nan% level" and "inf skill steps
+    [nan, nan]". One deal has no spread: the best strategy and skill cannot tell, and say why,
+    with no number that is not one."""
+    from reports.sections.skill import skill_verdict
+
+    one = _tournament(1.0, {"a": 3.0, "b": 1.0, "c": 1.0, "d": 1.0}, blocks=1, seed=seed)
+    best = best_strategy_blocks(one, 4)
+    assert not best.finding, best.sentence
+    assert "no pair of strategies can be tested" in best.sentence, best.sentence
+    skill = skill_verdict({4: one})
+    assert not skill.finding, skill.sentence
+    for text in (best.sentence, skill.sentence):
+        assert "nan" not in text and "inf" not in text, text
+    two = _tournament(1.0, {"a": 3.0, "b": 1.0, "c": 1.0, "d": 1.0}, blocks=8, seed=seed)
+    assert "no pair of strategies can be tested" not in best_strategy_blocks(two, 4).sentence
