@@ -32,6 +32,9 @@ def main() -> None:
         if not interrupts.received():
             raise
         print("interrupted", file=sys.stderr)  # what the Ctrl-C broke is not the user's news
+        render = sys.modules.get("reports.render.report")
+        if render is not None:  # the exit waits for the charts being drawn, not every one queued
+            render.stop_pool()
         sys.exit(interrupts.exit_code())
     finally:
         # The command is over; the interpreter's teardown restores the default SIGINT action, so a

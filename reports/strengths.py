@@ -172,9 +172,9 @@ def plays(strengths: str, tier: str) -> bool:
 def search_lineup(tuned_seats, n_players: int, rollouts: int, learned_seats=None) -> list[str]:
     """The search tier at `n_players`: a search player for each of the CONTENDERS best
     approaches there, its rollouts played by that approach (every seat's model of every player):
-    at the learned strength where the learned tier played this count (`learned_seats`; learned
-    rollouts made the search stronger, docs/learned.md "The search tier"), else its tuned
-    preset."""
+    as the learned tier plays it where that tier played this count (`learned_seats`; at 4 and 5
+    players and in Conspiracy at 2, learned rollouts made the search stronger, and weaker at no
+    count measured: docs/learned.md "The search tier"), else its tuned preset."""
     seats = tuned_seats
     if learned_seats is not None and (learned_seats["n_players"] == n_players).any():
         seats = learned_seats

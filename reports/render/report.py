@@ -651,13 +651,18 @@ def _render_pool():
 def _worker_start(parent: int) -> None:
     """A chart worker holds no run's lock and ends with the command that started it: after a
     SIGKILL of the command (a batch scheduler's, the out-of-memory killer's), its workers once
-    lived on holding the run's lock, and `--resume` was refused until they were killed by hand."""
+    lived on holding the run's lock, and `--resume` was refused until they were killed by hand.
+    Its signals are set here, not inherited (it is forked while the command holds them,
+    `_submit`): a Ctrl-C is the command's to answer, a SIGTERM ends the worker."""
     import os
+    import signal
     import threading
     import time
 
     from sim.core.runs import OutputLock
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     OutputLock.close_inherited()
 
     def end_with_parent() -> None:

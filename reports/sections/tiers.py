@@ -92,10 +92,12 @@ def add_head_to_head(report, run) -> None:
 
 SEARCH_NOTE = (
     "The search player's verdicts come from a tournament among search players ({rollouts} "
-    "rollouts per decision, {blocks} blocks) whose rollouts model the {contenders} best tuned "
-    "presets of each player count: each player looks ahead, modelling every player by that "
-    "preset. Its card values and fight-or-explore rule are not measured (restricted play of a "
-    "search player takes hours; docs/restricted-play.md)."
+    "rollouts per decision, {blocks} blocks) whose rollouts model the {contenders} best "
+    "approaches of each player count: each player looks ahead, modelling every player by that "
+    "approach, played at the learned strength where the learned tier played the count (else "
+    "its tuned preset; docs/learned.md, \"The search tier\"). Its card values and "
+    "fight-or-explore rule are not measured (restricted play of a search player takes hours; "
+    "docs/restricted-play.md)."
 )
 
 

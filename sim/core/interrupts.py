@@ -83,9 +83,9 @@ def deferred():
         global _received
         _received = signum
 
-    for sig in previous:
-        signal.signal(sig, remember)
-    try:
+    try:  # (a signal between the two swaps is remembered or raised, never leaves one swapped)
+        for sig in previous:
+            signal.signal(sig, remember)
         yield
     finally:
         for sig, handler in previous.items():

@@ -219,6 +219,9 @@ def test_the_search_tier_models_the_best_learned_archetypes_and_joins_the_verdic
     assert "4 rollouts per decision, 2 blocks" in verdicts
     md = (out / "report" / "report.md").read_text()
     assert "## Search player: rankings" in md
+    # the report's note on the tier says what its rollouts play (it said "tuned presets")
+    assert "modelling every player by that approach, played at the learned strength" in md
+    assert "best tuned presets" not in md
 
 
 def test_the_search_tiers_rollouts_play_the_archetypes_at_the_learned_strength():

@@ -232,10 +232,59 @@ def test_a_sigterm_while_the_pool_forks_stops_the_command():
 
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
-    done = subprocess.run([sys.executable, "-c", _SIGTERM_WHILE_FORKING], cwd=root, env=env,
-                          timeout=30, capture_output=True, text=True)  # fmt: skip
-    assert done.returncode == 143, done.stderr
-    assert "Traceback" not in done.stderr, done.stderr
+    p = subprocess.Popen([sys.executable, "-c", _SIGTERM_WHILE_FORKING], cwd=root, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)  # fmt: skip
+    try:
+        _, err = p.communicate(timeout=30)
+    finally:
+        left = _in_session(p.pid)  # its workers, if any outlived it
+        for pid in left:
+            os.kill(pid, 9)
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 143, err
+    assert "Traceback" not in err, err
+    assert not left, "a worker outlived the command"
+
+
+def _in_session(sid: int) -> list[int]:
+    """The live processes of session `sid` (a command started in a session of its own)."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                found.append(int(d.name))
+    return found
+
+
+def _nap(x: int) -> int:
+    import time
+
+    time.sleep(0.3)
+    return x
+
+
+def test_an_interrupted_report_drops_its_queued_charts(monkeypatch):
+    """`stop_pool` (an interrupted command's exit, `cli.app`) cancels the work queued in the
+    chart pool, so the exit waits for the charts being drawn, not for every one queued; the next
+    report makes a new pool."""
+    monkeypatch.setattr(render, "_POOL", [])
+    pool = render._render_pool()
+    if pool is None:
+        pytest.skip("no process pool here")
+    from concurrent.futures import wait
+
+    futures = [render._submit(pool, _nap, i) for i in range(20)]
+    render.stop_pool()
+    assert render._POOL == []
+    wait(futures, timeout=60)  # (the pool's thread cancels: soon, not within `stop_pool`)
+    assert sum(f.cancelled() for f in futures) >= 10  # (2 workers, a few calls queued to them)
+    assert all(f.result() == i for i, f in enumerate(futures) if not f.cancelled())
 
 
 # --- HTML --------------------------------------------------------------------------------------
@@ -509,3 +558,26 @@ def test_table_edge_cases():
     assert '<th scope="col" class="num">score / a|b</th>' in text
     assert "| strategy | seat | score / lords | score / a\\|b |" in md
     assert "| greedy | 1 | 1 | 2.500 |" in md
+
+
+def _signals_here() -> tuple[str, str]:
+    import signal
+
+    return str(signal.getsignal(signal.SIGINT)), str(signal.getsignal(signal.SIGTERM))
+
+
+def test_a_chart_worker_sets_its_own_signals(monkeypatch):
+    """A worker is forked while the command holds its signals (`_submit`): it inherited the
+    holding handler, and a SIGTERM to it (a batch scheduler's, to the process group) was only
+    remembered. It now ignores Ctrl-C (the command's to answer) and ends on SIGTERM."""
+    import signal
+
+    from sim.core import interrupts
+
+    monkeypatch.setattr(render, "_POOL", [])
+    if render._render_pool() is None:
+        pytest.skip("no process pool here")
+    with interrupts.deferred():  # (as `_submit` forks the workers)
+        later = render.compute_soon(_signals_here)
+    assert later() == (str(signal.SIG_IGN), str(signal.SIG_DFL))
+    render._POOL[0].shutdown(wait=True)
