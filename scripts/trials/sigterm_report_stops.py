@@ -29,16 +29,9 @@ ARGS = ["tournament", "--report", "--players", "4", "--blocks", "400", "--fight-
 
 
 def children(pid: int) -> set[int]:
-    found = set()
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                stat = (d / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.add(int(d.name))
-    return found
+    """The processes whose parent is `pid` (the report's chart pool), by procps' pgrep."""
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return {int(x) for x in found.split()}
 
 
 def main() -> None:
