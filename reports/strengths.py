@@ -173,8 +173,8 @@ def search_lineup(tuned_seats, n_players: int, rollouts: int, learned_seats=None
     """The search tier at `n_players`: a search player for each of the CONTENDERS best
     approaches there, its rollouts played by that approach (every seat's model of every player):
     as the learned tier plays it where that tier played this count (`learned_seats`; at 4 and 5
-    players and in Conspiracy at 2, learned rollouts made the search stronger, and weaker at no
-    count measured: docs/learned.md "The search tier"), else its tuned preset."""
+    players learned rollouts made the search stronger, on fresh deals too, and weaker on average
+    at no count measured: docs/learned.md "The search tier"), else its tuned preset."""
     seats = tuned_seats
     if learned_seats is not None and (learned_seats["n_players"] == n_players).any():
         seats = learned_seats
