@@ -108,7 +108,9 @@ class CompiledPolicy:
         counters = slice(at.RNG_COUNTERS, at.RNG_COUNTERS + 2 * N_STREAMS)
         w[keys] = game.rng.keys.astype(np.uint64).view(np.int32)
         w[counters] = game.rng.counters.astype(np.int64).view(np.int32)
-        choose = compiled_module(self.policies_module).choose
+        module = compiled_module(self.policies_module)
+        # the kind's own entry where the game has one: compiles only the policies played
+        choose = getattr(module, "ENTRIES", {}).get(self.kind, module.choose)
         option = int(choose(w, np.int64(seat), np.int64(decision), np.int64(n)))
         game.rng.counters[:] = w[counters].view(np.int64)
         return option

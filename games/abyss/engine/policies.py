@@ -103,6 +103,24 @@ def choose(s, seat, decision, n):
     return s[W.OPT + rand_below_in(s, W.RNG_KEYS, W.RNG_COUNTERS, np.int64(POLICY_STREAM), n)]
 
 
+# The reference engine's call for a seat of each kind (`strategies.compiled`, `ENTRIES`): that
+# kind's policy alone, as `choose` plays it, so that a first decision compiles only the policies
+# the line-up plays (a cold `simulate` of greedy and random compiled every one: issue 54).
+@njit(cache=True)
+def choose_greedy(s, seat, decision, n):
+    return greedy(s, seat, decision, restricted(s, seat, decision, n))
+
+
+@njit(cache=True)
+def choose_heuristic(s, seat, decision, n):
+    return heuristic(s, seat, decision, restricted(s, seat, decision, n))
+
+
+@njit(cache=True)
+def choose_learned(s, seat, decision, n):
+    return learned(s, seat, decision, restricted(s, seat, decision, n))
+
+
 # ------------------------------------------------------------------ restricted play
 @njit(cache=True)
 def restricted(s, seat, decision, n):
@@ -635,3 +653,7 @@ def record_features(s, seat, decision, n):
         return
     pick = heuristic(s, seat, decision, n)
     write_features(s, seat, decision, W.SEARCH_OPTS, n_options, pick, W.REC_FEATURES)
+
+
+#: the reference engine's entry by policy kind (`choose_greedy` ...); `choose` for any other
+ENTRIES = {GREEDY: choose_greedy, HEURISTIC: choose_heuristic, LEARNED: choose_learned}
