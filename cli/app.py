@@ -81,7 +81,7 @@ def main() -> None:
     try:
         code = app(prog_name="abyss-mc", standalone_mode=False)
     except SystemExit as exc:  # a SIGTERM (`interrupts.on_sigterm`) outside a run: say so
-        _drop_queued_charts()
+        drop_queued_charts()
         if exc.code == 128 + signal.SIGTERM and interrupts.received() and not InterruptNote.told:
             print("interrupted", file=sys.stderr)
         raise
@@ -96,15 +96,16 @@ def main() -> None:
     except typer.Abort:  # EOF at a prompt
         code = 1
     if code == 130:
-        _drop_queued_charts()
+        drop_queued_charts()
         if not InterruptNote.told:  # typer ends a Ctrl-C with 130 and no word
             print("interrupted", file=sys.stderr)
     sys.exit(code or 0)
 
 
-def _drop_queued_charts() -> None:
+def drop_queued_charts() -> None:
     """An interrupted report's exit waits for the charts being drawn, not for every one queued
-    (the render module is looked up, not imported: a command that drew nothing has no pool)."""
+    (the render module is looked up, not imported: a command that drew nothing has no pool;
+    also `cli.entry`'s, for a signal that surfaced as another error)."""
     render = sys.modules.get("reports.render.report")
     if render is not None and interrupts.received():
         render.stop_pool()

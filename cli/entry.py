@@ -32,9 +32,9 @@ def main() -> None:
         if not interrupts.received():
             raise
         print("interrupted", file=sys.stderr)  # what the Ctrl-C broke is not the user's news
-        render = sys.modules.get("reports.render.report")
-        if render is not None:  # the exit waits for the charts being drawn, not every one queued
-            render.stop_pool()
+        app = sys.modules.get("cli.app")  # (imported before any chart could be drawn)
+        if app is not None:
+            app.drop_queued_charts()
         sys.exit(interrupts.exit_code())
     finally:
         # The command is over; the interpreter's teardown restores the default SIGINT action, so a

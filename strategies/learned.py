@@ -252,14 +252,20 @@ class LearnedPlayer:
         return vec
 
 
+def hand_written_names(directory: Path) -> tuple[str, ...]:
+    """The hand-written presets of a game's strategies `directory` (its `presets.toml`): the
+    archetypes the learned player and the search's rollouts may play."""
+    import tomllib
+
+    return tuple(tomllib.loads((directory / "presets.toml").read_text()))
+
+
 def archetype_param(module: str):
     """The learned player's `archetype`: one of the game's hand-written presets (the first presets
     file beside `module`), or empty."""
     import sys
-    import tomllib
 
-    presets = Path(sys.modules[module].__file__).parent / "presets.toml"
-    names = tuple(tomllib.loads(presets.read_text()))
+    names = hand_written_names(Path(sys.modules[module].__file__).parent)
     return param(
         NO_ARCHETYPE,
         "A hand-written preset whose approach it plays (an archetype played well, docs/learned.md "

@@ -17,7 +17,7 @@ import numpy as np
 
 from sim.core.policy import S_CONFIDENCE, S_DETERMINIZATIONS, S_EXPLORATION, S_OPPONENTS, S_ROLLOUTS
 from sim.core.search import CONFIDENCE_UNIT, OPPONENTS_OWN, OPPONENTS_ROLLOUT
-from strategies.learned import NO_ARCHETYPE
+from strategies.learned import NO_ARCHETYPE, hand_written_names
 from strategies.registry import StrategyError, param
 
 #: the `opponents` parameter's values, in the order of the kernel's codes
@@ -56,15 +56,13 @@ def rollout_archetype_param(directory: Path):
     """A game's `rollout_archetype`: with `rollout_policy=learned`, the approach its rollouts play
     (one of the hand-written presets of `presets.toml` in `directory`, as the learned player's
     `archetype`), or none."""
-    with open(directory / "presets.toml", "rb") as fh:
-        names = tuple(k for k, v in tomllib.load(fh).items() if isinstance(v, dict))
     return param(
         NO_ARCHETYPE,
         "With rollout_policy=learned: the approach the rollouts play at the learned strength (a "
         "hand-written preset, as `learned:archetype=`); none: the learned player itself.",
         "models every player as that approach played well (the search tier's players: "
         "docs/learned.md, \"The search tier\").",
-        choices=(NO_ARCHETYPE, *names),
+        choices=(NO_ARCHETYPE, *hand_written_names(directory)),
         unit="names: none or a hand-written preset",
         tune=False,
     )
