@@ -57,7 +57,8 @@ from reports.render.markup import (
     paragraphs,
     slug_ascii,
 )
-from sim.core.interrupts import deferred, raise_if_interrupted
+from sim.core.forkpool import submit
+from sim.core.interrupts import raise_if_interrupted
 from sim.core.runs import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -537,7 +538,7 @@ class _Rendering:
             return
         _close(fig)
         try:
-            self._future = _submit(pool, _render_pickled, self._pickled)
+            self._future = submit(pool, _render_pickled, self._pickled)
         except (RuntimeError, OSError):  # a broken or shut-down pool, no process to fork
             pass
 
@@ -571,7 +572,7 @@ def compute_soon(fn, *args):
     future = None
     if pool is not None:
         try:
-            future = _submit(pool, fn, *args)
+            future = submit(pool, fn, *args)
         except (BrokenProcessPool, OSError, RuntimeError):
             future = None
 
@@ -599,17 +600,6 @@ def _close(fig: Figure) -> None:
         plt.close(fig)
 
 
-def _submit(pool, fn, *args):
-    """`pool.submit(fn, *args)` with a Ctrl-C or SIGTERM held until it returns (then raised).
-    The first submit forks the workers and only then starts the thread that will end them: a
-    SIGTERM in between left a worker no one would end, and the exit (multiprocessing joins its
-    children) waited for it forever (CI: still running 600 s after the signal)."""
-    with deferred():
-        future = pool.submit(fn, *args)
-    raise_if_interrupted()
-    return future
-
-
 def stop_pool() -> None:
     """Drop the chart pool's queued work (an interrupted report: the exit then waits only for
     the charts being drawn, not for every one queued) and let the next report make a new pool."""
@@ -629,48 +619,17 @@ def _render_pool():
     import atexit
     import multiprocessing as mp
     import os
-    from concurrent.futures import ProcessPoolExecutor
+
+    from sim.core.forkpool import new_pool
 
     pool = None
     if os.environ.get(RENDER_INLINE_ENV) != "1" and not mp.current_process().daemon:
-        # fork: a started process imports no `__main__` again (a user's script is not run
-        # twice) and needs no imports; the workers draw charts and compute report parts
-        # (`compute_soon`)
-        method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-        try:
-            workers = max(1, min(2, os.cpu_count() or 1))
-            pool = ProcessPoolExecutor(workers, mp_context=mp.get_context(method),
-                                       initializer=_worker_start, initargs=(os.getpid(),))
+        # the workers draw charts and compute report parts (`compute_soon`)
+        pool = new_pool(max(1, min(2, os.cpu_count() or 1)))
+        if pool is not None:
             atexit.register(pool.shutdown, wait=True, cancel_futures=True)
-        except (OSError, ImportError):  # no working semaphores (no /dev/shm, no sem_open)
-            pool = None
     _POOL.append(pool)
     return pool
-
-
-def _worker_start(parent: int) -> None:
-    """A chart worker holds no run's lock and ends with the command that started it: after a
-    SIGKILL of the command (a batch scheduler's, the out-of-memory killer's), its workers once
-    lived on holding the run's lock, and `--resume` was refused until they were killed by hand.
-    Its signals are set here, not inherited (it is forked while the command holds them,
-    `_submit`): a Ctrl-C is the command's to answer, a SIGTERM ends the worker."""
-    import os
-    import signal
-    import threading
-    import time
-
-    from sim.core.runs import OutputLock
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    OutputLock.close_inherited()
-
-    def end_with_parent() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=end_with_parent, daemon=True).start()
 
 
 #: ABYSS_MC_RENDER_INLINE=1 renders every chart in the process that makes it

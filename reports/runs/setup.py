@@ -38,7 +38,15 @@ def mixed_lineup(spec, n_players: int) -> str:
     return ",".join(names[i % len(names)] for i in range(n_players)) if names else ""
 
 
-def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
+def reference_cores(spec, n_games: int, threads: int | None = None) -> int:
+    """The cores a reference run of `n_games` plays on: the game's `reference_cores` (Abyss
+    forks its reference games), else one."""
+    cores = getattr(spec.play(), "reference_cores", None)
+    return 1 if cores is None else cores(n_games, threads)
+
+
+def cold_start_engine(spec, n_players: int, n_games: int, policies=(),
+                      threads: int | None = None) -> str:  # fmt: skip
     """The engine a local run that asked for the fast path by default plays on: "reference"
     when the fast path is not compiled yet and these games finish sooner on the reference engine
     (the same games, byte for byte) than the compile takes; the fast path then compiles in the
@@ -55,7 +63,7 @@ def cold_start_engine(spec, n_players: int, n_games: int, policies=()) -> str:
         return "fast"
     if is_compiled(spec.name):
         return "fast"
-    estimate = n_games * n_players * per_seat_game
+    estimate = n_games * n_players * per_seat_game / reference_cores(spec, n_games, threads)
     if estimate > play.COMPILE_SECONDS:
         return "fast"
     compile_in_background(spec.name)
@@ -107,10 +115,11 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
     hour or write more than a tenth of the free disk (`seat_seconds` of its line-up, or the
     caller's CPU `seconds` for a run of several kinds of games; the game's `SEAT_GAME_BYTES`:
     docs/reliability.md): one line with the estimate; with `yes` it goes on, on a terminal it
-    asks, else it is refused. The reference engine plays on one core, and so does a game whose
-    rates say so (`ONE_CORE`). A run that holds its tables whole (the game's `BASE_MEMORY` and
-    `memory_rate` per seat-game: Wilds) and would need more than `MEMORY_SHARE` of the memory
-    available is refused, `--yes` or not: it would fail, or be killed, on its way."""
+    asks, else it is refused. The reference engine plays on the cores `reference_cores` says,
+    and a game whose rates say so on one (`ONE_CORE`). A run that holds its tables whole (the
+    game's `BASE_MEMORY` and `memory_rate` per seat-game: Wilds) and would need more than
+    `MEMORY_SHARE` of the memory available is refused, `--yes` or not: it would fail, or be
+    killed, on its way."""
     import os
     import shutil
 
@@ -120,8 +129,10 @@ def check_size(spec, what: str, seat_games: int, *, per_game: bool, out, yes: bo
             return
         seconds = seat_games * per_seat
     rates = _rates(spec)
-    one_core = engine == "reference" or getattr(rates, "ONE_CORE", False)
-    cores = 1 if one_core else threads or os.cpu_count() or 1
+    if engine == "reference":
+        cores = reference_cores(spec, seat_games // max(1, n_players), threads)
+    else:
+        cores = 1 if getattr(rates, "ONE_CORE", False) else threads or os.cpu_count() or 1
     seconds /= cores
     size = 2 * seat_games * getattr(rates, "SEAT_GAME_BYTES", 0) if per_game else 0  # chunks, merge
     memory = seat_games * getattr(rates, memory_rate, 0)  # a run that holds its tables

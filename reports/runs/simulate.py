@@ -71,7 +71,8 @@ def _simulate(spec, o: SimulateOptions, run) -> S.Output:
     engine = o.engine
     if engine is None:  # not asked for: the fast path, or the reference engine while it compiles
         local_start = o.backend == "local" and run is None
-        engine = S.cold_start_engine(spec, o.players, o.games, policies) if local_start else "fast"
+        engine = (S.cold_start_engine(spec, o.players, o.games, policies, o.threads)
+                  if local_start else "fast")  # fmt: skip
     if run is None:  # refuses an existing directory before any work
         S.check_size(spec, "simulation", o.games * o.players, per_game=o.per_game, out=o.out,
                      yes=o.yes, threads=o.threads, n_players=o.players, policies=policies,

@@ -123,7 +123,8 @@ CASES = {
          "search,greedy,greedy,greedy"],
         "add --yes to go on"),
     "the reference engine's 2,000,000 games": (
-        ["simulate", "--games", "2000000", "--engine", "reference"], "on 1 core(s)"),
+        ["simulate", "--games", "2000000", "--engine", "reference", "--threads", "2"],
+        "on 2 core(s)"),  # (on forked workers, issue 54)
     "a tuning of 10^10 games": (["tune", "--strategy", "farmer", "--games", "10000000000",
                                  "--threads", "2"],
                                 "this tuning would take about"),

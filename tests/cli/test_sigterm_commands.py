@@ -40,7 +40,9 @@ from tests.cli.test_sigterm_phases import (
     BOUND,
     REACH,
     Phase,
+    alive,
     check_stopped,
+    children,
     cli,
     markers,
     run,
@@ -156,6 +158,32 @@ def test_sigterm_stops_a_wilds_run_within_seconds(tmp_path) -> None:
         "interrupted: nothing was kept (this command does not resume): run it again"
     ], err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["warm"]  # no run, staging or lock
+
+
+def test_sigterm_stops_a_reference_run_and_its_workers(tmp_path) -> None:
+    """A reference run of `FORK_MIN_GAMES` games or more plays on forked workers (the first run
+    on a fresh machine plays so while the fast path compiles, issue 54). SIGTERM while they
+    play stops it within seconds, in one line, with no worker left and nothing on disk. Checked
+    on a scratch copy whose interrupt did not end the workers: the command was still running
+    10 s after SIGTERM (its exit waited for each worker to finish its part)."""
+    out = tmp_path / "run"
+    p = cli("simulate", "--engine", "reference", "--games", "5000", "--threads", "2",
+            "--seed", "3", "--out", out)  # (about a minute of games on two workers)
+    deadline = time.monotonic() + REACH
+    while len(workers := children(p.pid)) < 2:  # the workers, forked after the first game
+        assert p.poll() is None and time.monotonic() < deadline, p.communicate()
+        time.sleep(0.05)
+    time.sleep(1.0)
+    err = _terminated(p)
+    assert p.returncode == 128 + signal.SIGTERM, err
+    assert err.strip().splitlines()[-1] == (
+        "interrupted: nothing was kept (this command does not resume): run it again"
+    ), err
+    deadline = time.monotonic() + 5  # (a worker's own exit after its parent's, at most 0.5 s)
+    while (left := [w for w in workers if alive(w)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, "a worker outlived the command"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_chunked_episodes_are_the_one_call_and_stop_between_chunks(monkeypatch) -> None:

@@ -17,6 +17,7 @@ import pytest
 from report_helpers import GENERATED, HOSTILE, sample_report
 
 from reports.render import report as render
+from sim.core.forkpool import submit
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -279,7 +280,7 @@ def test_an_interrupted_report_drops_its_queued_charts(monkeypatch):
         pytest.skip("no process pool here")
     from concurrent.futures import wait
 
-    futures = [render._submit(pool, _nap, i) for i in range(20)]
+    futures = [submit(pool, _nap, i) for i in range(20)]
     render.stop_pool()
     assert render._POOL == []
     wait(futures, timeout=60)  # (the pool's thread cancels: soon, not within `stop_pool`)
@@ -567,9 +568,10 @@ def _signals_here() -> tuple[str, str]:
 
 
 def test_a_chart_worker_sets_its_own_signals(monkeypatch):
-    """A worker is forked while the command holds its signals (`_submit`): it inherited the
-    holding handler, and a SIGTERM to it (a batch scheduler's, to the process group) was only
-    remembered. It now ignores Ctrl-C (the command's to answer) and ends on SIGTERM."""
+    """A worker is forked while the command holds its signals (`sim.core.forkpool.submit`): it
+    inherited the holding handler, and a SIGTERM to it (a batch scheduler's, to the process
+    group) was only remembered. It now ignores Ctrl-C (the command's to answer) and ends on
+    SIGTERM."""
     import signal
 
     from sim.core import interrupts
@@ -577,7 +579,7 @@ def test_a_chart_worker_sets_its_own_signals(monkeypatch):
     monkeypatch.setattr(render, "_POOL", [])
     if render._render_pool() is None:
         pytest.skip("no process pool here")
-    with interrupts.deferred():  # (as `_submit` forks the workers)
+    with interrupts.deferred():  # (as `submit` forks the workers)
         later = render.compute_soon(_signals_here)
     assert later() == (str(signal.SIG_IGN), str(signal.SIG_DFL))
     render._POOL[0].shutdown(wait=True)

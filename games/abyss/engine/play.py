@@ -25,6 +25,16 @@ SEAT_GAME_SECONDS, SEAT_GAME_BYTES = 2.5e-5, 20
 ROLLOUT_SEAT_SECONDS = {"": 1.0 / 64 / 4, "leviathan": 0.26 / 64 / 4}
 
 
+def reference_cores(n_games: int, threads: int | None = None) -> int:
+    """The cores a reference run of `n_games` plays on: every one (or `threads`) from
+    `runner.FORK_MIN_GAMES` games, on forked workers (`runner.play_reference`); else one."""
+    import os
+
+    from games.abyss.engine.runner import FORK_MIN_GAMES
+
+    return max(1, threads or os.cpu_count() or 1) if n_games >= FORK_MIN_GAMES else 1
+
+
 def player_counts(tables, expansions: tuple[str, ...]) -> tuple[int, ...]:
     """2-4 players; Leviathan: "The game can be played by two to five players"."""
     return (2, 3, 4, 5) if "leviathan" in expansions else (2, 3, 4)

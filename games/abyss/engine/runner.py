@@ -49,12 +49,14 @@ def run_simulation(
     rotate: bool = True,
     first_game: int = 0,
     trajectories: list | None = None,
+    played=None,
 ):
     """Play games `first_game .. first_game + n_games - 1` with the reference engine.
 
     Returns (seat rows, game rows, timings): lists of dicts in the results schema. A
-    `trajectories` list receives (line-up, per-round record, game index, the finished game) of
-    every game the fast path samples (`trajectory_array`).
+    `trajectories` list receives (line-up, per-round record, game index, the finished game's
+    seat rows) of every game the fast path samples (`trajectory_array`). `played`, a shared
+    counter of finished games (another process's progress), or None.
     """
     check_expansions(expansions)
     seats: list[dict] = []
@@ -67,10 +69,14 @@ def run_simulation(
         lineup = [p.name for p in policies]
         sampled = trajectories is not None and g_index % TRAJECTORY_EVERY == 0
         game = Game(tables, policies, seed, g_index, record=False, trajectory=sampled).play()
+        rows = seat_rows(game, lineup)
         if sampled:
-            trajectories.append((lineup, trajectory_array(game), g_index, game))
-        seats.extend(seat_rows(game, lineup))
+            trajectories.append((lineup, trajectory_array(game), g_index, rows))
+        seats.extend(rows)
         games.append(game_row(game))
+        if played is not None:
+            with played.get_lock():
+                played.value += 1
         now = time.perf_counter()
         if progress and now - last_report > 0.5:
             last_report = now
@@ -98,18 +104,87 @@ def trajectory_array(game: Game) -> np.ndarray:
 
 
 def add_trajectories(agg: Aggregates, trajectories: list) -> None:
-    """Fold the reference runner's sampled games (line-up, record, index, the finished game)
-    into `agg`, as the fast path does."""
+    """Fold the reference runner's sampled games (line-up, record, index, seat rows) into `agg`,
+    as the fast path does."""
     if not trajectories:
         return
     index = {name: k for k, name in enumerate(agg.strategies)}
     strategy_of = np.array([[index[name] for name in lineup] for lineup, *_ in trajectories])
-    rows = [seat_rows(game, lineup) for lineup, _, _, game in trajectories]
+    rows = [seats for *_, seats in trajectories]
     final = np.array([[r["score"] for r in seats] for seats in rows])
     rank = np.array([[r["rank"] for r in seats] for seats in rows])
     games = np.array([g for _, _, g, _ in trajectories], dtype=np.int64)
     agg.add_samples(games, np.stack([record for _, record, *_ in trajectories]), final, rank,
                     strategy_of)
+
+
+#: A reference run of this many games or more plays them on every core (forked workers): the
+#: first run on a fresh machine plays on the reference engine while the fast path compiles
+#: (`reports.runs.setup.cold_start_engine`)
+FORK_MIN_GAMES = 64
+
+
+def play_reference(tables, *, n_players: int, n_games: int, seed: int, strategies: list,
+                   expansions: tuple[str, ...] = (), threads: int | None = None,
+                   progress: bool = False, trajectories: list):  # fmt: skip
+    """`run_simulation` of games 0 .. n_games - 1 on `threads` processes (default: every core),
+    the same rows in the same order: a game is a pure function of the seed and its index. The
+    first game is played here: its decisions compile the policies played once, before the
+    fork, and the workers inherit them."""
+    import os
+
+    from sim.core.forkpool import fork_method, in_forks
+
+    workers = threads or os.cpu_count() or 1
+    same = {"n_players": n_players, "seed": seed, "strategies": strategies,
+            "expansions": expansions}  # fmt: skip
+    if workers < 2 or n_games < FORK_MIN_GAMES or fork_method() != "fork":
+        return run_simulation(tables, n_games=n_games, progress=progress,
+                              trajectories=trajectories, **same)  # fmt: skip
+    import multiprocessing as mp
+
+    start = time.perf_counter()
+    seats, games, _ = run_simulation(tables, n_games=1, trajectories=trajectories, **same)
+    played = mp.get_context("fork").Value("q", 1)
+    _FORKED[:] = [tables, same, played]  # (the workers inherit them: nothing pickled)
+    bounds = np.linspace(1, n_games, workers + 1).round().astype(int)
+    parts = [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    shown = [start]
+
+    def show() -> None:
+        now = time.perf_counter()
+        if progress and now - shown[0] > 0.5:
+            shown[0] = now
+            done = played.value
+            rate = done / (now - start)
+            print(f"\r{done}/{n_games} games  {rate:,.0f} games/s  ETA "
+                  f"{(n_games - done) / rate:,.0f} s", end="", file=sys.stderr)  # fmt: skip
+
+    try:
+        done = in_forks(_reference_part, parts, workers, show)
+    finally:
+        _FORKED.clear()
+    for part_seats, part_games, part_samples in done:
+        seats += part_seats
+        games += part_games
+        trajectories += part_samples
+    elapsed = time.perf_counter() - start
+    if progress:
+        print(file=sys.stderr)
+    return seats, games, {"games_per_second": n_games / elapsed if elapsed else 0.0,
+                          "threads": workers}  # fmt: skip
+
+
+_FORKED: list = []  # [tables, the games' options, the shared count of games played]
+
+
+def _reference_part(first: int, n: int):
+    """Games first .. first + n - 1 on the reference engine, in a worker (`play_reference`)."""
+    tables, same, played = _FORKED
+    samples: list = []
+    seats, games, _ = run_simulation(tables, n_games=n, first_game=first, trajectories=samples,
+                                     played=played, **same)  # fmt: skip
+    return seats, games, samples
 
 
 def run_games(
@@ -144,9 +219,9 @@ def run_games(
     from games.abyss.engine.schema import games_frame, seats_frame
 
     trajectories: list = []
-    seats, rows, timings = run_simulation(
-        tables, **games, expansions=expansions, progress=progress, trajectories=trajectories
-    )
+    seats, rows, timings = play_reference(tables, **games, expansions=expansions,
+                                          threads=threads, progress=progress,
+                                          trajectories=trajectories)  # fmt: skip
     names = [p.name for p in strategies]
     agg = Aggregates.from_frames(seats_frame(seats), games_frame(rows), names)
     add_trajectories(agg, trajectories)

@@ -158,7 +158,8 @@ def _put(s: np.ndarray, off: int, items, cap: int, what: str) -> None:
     if n > cap:
         raise ValueError(f"{what}: {n} items exceed the capacity {cap}")
     s[off] = n
-    s[off + 1 : off + 1 + n] = items
+    if n:  # (a quarter of encode's time went to empty stacks)
+        s[off + 1 : off + 1 + n] = items
 
 
 def stack_items(s: np.ndarray, off: int) -> list[int]:
