@@ -2,7 +2,9 @@
 (docs/learned.md, "Archetypes played well"): the tables' paired differences and 95% intervals
 (seed 7070, each count) read back from docs/learned.md, a two-sided normal p from each
 (z = difference / (half-width / 1.96)), Holm over every chosen version (`archetypes.toml`: those
-that play `learned:archetype=X`).
+that play `learned:archetype=X`). The tables round to one decimal, so the count is also given at
+the edges of that rounding (every figure 0.05 towards, then away from, a verdict): Holm is
+monotone in each p, so the true count lies between the two.
 
 usage: python scripts/archetype_holm.py
 """
@@ -43,9 +45,17 @@ def rows() -> list[tuple]:
             m = ROW.match(line)
             if m and (game, n, m.group(1)) in versions:
                 diff, half = float(m.group(2)), float(m.group(3))
-                p = 2 * stats.norm.sf(abs(diff) / (half / 1.96)) if half > 0 else 1.0
-                out.append((game, n, m.group(1), diff, half, p))
+                out.append((game, n, m.group(1), diff, half, p_value(diff, half)))
     return out
+
+
+def p_value(diff: float, half: float) -> float:
+    return 2 * stats.norm.sf(abs(diff) / (half / 1.96)) if half > 0 else 1.0
+
+
+def above_count(found: list[tuple], ps: list[float]) -> int:
+    told = multipletests(ps, alpha=0.05, method="holm")[0]
+    return sum(t and r[3] > 0 for r, t in zip(found, told, strict=True))
 
 
 def main() -> None:
@@ -53,7 +63,11 @@ def main() -> None:
     told = multipletests([r[5] for r in found], alpha=0.05, method="holm")[0]
     above = sum(t and r[3] > 0 for r, t in zip(found, told, strict=True))
     below = sum(t and r[3] < 0 for r, t in zip(found, told, strict=True))
-    print(f"{len(found)} chosen versions: {above} above their tuned version, {below} below")
+    # the rounding's edges: each |difference| 0.05 smaller and half-width 0.05 larger, and back
+    low = above_count(found, [p_value(max(0.0, abs(r[3]) - 0.05), r[4] + 0.05) for r in found])
+    high = above_count(found, [p_value(abs(r[3]) + 0.05, max(0.05, r[4] - 0.05)) for r in found])
+    print(f"{len(found)} chosen versions: {above} above their tuned version ({low} to {high} at "
+          f"the edges of the tables' rounding), {below} below")
     for (game, n, archetype, diff, half, _), t in zip(found, told, strict=True):
         if not t:
             print(f"cannot tell: {game} {n} players {archetype} {diff:+.1f} ± {half:.1f}")

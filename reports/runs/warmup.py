@@ -62,7 +62,7 @@ def lower_priority() -> None:
     try:
         os.nice(10)
         Path("/proc/self/autogroup").write_text("10")
-    except OSError:
+    except (OSError, AttributeError):  # (no os.nice on Windows; no autogroup off Linux)
         pass
 
 

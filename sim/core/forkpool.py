@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from sim.core.errors import UserError
 from sim.core.interrupts import deferred, raise_if_interrupted
 
 
@@ -19,6 +20,21 @@ def fork_method() -> str:
     import multiprocessing as mp
 
     return "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system says, else all)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def can_fork_workers() -> bool:
+    """Workers can be forked here: the fork start method, and not a daemon (a Dask worker)."""
+    import multiprocessing as mp
+
+    return fork_method() == "fork" and not mp.current_process().daemon
 
 
 def new_pool(workers: int):
@@ -81,6 +97,8 @@ def in_forks(fn, parts: list[tuple], workers: int, on_wait=None) -> list:
     pool = new_pool(max(1, min(workers, len(parts)))) if len(parts) > 1 else None
     if pool is None:
         return [fn(*part) for part in parts]
+    from concurrent.futures.process import BrokenProcessPool
+
     done = False
     try:
         futures = [submit(pool, fn, *part) for part in parts]
@@ -90,11 +108,15 @@ def in_forks(fn, parts: list[tuple], workers: int, on_wait=None) -> list:
             raise_if_interrupted()
             if on_wait is not None:
                 on_wait()
-            if any(f.done() and f.exception() is not None for f in futures):
-                break
+            failed = next((f for f in futures if f.done() and f.exception() is not None), None)
+            if failed is not None:  # (raised now: the other parts are not waited for)
+                raise failed.exception()
         results = [f.result() for f in futures]
         done = True
         return results
+    except BrokenProcessPool:
+        raise UserError("a worker process ended abruptly (out of memory, or killed?): "
+                        "run the command again") from None
     finally:
         if not done:  # interrupted, or a part failed: the others are not waited for
             for process in list(getattr(pool, "_processes", {}).values()):

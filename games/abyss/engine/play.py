@@ -28,11 +28,12 @@ ROLLOUT_SEAT_SECONDS = {"": 1.0 / 64 / 4, "leviathan": 0.26 / 64 / 4}
 def reference_cores(n_games: int, threads: int | None = None) -> int:
     """The cores a reference run of `n_games` plays on: every one (or `threads`) from
     `runner.FORK_MIN_GAMES` games, on forked workers (`runner.play_reference`); else one."""
-    import os
-
     from games.abyss.engine.runner import FORK_MIN_GAMES
+    from sim.core.forkpool import can_fork_workers, usable_cores
 
-    return max(1, threads or os.cpu_count() or 1) if n_games >= FORK_MIN_GAMES else 1
+    if n_games < FORK_MIN_GAMES or not can_fork_workers():
+        return 1
+    return max(1, min(threads or usable_cores(), n_games - 1))
 
 
 def player_counts(tables, expansions: tuple[str, ...]) -> tuple[int, ...]:

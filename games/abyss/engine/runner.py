@@ -131,21 +131,25 @@ def play_reference(tables, *, n_players: int, n_games: int, seed: int, strategie
     the same rows in the same order: a game is a pure function of the seed and its index. The
     first game is played here: its decisions compile the policies played once, before the
     fork, and the workers inherit them."""
+    import multiprocessing as mp
     import os
 
-    from sim.core.forkpool import fork_method, in_forks
+    from sim.core.forkpool import can_fork_workers, in_forks, usable_cores
 
-    workers = threads or os.cpu_count() or 1
+    workers = min(threads or usable_cores(), max(1, n_games - 1))
     same = {"n_players": n_players, "seed": seed, "strategies": strategies,
             "expansions": expansions}  # fmt: skip
-    if workers < 2 or n_games < FORK_MIN_GAMES or fork_method() != "fork":
+    played = None
+    if workers >= 2 and n_games >= FORK_MIN_GAMES and can_fork_workers():
+        try:
+            played = mp.get_context("fork").Value("q", 1)  # (a semaphore: none in some sandboxes)
+        except (OSError, ImportError):
+            played = None
+    if played is None:
         return run_simulation(tables, n_games=n_games, progress=progress,
                               trajectories=trajectories, **same)  # fmt: skip
-    import multiprocessing as mp
-
     start = time.perf_counter()
     seats, games, _ = run_simulation(tables, n_games=1, trajectories=trajectories, **same)
-    played = mp.get_context("fork").Value("q", 1)
     _FORKED[:] = [tables, same, played]  # (the workers inherit them: nothing pickled)
     bounds = np.linspace(1, n_games, workers + 1).round().astype(int)
     parts = [(int(a), int(b - a)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
@@ -164,15 +168,16 @@ def play_reference(tables, *, n_players: int, n_games: int, seed: int, strategie
         done = in_forks(_reference_part, parts, workers, show)
     finally:
         _FORKED.clear()
-    for part_seats, part_games, part_samples in done:
+    for part_seats, part_games, part_samples, _ in done:
         seats += part_seats
         games += part_games
         trajectories += part_samples
     elapsed = time.perf_counter() - start
     if progress:
         print(file=sys.stderr)
-    return seats, games, {"games_per_second": n_games / elapsed if elapsed else 0.0,
-                          "threads": workers}  # fmt: skip
+    timings = {"games_per_second": n_games / elapsed if elapsed else 0.0}
+    forked = {pid for *_, pid in done} - {os.getpid()}  # (none where no pool could be made)
+    return seats, games, {**timings, "threads": len(forked)} if forked else timings
 
 
 _FORKED: list = []  # [tables, the games' options, the shared count of games played]
@@ -182,9 +187,11 @@ def _reference_part(first: int, n: int):
     """Games first .. first + n - 1 on the reference engine, in a worker (`play_reference`)."""
     tables, same, played = _FORKED
     samples: list = []
+    import os
+
     seats, games, _ = run_simulation(tables, n_games=n, first_game=first, trajectories=samples,
                                      played=played, **same)  # fmt: skip
-    return seats, games, samples
+    return seats, games, samples, os.getpid()
 
 
 def run_games(
