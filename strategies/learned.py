@@ -55,6 +55,7 @@ def load_weights(path: Path, game: str, decisions, features) -> Weights:
     """The weights in `path`, for `game`'s `decisions` and `features`; a StrategyError in one
     line for anything else (no file, not a weights file, another game, other features)."""
     import zipfile
+    import zlib
 
     path = Path(path)
     if path.is_file() and path.stat().st_size == 0:
@@ -66,7 +67,8 @@ def load_weights(path: Path, game: str, decisions, features) -> Weights:
             file_features, meta = data["features"], json.loads(str(data["meta"]))
     except FileNotFoundError:
         raise StrategyError(f"weights file {path}: no such file") from None
-    except (zipfile.BadZipFile, EOFError) as exc:  # cut short, or not an .npz at all
+    except (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as exc:
+        # cut short, not an .npz at all, a damaged stream or header (its compression method)
         raise StrategyError(f"weights file {path}: damaged or truncated ({exc})") from None
     except (OSError, ValueError, KeyError) as exc:
         raise StrategyError(

@@ -278,12 +278,16 @@ def test_an_interrupted_report_drops_its_queued_charts(monkeypatch):
     pool = render._render_pool()
     if pool is None:
         pytest.skip("no process pool here")
-    from concurrent.futures import wait
+    import time
 
     futures = [submit(pool, _nap, i) for i in range(20)]
     render.stop_pool()
     assert render._POOL == []
-    wait(futures, timeout=60)  # (the pool's thread cancels: soon, not within `stop_pool`)
+    # the pool's thread cancels, soon, not within `stop_pool`; polled, since `wait` does not
+    # count a future the shutdown cancelled as done (it waited out its whole timeout, 60 s)
+    deadline = time.monotonic() + 60
+    while not all(f.done() for f in futures) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert sum(f.cancelled() for f in futures) >= 10  # (2 workers, a few calls queued to them)
     assert all(f.result() == i for i, f in enumerate(futures) if not f.cancelled())
 
