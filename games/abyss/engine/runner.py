@@ -185,10 +185,10 @@ _FORKED: list = []  # [tables, the games' options, the shared count of games pla
 
 def _reference_part(first: int, n: int):
     """Games first .. first + n - 1 on the reference engine, in a worker (`play_reference`)."""
-    tables, same, played = _FORKED
-    samples: list = []
     import os
 
+    tables, same, played = _FORKED
+    samples: list = []
     seats, games, _ = run_simulation(tables, n_games=n, first_game=first, trajectories=samples,
                                      played=played, **same)  # fmt: skip
     return seats, games, samples, os.getpid()
