@@ -11,8 +11,10 @@ with Leviathan, seed 2026 (the records' seed: it chooses, never reports):
   defaults and the START player), the search in each seat in turn, MATCH_PER games per seat,
   games 65,000,000 on.
 The built-in recipe's fit (a conditional logit on the search's visit shares, four fifths of the
-games; the held-out fifth measures agreement) on both sets of records gives OUT. Deterministic:
-the same arguments give the same file byte for byte.
+games; the held-out fifth measures agreement) on both sets of records gives OUT; its `fields`
+name the match's `learned` seat so, meaning the START player (`start_sha256`). Deterministic: the
+same arguments give the same weights bit for bit (checked once, on this machine and these
+library versions).
 
 usage: PYTHONPATH=. python scripts/learned_match_round.py START OPEN_PER MATCH_PER OUT
 The built-in `learned_4p.npz`: START the `learn` run's weights (SHA-256 1674a7cb...), 50, 100.
