@@ -617,13 +617,12 @@ def _render_pool():
     if _POOL:
         return _POOL[0]
     import atexit
-    import multiprocessing as mp
     import os
 
     from sim.core.forkpool import new_pool
 
     pool = None
-    if os.environ.get(RENDER_INLINE_ENV) != "1" and not mp.current_process().daemon:
+    if os.environ.get(RENDER_INLINE_ENV) != "1":  # (`new_pool`: None in a daemon process)
         # the workers draw charts and compute report parts (`compute_soon`)
         pool = new_pool(max(1, min(2, os.cpu_count() or 1)))
         if pool is not None:

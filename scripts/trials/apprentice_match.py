@@ -15,18 +15,10 @@ import time
 
 import numpy as np
 
+from reports.runs.learn import game_shares
 from sim import games
 
 N = 4
-
-
-def per_seat(seats, games_n: int) -> np.ndarray:
-    """Each game's win share (ties shared) of the learned seats together, halved: per seat."""
-    first = (seats["rank"] == 1).astype(float)
-    share = first / first.groupby(seats["game"]).transform("sum")
-    mine = seats["strategy"].str.startswith("learned")
-    out = share[mine].groupby(seats.loc[mine, "game"]).sum().reindex(range(games_n), fill_value=0)
-    return out.to_numpy() / 2
 
 
 def interval(x: np.ndarray, signed: bool = False) -> str:
@@ -49,7 +41,8 @@ def main() -> None:
             policies = registry.make_policies(lineup, N)
             played = play.run_games(tables, engine="fast", n_players=N, n_games=n_games,
                                     seed=seed, policies=policies)  # fmt: skip
-            both.append(per_seat(played.seats, n_games))
+            # the learned seats' share of each game, halved: per seat
+            both.append(game_shares(played.seats, policies[lineup.index(learned)].name) / 2)
         x = (both[0] + both[1]) / 2
         shares.append(x)
         line = f"{f}: {interval(x)} per learned seat"

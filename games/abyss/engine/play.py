@@ -26,14 +26,11 @@ ROLLOUT_SEAT_SECONDS = {"": 1.0 / 64 / 4, "leviathan": 0.26 / 64 / 4}
 
 
 def reference_cores(n_games: int, threads: int | None = None) -> int:
-    """The cores a reference run of `n_games` plays on: every one (or `threads`) from
-    `runner.FORK_MIN_GAMES` games, on forked workers (`runner.play_reference`); else one."""
-    from games.abyss.engine.runner import FORK_MIN_GAMES
-    from sim.core.forkpool import can_fork_workers, usable_cores
+    """The cores a reference run of `n_games` plays on (`runner.reference_workers`: forked
+    workers from `runner.FORK_MIN_GAMES` games, `runner.play_reference`)."""
+    from games.abyss.engine.runner import reference_workers
 
-    if n_games < FORK_MIN_GAMES or not can_fork_workers():
-        return 1
-    return max(1, min(threads or usable_cores(), n_games - 1))
+    return reference_workers(n_games, threads)
 
 
 def player_counts(tables, expansions: tuple[str, ...]) -> tuple[int, ...]:

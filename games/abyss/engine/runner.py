@@ -124,6 +124,16 @@ def add_trajectories(agg: Aggregates, trajectories: list) -> None:
 FORK_MIN_GAMES = 64
 
 
+def reference_workers(n_games: int, threads: int | None = None) -> int:
+    """The processes a reference run of `n_games` plays on: every usable core (or `threads`)
+    from `FORK_MIN_GAMES` games where workers can be forked, else this one."""
+    from sim.core.forkpool import can_fork_workers, usable_cores
+
+    if n_games < FORK_MIN_GAMES or not can_fork_workers():
+        return 1
+    return max(1, min(threads or usable_cores(), n_games - 1))
+
+
 def play_reference(tables, *, n_players: int, n_games: int, seed: int, strategies: list,
                    expansions: tuple[str, ...] = (), threads: int | None = None,
                    progress: bool = False, trajectories: list):  # fmt: skip
@@ -134,13 +144,13 @@ def play_reference(tables, *, n_players: int, n_games: int, seed: int, strategie
     import multiprocessing as mp
     import os
 
-    from sim.core.forkpool import can_fork_workers, in_forks, usable_cores
+    from sim.core.forkpool import in_forks
 
-    workers = min(threads or usable_cores(), max(1, n_games - 1))
+    workers = reference_workers(n_games, threads)
     same = {"n_players": n_players, "seed": seed, "strategies": strategies,
             "expansions": expansions}  # fmt: skip
     played = None
-    if workers >= 2 and n_games >= FORK_MIN_GAMES and can_fork_workers():
+    if workers >= 2:
         try:
             played = mp.get_context("fork").Value("q", 1)  # (a semaphore: none in some sandboxes)
         except (OSError, ImportError):
