@@ -488,24 +488,47 @@ def _is_missing(value: Any) -> bool:
 
 
 def render_png(fig: Figure) -> bytes:
-    buf = io.BytesIO()
+    """The chart as a PNG (`FIGURE_DPI`, white, a 256-colour palette). Drawn once onto an Agg
+    canvas the figure's size: its constrained layout keeps the artists inside. A figure whose
+    artists still reach past its edge (a label longer than its axes) is saved cropped to them
+    instead (`savefig`'s tight box, which draws it twice): a third of the rendering time is
+    that second draw and a PNG encoded only to be decoded again (docs/benchmarks.md)."""
     try:
-        # savefig renders PNG with Agg whatever canvas (GUI or none) the figure has
-        fig.savefig(
-            buf,
-            format="png",
-            dpi=FIGURE_DPI,
-            bbox_inches="tight",
-            pad_inches=0.1,
-            facecolor="white",
-            metadata={"Software": None},  # the same figure gives the same bytes
-        )
-    finally:
-        if "matplotlib.pyplot" in sys.modules:
-            import matplotlib.pyplot as plt
+        image = _drawn_inside(fig)
+        if image is None:
+            buf = io.BytesIO()
+            # savefig renders PNG with Agg whatever canvas (GUI or none) the figure has
+            fig.savefig(buf, format="png", dpi=FIGURE_DPI, bbox_inches="tight", pad_inches=0.1,
+                        facecolor="white")  # fmt: skip
+            from PIL import Image
 
-            plt.close(fig)
-    return _palette_png(buf.getvalue())
+            image = Image.open(io.BytesIO(buf.getvalue()))
+    finally:
+        _close(fig)
+    return _palette_png(image)
+
+
+def _drawn_inside(fig: Figure):
+    """The figure drawn at `FIGURE_DPI` on a white ground as an RGB image, or None when its
+    artists reach past its edge (drawn here, they would be cut off)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    face = fig.get_facecolor()
+    fig.set_dpi(FIGURE_DPI)
+    fig.set_facecolor("white")
+    canvas = FigureCanvasAgg(fig)  # (the figure's own canvas may be a GUI's: Agg draws it here)
+    try:
+        canvas.draw()
+        box = fig.get_tightbbox(canvas.get_renderer())
+        width, height = fig.get_size_inches()
+        slack = 0.5 / FIGURE_DPI  # half a pixel
+        if box.x0 < -slack or box.y0 < -slack or box.x1 > width + slack or box.y1 > height + slack:
+            return None
+        return Image.frombuffer("RGBA", canvas.get_width_height(physical=True),
+                                canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")  # fmt: skip
+    finally:
+        fig.set_facecolor(face)
 
 
 def render_png_soon(fig: Figure) -> _Rendering:
@@ -635,14 +658,14 @@ def _render_pool():
 RENDER_INLINE_ENV = "ABYSS_MC_RENDER_INLINE"
 
 
-def _palette_png(png: bytes) -> bytes:
-    """The chart with a 256-colour palette: a third of the bytes of full colour for flat charts
-    (the default report: 5.3 MB -> about 2 MB), no visible change; deterministic."""
+def _palette_png(image) -> bytes:
+    """The chart (a PIL image) as a PNG with a 256-colour palette: a third of the bytes of full
+    colour for flat charts (the default report: 5.3 MB -> about 2 MB), no visible change;
+    deterministic (no timestamp or software in its metadata)."""
     from PIL import Image
 
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    quantized = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
-                               dither=Image.Dither.NONE)  # fmt: skip
+    quantized = image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE,
+                                              dither=Image.Dither.NONE)  # fmt: skip
     out = io.BytesIO()
     quantized.save(out, format="PNG", optimize=True)
     return out.getvalue()

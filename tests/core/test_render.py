@@ -128,6 +128,26 @@ def _chart(unpicklable: bool = False):
     return fig
 
 
+def test_a_chart_is_drawn_whole_even_when_a_label_runs_past_its_edge():
+    """A chart that fits is its figure's size at FIGURE_DPI; one whose y label is longer than
+    the figure is tall is cropped to its artists instead (savefig's tight box), so the label is
+    not cut off: drawn on the figure's own canvas it would be."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    def drawn(label: str) -> tuple[int, int]:
+        fig = render.new_figure(figsize=(4.0, 2.0))
+        ax = fig.add_subplot()
+        ax.plot([1, 3, 2])
+        ax.set_ylabel(label)
+        return Image.open(BytesIO(render.render_png(fig))).size
+
+    assert drawn("IP") == (4 * render.FIGURE_DPI, 2 * render.FIGURE_DPI)
+    width, height = drawn("a y label far longer than two inches of figure, " * 2)
+    assert height > 2 * render.FIGURE_DPI + 20  # the whole label, beyond the figure's edge
+
+
 def test_charts_render_in_workers_to_the_same_bytes(monkeypatch):
     """A chart drawn in the pool (pickled) has the bytes of one drawn here; one that cannot be
     pickled (a lambda formatter) is drawn here, and so is every chart with

@@ -137,7 +137,7 @@ def chart_situation(frame: pd.DataFrame, name: str) -> Figure:
     x = np.arange(len(frame))
     labels = [f"{b}\nn={n}" for b, n in zip(frame["bin"], frame["points"], strict=True)]
     for ax, metric, scale, unit, colour in (
-        (axes[0], "d_win", 100.0, "win probability (percentage points)", "#4C72B0"),
+        (axes[0], "d_win", 100.0, "win probability\n(percentage points)", "#4C72B0"),
         (axes[1], "d_ip", 1.0, "IP", "#55A868"),
     ):
         y = frame[metric].to_numpy(dtype=float) * scale
