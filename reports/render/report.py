@@ -525,8 +525,8 @@ def _drawn_inside(fig: Figure):
         slack = 0.5 / FIGURE_DPI  # half a pixel
         if box.x0 < -slack or box.y0 < -slack or box.x1 > width + slack or box.y1 > height + slack:
             return None
-        return Image.frombuffer("RGBA", canvas.get_width_height(physical=True),
-                                canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")  # fmt: skip
+        size = canvas.get_width_height(physical=True)
+        return Image.frombuffer("RGBA", size, canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     finally:
         fig.set_facecolor(face)
 
