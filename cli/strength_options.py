@@ -56,6 +56,8 @@ MinutesOption = Annotated[
         "doubling size: half for the best strategy (a tournament whose best is not told apart "
         "plays more blocks), the rest for the card values instead of --card-blocks (deals go "
         "to the cards still undecided). Sequential tests, family-wise error 5% over all looks "
-        "(docs/restricted-play.md). M minutes over all player counts and play strengths.",
+        "(docs/restricted-play.md). M minutes over all player counts and play strengths, spent to "
+        "within a tenth, on top of what the report plays and draws anyway (and more blocks make "
+        "its drawing longer).",
     ),
 ]

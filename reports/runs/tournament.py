@@ -375,18 +375,29 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, pool,
             n_blocks, rollouts = o.search_blocks, o.search_rollouts
             lineups = {n: St.search_lineup(seats, n, rollouts, learned_seats) for n in tuned}
             play_tier(St.SEARCH, lineups, n_blocks)
+    budget = {}
     if card_blocks:  # not the search tier's: restricted play of a search player costs hours
-        seconds = None
-        if o.minutes:  # the rest of the budget and what the looks left unspent
-            left = o.minutes * 60 * (1 - PAIR_SHARE) + (pool.left() if pool else 0.0)
-            seconds = left / len(tiers)
+        cards = None
+        if o.minutes:  # the rest of the budget and what the looks left unspent, tier by tier
+            from reports import budget as Q
+
+            cards = Q.Pool(o.minutes * 60 * (1 - PAIR_SHARE) + (pool.left() if pool else 0.0),
+                           len(tiers))  # fmt: skip
+            budget = {"seconds": o.minutes * 60, "looks": round(pool.spent(), 1) if pool else 0}
         for tier, (_, res) in tiers.items():
+            t0 = time.perf_counter()
             with phases(f"{tier}: card values"):
                 _card_values(spec, tables, run, cluster, tier, res, card_blocks,
-                             card_seed(seed, tier), o.progress, seconds)  # fmt: skip
+                             card_seed(seed, tier), o.progress,
+                             cards.share() if cards else None)  # fmt: skip
+            if cards:
+                cards.spend(time.perf_counter() - t0)
+        if cards:
+            budget["card values"] = round(cards.spent(), 1)
+            budget["spent"] = round(budget["looks"] + budget["card values"], 1)
     played = list(tiers) + ([St.SEARCH] if (run.dir / St.SEARCH_DIR).is_dir() else [])
     return {"strengths": played, "card_blocks": card_blocks, "card_minutes": o.minutes,
-            "purposes": purposes(seed, played),
+            "purposes": purposes(seed, played), **({"budget": budget} if budget else {}),
             **({"tuned_versions": versions} if versions else {})}  # fmt: skip
 
 

@@ -339,6 +339,9 @@ def test_a_time_budget_plays_the_card_values_sequentially(tmp_path):
         assert (found["look"] >= 0).all() and found["fresh"].all()  # confirmed on fresh deals
     config = json.loads((out / "manifest.json").read_text())["config"]
     assert config["card_minutes"] == 0.2
+    budget = config["budget"]  # what the looks and the card values took of the 12 seconds
+    assert budget["seconds"] == 12 and budget["card values"] > 0
+    assert budget["spent"] == round(budget["looks"] + budget["card values"], 1)
     assert "on a time budget" in (out / "report" / "report.md").read_text()
     # and the best strategy's pair: blocks in looks while it is not told apart
     tier = json.loads((out / "strengths" / "tuned" / "manifest.json").read_text())["config"]
