@@ -626,7 +626,8 @@ def option_features(s, seat, decision, o, pick, g, f):
         f[at + 2] = s[S.TRACK]
 
 
-best_scored, write_features = scorer_for(state_features, option_features, N_STATE, N_FEATURES)
+best_scored, write_features = scorer_for(state_features, option_features, N_STATE, N_FEATURES,
+                                         W.SCORE_SCRATCH)  # fmt: skip
 
 
 @njit(cache=True)

@@ -37,9 +37,9 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
     tournament's strategies but random; 4 players if played), into run_dir / FIGHT_DIR. The
     search for a better rule (its rule rollouts: 25 candidates x 4 replicates a point, against
     32 forks for fight or explore) is made for the run's own line-up, on the first half of the
-    points; a play strength's tier (`headline_only`) asks fight or explore, and takes its rule
-    from the forks of that one decision (issue 54: docs/benchmarks.md). The manifest's
-    entries."""
+    points; a play strength's tier (`headline_only`) asks fight or explore, on
+    `TIER_REPLICATES` forks each way, and takes its rule from the forks of that one decision
+    (issue 54: docs/benchmarks.md). The manifest's entries."""
     if "leviathan" not in expansions:
         return {"fight_points": 0}
     if fight_points:
@@ -55,7 +55,8 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
         with first_compile(FIGHT_COMPILE, ROLLOUT_COMPILE_SECONDS):
             found = run_rollouts(
                 tables, n_players=n, strategies=lineup, seed=seed, n_points=fight_points,
-                replicates=16, rule_points=0 if headline_only else fight_points // 2,
+                replicates=TIER_REPLICATES if headline_only else 16,
+                rule_points=0 if headline_only else fight_points // 2,
                 rule_replicates=4,
                 progress=sys.stderr.isatty(),
             )  # fmt: skip
@@ -63,6 +64,11 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
         save_rollouts(found, run_dir / FIGHT_DIR)
     return {"fight_points": fight_points}
 
+
+#: a play strength's tier plays each point on 8 times each way, not 16: its one verdict's
+#: interval about 1.3 times as wide (+-0.85 points of win rate, not +-0.65, on 2,000 points), for
+#: half the forks (issue 54: docs/benchmarks.md)
+TIER_REPLICATES = 8
 
 #: what the fight rollouts' compile is called (`first_compile`)
 FIGHT_COMPILE = "fight-or-explore rollouts"

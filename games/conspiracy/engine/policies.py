@@ -505,7 +505,7 @@ def lord_features(s, seat, lord, f):
 
 
 best_scored, write_features = scorer_for(state_features, option_features, S.N_STATE,
-                                         S.N_FEATURES)  # fmt: skip
+                                         S.N_FEATURES, S.SCORE_SCRATCH)  # fmt: skip
 
 
 @njit(cache=True)

@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.core.driver import MAX_REC_OPTIONS, record_blocks, search_blocks  # noqa: F401
 from sim.core.errors import UserError
+from sim.core.linear import scratch_block
 from sim.core.rng import N_STREAMS
 from sim.core.stack import Layout
 from sim.core.workspace import PerTables
@@ -106,6 +107,7 @@ RNG_COUNTERS = _b.block(2 * N_STREAMS)
 FORK_KEYS = _b.block(2 * N_STREAMS)
 # The learned player's records (`sim.core.learn`; written by policies.option_features at the probe)
 REC_ON, REC_ROW, REC_FEATURES = record_blocks(_b, N_FEATURES)
+SCORE_SCRATCH = scratch_block(_b, N_STATE, N_FEATURES)  # the learned player's (sim.core.linear)
 (SEARCH_BEGIN, SEARCH_MODE, SEARCH_COUNT, SCRIPT, SEARCH_FORCE, SEARCH_FOUND, SEARCH_DEFAULT,
  SEARCH_SEAT, SEARCH_DECISION, SEARCH_N, SEARCH_OPTS, TRACE) = SEARCH_BLOCKS = search_blocks(
     _b, ROW_WIDTH)

@@ -15,9 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from games.abyss.engine.kernel.tables import TABLE_END, pack
-from games.abyss.engine.policy_params import N_FEATURES, N_PARAMS
+from games.abyss.engine.policy_params import N_FEATURES, N_PARAMS, N_STATE
 from games.abyss.engine.state import MAX_PLAYERS, N_SEAT_FIELDS  # noqa: F401
 from sim.core.driver import MAX_REC_OPTIONS, record_blocks, search_blocks  # noqa: F401
+from sim.core.linear import scratch_block
 from sim.core.rng import N_STREAMS
 from sim.core.samples import NOT_PLAYED  # noqa: F401  (the kernel reads W.NOT_PLAYED)
 from sim.core.stack import Layout
@@ -64,6 +65,7 @@ N_FORK_INFO = 16
 FORK_INFO = _w.block(N_FORK_INFO)  # games.abyss.engine.fork.INFO_COLUMNS
 # The learned player's records (kernel.learn; written by policies.option_features at the probe)
 REC_ON, REC_ROW, REC_FEATURES = record_blocks(_w, N_FEATURES)
+SCORE_SCRATCH = scratch_block(_w, N_STATE, N_FEATURES)  # the learned player's (sim.core.linear)
 # The search player's driver (`sim.core.driver`): a turn with a search seat is replayed from its
 # start; SCRIPT holds the search decisions taken so far in the turn (in order, any seat), and the
 # first decision past them is recorded (probe) or forked (rollout: re-keyed from FORK_KEYS, the
