@@ -101,7 +101,7 @@ def run(play: Callable, n_cards: int, *, confirm: Callable, alpha: float = 0.05,
             break  # (every card decided: the result says so)
         rows = [0, *(1 + open_)]
         if seconds is not None and k > 0:
-            mark = last_look(history[-1], len(rows), played, mark, seconds - (clock() - start))
+            mark = last_look(history, len(rows), played, mark, seconds - (clock() - start))
             if mark <= played:
                 stopped = "budget"
                 break
@@ -125,19 +125,24 @@ def run(play: Callable, n_cards: int, *, confirm: Callable, alpha: float = 0.05,
                       history)  # fmt: skip
 
 
-def last_look(last: tuple, rows: int, played: int, mark: int, left: float) -> int:
+def last_look(history: list, rows: int, played: int, mark: int, left: float) -> int:
     """Where the next look ends: at `mark` if its deals fit `FILL` of the `left` seconds at the
-    last look's pace (`last`: a history entry; the pace, seconds per row and deal, of its play
-    before it confirmed), with room to confirm one card it may decide (`CONFIRMS` rows: the
-    card and the unrestricted strategy, on all the look's deals; the rest of `left` for the
-    machine's noise); else at the deals that fit, or at `played` (no look) when fewer than
-    `MIN_LOOK` fit."""
-    if last[3] <= 0:
+    last look's pace (`history`'s last entry: seconds per row and deal of its play before it
+    confirmed; the slowest look's where the last took almost none, read back from its chunks
+    by a resumed run), with room for `CONFIRMS` row of confirmation on all the look's deals (a
+    card a look decides is confirmed on two rows, itself and the unrestricted strategy, but most
+    looks decide none: with a reserve of two rows the simulated budgets were spent down to 88%,
+    with one from 90% to 107%; the rest of `left` is for the machine's noise); else at the
+    deals that fit, or at `played` (no look) when fewer than `MIN_LOOK` fit."""
+    pace, slowest = history[-1][3], max(entry[3] for entry in history)
+    if pace < slowest / 10:  # (read back, not played: the slowest look's pace instead)
+        pace = slowest
+    if pace <= 0:
         return mark
-    if last[3] * (rows * (mark - played) + CONFIRMS * mark) <= FILL * left:
+    if pace * (rows * (mark - played) + CONFIRMS * mark) <= FILL * left:
         return mark
     # rows x fit new row-deals, and CONFIRMS rows confirmed on all played + fit deals
-    fit = int((FILL * left / last[3] - CONFIRMS * played) / (rows + CONFIRMS))
+    fit = int((FILL * left / pace - CONFIRMS * played) / (rows + CONFIRMS))
     return played + fit if fit >= MIN_LOOK else played
 
 

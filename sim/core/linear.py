@@ -12,7 +12,8 @@ from sim.core.jit import njit_closure
 def scratch_block(layout, n_state: int, n_features: int) -> int:
     """The scorer's scratch in a workspace (`sim.core.stack.Layout`): the state features, then
     one option's. Kept in the game's vector rather than allocated at each decision: two arrays
-    allocated per decision were a third of the learned player's time (docs/benchmarks.md)."""
+    allocated per decision were 8-22% of the learned player's time in paired runs
+    (docs/benchmarks.md)."""
     return layout.block(n_state + n_features)
 
 

@@ -340,7 +340,12 @@ def test_a_time_budget_plays_the_card_values_sequentially(tmp_path):
     config = json.loads((out / "manifest.json").read_text())["config"]
     assert config["card_minutes"] == 0.2
     budget = config["budget"]  # what the looks and the card values took of the 12 seconds
-    assert budget["seconds"] == 12 and budget["card values"] > 0
+    tier = json.loads((out / "strengths" / "tuned" / "manifest.json").read_text())["config"]
+    looks = [x["pair_looks"][n]["seconds"] for x in (config, tier) for n in x["pair_looks"]]
+    assert budget["seconds"] == 12 and abs(budget["looks"] - sum(looks)) < 0.2
+    phases = json.loads((out / "manifest.json").read_text())["timings"]["phases"]
+    cards = sum(v for k, v in phases.items() if k.endswith("card values"))
+    assert abs(budget["card values"] - cards) < 0.2 and budget["card values"] > 0
     assert budget["spent"] == round(budget["looks"] + budget["card values"], 1)
     assert "on a time budget" in (out / "report" / "report.md").read_text()
     # and the best strategy's pair: blocks in looks while it is not told apart

@@ -116,12 +116,13 @@ def test_figures_are_closed():
     assert plt.get_fignums() == []
 
 
-def _chart(unpicklable: bool = False):
+def _chart(unpicklable: bool = False, label: str = ""):
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FuncFormatter
 
     fig, ax = plt.subplots()
     ax.plot([1, 3, 2], label="line")
+    ax.set_ylabel(label)
     ax.legend()
     if unpicklable:
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.0%}"))
@@ -157,6 +158,8 @@ def test_charts_render_in_workers_to_the_same_bytes(monkeypatch):
     for unpicklable in (False, True):
         here = render.render_png(_chart(unpicklable))
         assert render.render_png_soon(_chart(unpicklable)).result() == here
+    overflowing = lambda: _chart(label="a y label far longer than the figure is tall, " * 3)  # noqa: E731
+    assert render.render_png_soon(overflowing()).result() == render.render_png(overflowing())
     plain = render.render_png(_chart())
     assert render._render_pool() is not None  # (not a daemon here: the pool was used)
     monkeypatch.setattr(render, "_POOL", [])

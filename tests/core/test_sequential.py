@@ -181,10 +181,11 @@ CARDS = [0.15, 0.1, 0.05, 0.03, 0.02] + [0.0] * 60
 
 
 def test_a_budget_is_spent_to_within_a_tenth():
-    """Issue 54: `--minutes M` keeps its budget within 10%. Over 200 seeds and budgets from five
-    first looks' time to most of the schedule's, a run the budget stops took between 90% and
-    110% of it: its last look is cut to the deals that fit (with doubling looks that had to fit
-    whole, a run stopped anywhere from a third to all of its budget)."""
+    """Issue 54: `--minutes M` keeps its budget within 10%. Over 200 seeds and budgets from one
+    and a half first looks' time to most of the schedule's, a run the budget stops took between
+    90% and 110% of it: its last look is cut to the deals that fit (with doubling looks that
+    had to fit whole, a run stopped anywhere from a third to all of its budget). The clock here
+    is the model `last_look` foresees with (time per row and deal), give or take a tenth."""
     spent = []
     for seed in range(200):
         seconds = float(np.random.default_rng(seed).uniform(5.0, 100.0))
@@ -198,16 +199,20 @@ def test_a_budget_is_spent_to_within_a_tenth():
 
 
 def test_null_cards_stay_cannot_tell_when_the_budget_cuts_a_look():
-    """The look cut to the budget is a look like the others (Holm at 5% / LOOKS): twenty
-    worthless cards on budgets that end inside the schedule, 300 seeds, are called a finding at
-    most at the 5% rate."""
+    """The look cut to the budget is tested like the others (Holm at 5% / LOOKS): twenty
+    worthless cards on budgets that end inside the schedule, 300 seeds; a run in which the looks
+    decide any of them (before the fresh deals, which would catch it) happens at most at the 5%
+    rate. Its size depends on the cards still open and the clock, not fixed in advance, so this
+    is measured, not proved (docs/restricted-play.md)."""
     errors, cut = 0, 0
     for seed in range(300):
         seconds = float(np.random.default_rng([seed, 1]).uniform(2.0, 40.0))
         play, confirm, clock = _on_the_clock([0.0] * 20, seed)
         result = Q.run(play, 20, confirm=confirm, seconds=seconds, clock=clock)
         cut += result.history[-1][0] not in Q.schedule()
-        errors += any(f != "cannot tell" for f in Q.findings(result))
+        errors += bool((result.decided_at >= 0).any())
+    print(f"\n20 worthless cards, budgets cutting a look in {cut} of 300 runs: the looks "
+          f"decide one in {errors}")
     assert cut > 200, cut
     assert errors / 300 <= _band(0.05, 300), errors
 

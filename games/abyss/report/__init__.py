@@ -65,9 +65,9 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
     return {"fight_points": fight_points}
 
 
-#: a play strength's tier plays each point on 8 times each way, not 16: its one verdict's
-#: interval about 1.3 times as wide (+-0.85 points of win rate, not +-0.65, on 2,000 points), for
-#: half the forks (issue 54: docs/benchmarks.md)
+#: a play strength's tier plays each point on 8 times each way, not 16: half the forks, for
+#: wider intervals of fight or explore and of its one-decision rule (issue 54: measured in
+#: docs/benchmarks.md)
 TIER_REPLICATES = 8
 
 #: what the fight rollouts' compile is called (`first_compile`)
