@@ -502,7 +502,8 @@ def render_png(fig: Figure) -> bytes:
                         facecolor="white")  # fmt: skip
             from PIL import Image
 
-            image = Image.open(io.BytesIO(buf.getvalue()))
+            buf.seek(0)
+            image = Image.open(buf)
     finally:
         _close(fig)
     return _palette_png(image)

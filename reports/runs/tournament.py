@@ -385,13 +385,12 @@ def _play_strengths(setup: TournamentSetup, results, run, cluster, pool,
                            len(tiers))  # fmt: skip
             budget = {"seconds": o.minutes * 60, "looks": round(pool.spent(), 1) if pool else 0}
         for tier, (_, res) in tiers.items():
-            t0 = time.perf_counter()
             with phases(f"{tier}: card values"):
                 _card_values(spec, tables, run, cluster, tier, res, card_blocks,
                              card_seed(seed, tier), o.progress,
                              cards.share() if cards else None)  # fmt: skip
             if cards:
-                cards.spend(time.perf_counter() - t0)
+                cards.spend(phases[f"{tier}: card values"])
         if cards:
             budget["card values"] = round(cards.spent(), 1)
             budget["spent"] = round(budget["looks"] + budget["card values"], 1)
