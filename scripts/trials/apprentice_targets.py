@@ -1,0 +1,65 @@
+"""Which soft target makes the apprentice closest to its expert (issue 52, "better targets"):
+the records of one more round of `scripts/learned_match_round.py` (the same lines-up and
+recipe, from START, games OPEN_FIRST and MATCH_FIRST on of seed 2026, which chooses and never
+reports), fitted once per target; the weights go to OUT_DIR/<target>.npz for
+`scripts/trials/apprentice_match.py`. The records are kept in OUT_DIR/records.npz, so a second
+call fits again without playing.
+
+usage: PYTHONPATH=. python scripts/trials/apprentice_targets.py START OPEN_PER MATCH_PER OUT_DIR
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import fields as dc_fields
+from importlib import import_module
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from learned_match_round import MATCH_FIELD, N_PLAYERS, SEED, record  # noqa: E402
+
+from reports import learned_fit as F  # noqa: E402
+from reports.runs.learn import open_fields, write_weights  # noqa: E402
+from sim import games as registry  # noqa: E402
+
+OPEN_FIRST, MATCH_FIRST = 62_000_000, 67_000_000
+#: (name, target, temperature): the recipe's visit shares, then the search's mean rewards at
+#: falling temperatures (the lower, the more a decision's best option alone counts)
+CANDIDATES = (("visits", "visits", 0.1), ("means-0.1", "means", 0.1),
+              ("means-0.03", "means", 0.03), ("means-0.01", "means", 0.01))  # fmt: skip
+
+
+def main() -> None:
+    start, open_per, match_per = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    out = Path(sys.argv[4])
+    out.mkdir(parents=True, exist_ok=True)
+    spec = registry.get("abyss")
+    learn = import_module(spec.report().LEARN)
+    kept = out / "records.npz"
+    t0 = time.perf_counter()
+    if kept.is_file():
+        with np.load(kept) as z:
+            records = F.Records(**{f.name: z[f.name] for f in dc_fields(F.Records)})
+    else:
+        fields = open_fields(spec.strategies(), N_PLAYERS)
+        records = F.Records.concat([record(fields, open_per, OPEN_FIRST, start),
+                                    record([MATCH_FIELD], match_per, MATCH_FIRST, start)])
+        np.savez_compressed(kept, **{f.name: getattr(records, f.name)
+                                     for f in dc_fields(F.Records)})  # fmt: skip
+    print(f"{len(records)} decisions, {time.perf_counter() - t0:.0f} s", flush=True)
+    train, held = F.split_by_game(records, 0.2, SEED)
+    for name, target, temperature in CANDIDATES:
+        fit = F.fit(train, target=target, temperature=temperature, n_codes=learn.N_CODES)
+        row = F.evaluate(fit, held).set_index("code").loc[F.ALL_CODES]
+        write_weights(learn, out / f"{name}.npz", fit.weights, "farmer_open_4p", N_PLAYERS,
+                      {"command": "scripts/trials/apprentice_targets.py", "seed": SEED,
+                       "target": target, "temperature": temperature, "records": len(train)})
+        print(f"{name}: held-out agreement {row.agreement:.3f}, reward gap "
+              f"{row.reward_gap:+.4f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
