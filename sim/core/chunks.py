@@ -64,7 +64,11 @@ class ChunkStore:
 
     def save(self, first: int, n: int, writers: dict[str, Callable[[Path], None]]) -> None:
         """Write the chunk's files (`writers[name](path)`, each atomic), then its marker with
-        their checksums."""
+        their checksums. A chunk stored again from the same game with another length (a look
+        cut to a budget, replayed to the deals that fit a resumed run) first loses its old
+        marker: two markers of one chunk, one of them stale, would send it to quarantine."""
+        for old in self.root.glob(f"{first:012d}-*.done"):
+            old.unlink()
         sums = {}
         for name, write in writers.items():
             write(self.path(first, name))
