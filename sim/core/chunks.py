@@ -1,7 +1,8 @@
 """Finished chunks of a resumable run, stored as they complete.
 
-A chunk is games [first, first + n) of the run. Its files are written first (each atomically),
-then a marker ``<first>-<n>.done`` holding the SHA-256 of each file; only a chunk with its marker
+A chunk is games [first, first + n) of the run. Its files are written first (each atomically,
+after any old marker of the same first game is removed), then a marker ``<first>-<n>.done``
+holding the SHA-256 of each file; only a chunk with its marker
 counts, so a process killed while writing leaves at most an unmarked chunk, which a resumed run
 plays again. Games are pure functions of (seed, game index), so replaying a chunk gives the same
 results, and the run's results never depend on where it was interrupted.
@@ -68,7 +69,7 @@ class ChunkStore:
         cut to a budget, replayed to the deals that fit a resumed run) first loses its old
         marker: two markers of one chunk, one of them stale, would send it to quarantine."""
         for old in self.root.glob(f"{first:012d}-*.done"):
-            old.unlink()
+            old.unlink(missing_ok=True)
         sums = {}
         for name, write in writers.items():
             write(self.path(first, name))
