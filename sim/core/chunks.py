@@ -3,8 +3,9 @@
 A chunk is games [first, first + n) of the run. Its files are written first (each atomically,
 after any old marker of the same first game is removed), then a marker ``<first>-<n>.done``
 holding the SHA-256 of each file; only a chunk with its marker counts, so a process killed
-while writing leaves at most an unmarked chunk, which a resumed run plays again. Games are pure functions of (seed, game index), so replaying a chunk gives the same
-results, and the run's results never depend on where it was interrupted.
+while writing leaves at most an unmarked chunk, which a resumed run plays again. Games are pure
+functions of (seed, game index), so replaying a chunk gives the same results, and the run's
+results never depend on where it was interrupted.
 
 Chunks may be stored in any order (a Dask run stores each as it arrives): `completed` lists every
 stored chunk in game order, `missing` the games still to play, and a resumed run plays only those,
