@@ -45,7 +45,7 @@ def test_simulate_writes_results_and_both_engines_agree(tmp_path) -> None:
 def test_tournament_with_report(tmp_path) -> None:
     out = tmp_path / "t"
     result = invoke(
-        "tournament", "--game", "conspiracy", "--players", 4, "--blocks", 30,
+        "tournament", "--game", "conspiracy", "--players", 4, "--blocks", 6,
         "--strategies", "key_hunter,pile_raider,coalition_builder,random", "--report", "--out", out,
     )  # fmt: skip
     assert result.exit_code == 0, result.output

@@ -69,7 +69,7 @@ def tournament_dir(tmp_path_factory) -> tuple[Path, str]:
         out,
         "--report",
         "--fight-points",
-        "300",
+        "40",  # the rollouts' section and figures are written from 40 decision points as well
     )
     return out, ok(result)
 
@@ -121,6 +121,7 @@ def test_tournament_writes_the_run_and_the_report(tournament_dir) -> None:
     for name in RUN_FILES:
         assert (out / name).is_file(), name
     report_files(out / "report")
+    assert "## Fight or explore?" in (out / "report" / "report.md").read_text()  # the rollouts
     assert "win rate" in output and "greedy" in output and "random" in output
     assert output.startswith("5 blocks x 3 tables = 15 games, 3 players")
     assert f"results: {out}" in output
@@ -269,7 +270,7 @@ def test_several_player_counts_compare_seat_advantage(tmp_path: Path) -> None:
             "--players",
             "2,3",
             "--blocks",
-            "6",
+            "2",
             "--out",
             str(out),
             "--report",

@@ -24,7 +24,9 @@ from sim.core.runs import partial_dir
 
 distributed = pytest.importorskip("distributed")
 
-SIMULATE = ["simulate", "--games", "120000", "--chunk-size", "1000", "--seed", "13",
+#: 120 chunks of 250 games (the chunks' count, not their games, makes the moments to kill at;
+#: a chunk's games are a few hundredths of a second of the run's 2-4 s on the cluster)
+SIMULATE = ["simulate", "--games", "30000", "--chunk-size", "250", "--seed", "13",
             "--players", "3", "--strategies", "greedy,random,farmer"]  # fmt: skip
 ENTRY = "import sys; from cli.entry import main; sys.argv[0] = 'abyss-mc'; main()"
 
@@ -43,6 +45,15 @@ def finish(*args) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
+DASK = Path(sys.executable).parent / "dask"
+
+
+def dask_worker(address: str) -> subprocess.Popen:
+    return subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-nanny",
+                             "--no-dashboard"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)  # fmt: skip
+
+
 class Cluster:
     """A scheduler and worker processes on 127.0.0.1, each its own process (so each can be
     killed as a machine would fail)."""
@@ -50,10 +61,9 @@ class Cluster:
     def __init__(self, root: Path, workers: int = 2) -> None:
         root.mkdir(parents=True, exist_ok=True)
         self.file = root / "scheduler.json"
-        dask = Path(sys.executable).parent / "dask"
         quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
         self.scheduler = subprocess.Popen(
-            [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+            [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
              "--scheduler-file", self.file], **quiet,
         )  # fmt: skip
         deadline = time.monotonic() + 60
@@ -61,11 +71,7 @@ class Cluster:
             assert time.monotonic() < deadline, "the scheduler never started"
             time.sleep(0.1)
         self.address = json.loads(self.file.read_text())["address"]
-        self.workers = [
-            subprocess.Popen([dask, "worker", self.address, "--nthreads", "1", "--no-nanny",
-                              "--no-dashboard"], **quiet)  # fmt: skip
-            for _ in range(workers)
-        ]
+        self.workers = [dask_worker(self.address) for _ in range(workers)]
         with distributed.Client(self.address, timeout="30s") as c:
             c.wait_for_workers(workers, timeout=60)
 
@@ -78,7 +84,19 @@ class Cluster:
 
 @pytest.fixture
 def cluster(tmp_path):
+    """A cluster of this test's own, whose scheduler it kills."""
     c = Cluster(tmp_path)
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@pytest.fixture(scope="module")
+def healthy(tmp_path_factory):
+    """A cluster shared by the tests that never kill its scheduler (a worker killed is replaced
+    before the test ends): started once, its workers' kernels loaded once."""
+    c = Cluster(tmp_path_factory.mktemp("healthy"))
     try:
         yield c
     finally:
@@ -181,7 +199,7 @@ def test_a_tournament_keeps_its_chunks_when_the_scheduler_is_lost(tmp_path, clus
     assert (out / "summary.txt").read_text() == (whole / "summary.txt").read_text()
 
 
-def test_a_run_lost_on_one_cluster_finishes_on_another(tmp_path, local_run) -> None:
+def test_a_run_lost_on_one_cluster_finishes_on_another(tmp_path, healthy, local_run) -> None:
     out = tmp_path / "run"
     first = Cluster(tmp_path / "first")
     try:
@@ -193,33 +211,40 @@ def test_a_run_lost_on_one_cluster_finishes_on_another(tmp_path, local_run) -> N
         first.close()
     if out.exists():
         pytest.skip("the run finished before the scheduler died")
-    second = Cluster(tmp_path / "second")
-    try:
-        done = finish("simulate", "--resume", out, "--backend", "dask", "--scheduler",
-                      second.address)  # fmt: skip
-    finally:
-        second.close()
+    done = finish("simulate", "--resume", out, "--backend", "dask", "--scheduler",
+                  healthy.address)  # (another cluster: its own scheduler and workers)
     assert done.returncode == 0, done.stderr
     assert_same_run(out, local_run)
 
 
-def test_a_killed_worker_and_a_restarted_one_lose_nothing(tmp_path, cluster, local_run) -> None:
+def test_a_killed_worker_and_a_restarted_one_lose_nothing(tmp_path, healthy, local_run) -> None:
+    """A worker killed while the run's chunks are on it, and a new one started while the run
+    goes on (the other worker is stopped until the new one has joined, so the run cannot end
+    before): every chunk is played once, the results are the local run's."""
     out = tmp_path / "run"
-    p = abyss_mc(*SIMULATE, "--backend", "dask", "--scheduler", cluster.address, "--out", out)
+    p = abyss_mc(*SIMULATE, "--backend", "dask", "--scheduler", healthy.address, "--out", out)
     wait_for_chunks(p, out, 3)
-    cluster.workers[0].send_signal(signal.SIGKILL)
-    cluster.workers[0].wait()
-    dask = Path(sys.executable).parent / "dask"
-    cluster.workers[0] = subprocess.Popen(
-        [dask, "worker", cluster.address, "--nthreads", "1", "--no-nanny", "--no-dashboard"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    other = healthy.workers[1]
+    other.send_signal(signal.SIGSTOP)
+    try:
+        with distributed.Client(healthy.address, timeout="30s") as c:
+            before = set(c.scheduler_info()["workers"])
+            healthy.workers[0].send_signal(signal.SIGKILL)
+            healthy.workers[0].wait()
+            healthy.workers[0] = dask_worker(healthy.address)
+            deadline = time.monotonic() + 60
+            while len(now := set(c.scheduler_info()["workers"])) < 2 or now == before:
+                assert time.monotonic() < deadline, "the restarted worker never joined"
+                time.sleep(0.05)
+        assert p.poll() is None, "the run ended before its worker was killed"
+    finally:
+        other.send_signal(signal.SIGCONT)
     _, err = p.communicate(timeout=600)
     assert p.returncode == 0, err
     assert_same_run(out, local_run)
 
 
-def test_a_full_disk_while_a_chunk_is_stored_keeps_the_others(tmp_path, cluster, local_run,
+def test_a_full_disk_while_a_chunk_is_stored_keeps_the_others(tmp_path, healthy, local_run,
                                                                monkeypatch) -> None:  # fmt: skip
     """The client's disk fills while it stores an arrived chunk: one line, the stored chunks
     kept, and the resumed run is the uninterrupted one."""
@@ -239,13 +264,13 @@ def test_a_full_disk_while_a_chunk_is_stored_keeps_the_others(tmp_path, cluster,
     monkeypatch.setattr(chunks_module.ChunkStore, "save", failing)
     out = tmp_path / "run"
     result = CliRunner().invoke(app, [*SIMULATE, "--backend", "dask", "--scheduler",
-                                      cluster.address, "--out", str(out)])  # fmt: skip
+                                      healthy.address, "--out", str(out)])  # fmt: skip
     lines = [line for line in result.output.splitlines() if line.startswith("error:")]
     assert result.exit_code == 2 and len(lines) == 1, result.output
     assert "No space left on device" in lines[0] and f"--resume {out}" in lines[0]
     assert chunks_kept(out) == 5
     monkeypatch.undo()
-    done = finish("simulate", "--resume", out, "--backend", "dask", "--scheduler", cluster.address)
+    done = finish("simulate", "--resume", out, "--backend", "dask", "--scheduler", healthy.address)
     assert done.returncode == 0, done.stderr
     assert_same_run(out, local_run)
 
@@ -253,7 +278,8 @@ def test_a_full_disk_while_a_chunk_is_stored_keeps_the_others(tmp_path, cluster,
 @pytest.mark.parametrize(
     "address", ["tcp://127.0.0.1:9", "not an address", "tcp://256.1.1.1:8786"]
 )
-def test_a_bad_scheduler_address_is_one_line(tmp_path, address) -> None:
+def test_a_bad_scheduler_address_is_one_line(tmp_path, monkeypatch, address) -> None:
+    monkeypatch.setenv("ABYSS_MC_DASK_TIMEOUT", "0.3")  # (a closed port: not 2 s waited out)
     out = tmp_path / "run"
     done = finish(*SIMULATE, "--backend", "dask", "--scheduler", address, "--out", out)
     assert done.returncode == 2, done.stderr

@@ -128,6 +128,8 @@ def test_ctrl_c_anywhere_before_the_first_chunk_stops_the_run(tmp_path, delays) 
         _, err = p.communicate(timeout=120)
         if out.exists():  # finished before the signal could be handled: only after its last chunk
             continue
+        if p.returncode == -signal.SIGINT and not err:  # on a loaded host: before the interpreter
+            continue  # set up its own Ctrl-C handling (no Python code ran: no program can answer)
         stopped += 1
         assert p.returncode == 130, err
         assert "Traceback" not in err, err

@@ -13,7 +13,7 @@ from cli.app import app
 def tournament(tmp_path_factory):
     out = tmp_path_factory.mktemp("drama") / "run"
     args = ["tournament", "--game", "conspiracy", "--players", "2", "--strategies",
-            "key_hunter,pile_raider,random", "--blocks", "48", "--out", str(out)]  # fmt: skip
+            "key_hunter,pile_raider,random", "--blocks", "8", "--out", str(out)]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     return out

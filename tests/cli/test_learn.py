@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from typer.testing import CliRunner
 
+from cli.app import app
 from reports.runs import learn as L
 from sim.core.runs import partial_dir
 
@@ -46,14 +48,25 @@ def test_a_small_learn_run_writes_a_playable_player(tmp_path):
     assert played.returncode == 0, played.stderr
 
 
-def test_the_same_seed_learns_the_same_weights(tmp_path):
+#: a small run, played whole once (`seeded`) for the tests that compare another run with it
+SEEDED = ("learn", "--players", "2", "--iterations", "2", "--games", "4", "--rollouts", "4",
+          "--strength-games", "20", "--seed", "11")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory):
+    """`SEEDED` played whole, uninterrupted (in this process): its run folder."""
+    out = tmp_path_factory.mktemp("seeded") / "whole"
+    result = CliRunner().invoke(app, [*SEEDED, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_the_same_seed_learns_the_same_weights(tmp_path, seeded):
     """Reproducible from the seed: two runs write the same weights, byte for byte."""
-    args = ("learn", "--players", "2", "--iterations", "1", "--games", "4", "--rollouts", "4",
-            "--strength-games", "20", "--seed", "9")  # fmt: skip
-    for name in ("a", "b"):
-        assert _cli(*args, "--out", str(tmp_path / name)).returncode == 0
-    a = (tmp_path / "a" / "learned.npz").read_bytes()
-    assert a == (tmp_path / "b" / "learned.npz").read_bytes()
+    assert _cli(*SEEDED, "--out", str(tmp_path / "b")).returncode == 0
+    for name in ("learned_1.npz", "learned.npz"):
+        assert (seeded / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
 
 def test_bad_options_are_one_line(tmp_path):
@@ -83,15 +96,12 @@ main()
 """
 
 
-def test_a_killed_learn_run_resumes_to_the_same_weights(tmp_path):
+def test_a_killed_learn_run_resumes_to_the_same_weights(tmp_path, seeded):
     """SIGKILL in the second iteration, its weights written but not stored (the run held there,
     so the kill never comes too late): `--resume` keeps the first (its stored chunk), redoes the
     second and ends with the weights and curve of an uninterrupted run, byte for
     byte."""
-    args = ("learn", "--players", "2", "--iterations", "2", "--games", "4", "--rollouts", "4",
-            "--strength-games", "20", "--seed", "11")  # fmt: skip
-    whole = tmp_path / "whole"
-    assert _cli(*args, "--out", str(whole)).returncode == 0
+    args, whole = SEEDED, seeded
     out, flag, err = tmp_path / "cut", tmp_path / "held", tmp_path / "held.err"
     with err.open("w") as stderr:
         p = subprocess.Popen([sys.executable, "-c", HELD_LEARN, *args, "--out", str(out)],

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from sim.core.runs import partial_dir
-from tests.cli.test_resume import cli, run
+from tests.cli.test_resume import cli, whole_run
 
 ARGS = ["learn", "--players", "2", "--iterations", "2", "--games", "4", "--rollouts", "4",
         "--strength-games", "20", "--field", "greedy"]  # fmt: skip
@@ -58,10 +58,9 @@ def resume(out: Path) -> tuple[subprocess.CompletedProcess, list[str]]:
 
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory) -> Path:
-    """The uninterrupted run."""
+    """The uninterrupted run (in this process)."""
     out = tmp_path_factory.mktemp("whole") / "run"
-    done = run(*ARGS, *SEED, "--out", out)
-    assert done.returncode == 0, done.stderr
+    whole_run(*ARGS, *SEED, "--out", out)
     return out
 
 
@@ -90,29 +89,44 @@ def interrupted(out: Path, seed: str = "11", after: int = 1) -> Path:
     return staging
 
 
+@pytest.fixture(scope="module")
+def cut(tmp_path_factory) -> Path:
+    """One run stopped with SIGTERM once iteration 1 is finished (its staging), which each test
+    copies: they all start from the same interruption, made once."""
+    return interrupted(tmp_path_factory.mktemp("cut") / "run")
+
+
+def copied(cut: Path, out: Path) -> Path:
+    """A copy of `cut`'s staging as the staging of `out` (it names no path); its staging."""
+    staging = partial_dir(out)
+    shutil.copytree(cut, staging)
+    assert not out.exists() and stored(staging, 1)
+    return staging
+
+
 def same_results(out: Path, whole: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in whole.iterdir())
     for name in RESULTS:
         assert (out / name).read_bytes() == (whole / name).read_bytes(), name
 
 
-def test_a_resumed_run_gives_the_uninterrupted_results(tmp_path, whole) -> None:
+def test_a_resumed_run_gives_the_uninterrupted_results(tmp_path, whole, cut) -> None:
     """SIGTERM once iteration 1 is stored: `--resume` plays iteration 2 from the stored weights,
     and the run folder holds exactly the uninterrupted run's files, byte for byte."""
     out = tmp_path / "run"
-    interrupted(out)
+    copied(cut, out)
     p, played = resume(out)
     assert p.returncode == 0, p.stderr
     assert played == ["2"] and "warning" not in p.stderr  # iteration 1 kept, not played again
     same_results(out, whole)
 
 
-def test_an_iteration_copied_from_another_run_is_refused(tmp_path) -> None:
+def test_an_iteration_copied_from_another_run_is_refused(tmp_path, cut) -> None:
     """Iteration 1 of a run of another seed copied over this run's (its own valid checksums):
     refused in one line naming another run's plan, before anything plays; the staging as it
     was, no lock left."""
     mine, theirs = tmp_path / "mine", tmp_path / "theirs"
-    staging, other = interrupted(mine), interrupted(theirs, seed="12")
+    staging, other = copied(cut, mine), interrupted(theirs, seed="12")
     for p in iteration_files(staging, 1):
         p.unlink()
     for p in iteration_files(other, 1):
@@ -126,11 +140,11 @@ def test_an_iteration_copied_from_another_run_is_refused(tmp_path) -> None:
     assert not any(tmp_path.glob(f".{mine.name}.lock")), "no stale lock is left"
 
 
-def test_a_truncated_stored_weights_file_is_played_again(tmp_path, whole) -> None:
+def test_a_truncated_stored_weights_file_is_played_again(tmp_path, whole, cut) -> None:
     """Iteration 1's stored weights cut in half: one warning line naming the file, the iteration
     played again (the truncated file is never read: the results are the uninterrupted run's)."""
     out = tmp_path / "run"
-    staging = interrupted(out)
+    staging = copied(cut, out)
     (weights,) = [p for p in iteration_files(staging, 1) if p.name.endswith(".npz")]
     weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
     p, played = resume(out)
@@ -142,12 +156,13 @@ def test_a_truncated_stored_weights_file_is_played_again(tmp_path, whole) -> Non
     same_results(out, whole)
 
 
-def test_loose_iteration_files_of_an_earlier_version_are_played_again(tmp_path, whole) -> None:
+def test_loose_iteration_files_of_an_earlier_version_are_played_again(tmp_path, whole,
+                                                                      cut) -> None:  # fmt: skip
     """A run interrupted by the version before the store kept its iterations loose in the
     staging, unchecked (here one edited, one cut short): `--resume` reads none of them, plays
     every iteration again and gives the uninterrupted results."""
     out = tmp_path / "run"
-    staging = interrupted(out)
+    staging = copied(cut, out)
     for p in (staging / "chunks").rglob("*"):
         if p.is_file() and not p.name.endswith(".done"):
             p.rename(staging / p.name.split("-", 1)[1])  # its published name, loose

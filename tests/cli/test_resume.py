@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
 
+from cli.app import app
 from games.abyss.engine.aggregate import Aggregates
 from sim.core.runs import partial_dir
 
@@ -42,6 +44,13 @@ def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
+def whole_run(*args) -> None:
+    """The uninterrupted run `abyss-mc *args`, in this process (a run's results are a function of
+    its options alone: the reference the resumed runs are compared with)."""
+    result = CliRunner().invoke(app, [*map(str, args)])
+    assert result.exit_code == 0, result.output
+
+
 def interrupt(args: list, out: Path, sig: int, n_chunks: int = 3) -> None:
     """Start `abyss-mc *args --out out`, wait for `n_chunks` finished chunks, send `sig`; skip
     the test if the run finished first."""
@@ -65,8 +74,7 @@ def reference(tmp_path_factory):
     """The uninterrupted run, with and without per-game tables."""
     root = tmp_path_factory.mktemp("whole")
     for name, extra in (("per-game", []), ("aggregates", ["--no-per-game"])):
-        done = run("simulate", *ARGS, *extra, "--out", root / name)
-        assert done.returncode == 0, done.stderr
+        whole_run("simulate", *ARGS, *extra, "--out", root / name)
     return root
 
 
@@ -159,7 +167,8 @@ def test_a_chunk_stored_again_with_another_length_keeps_one_marker(tmp_path, bef
     assert not (tmp_path / QUARANTINE).exists()
 
 
-SWEEP = ["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "8000", "--threads",
+#: 4 points (chunks) of 3,000 games: killed after the first, 3 are left to play
+SWEEP = ["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "3000", "--threads",
          "1", "--no-report"]  # fmt: skip
 
 
@@ -170,7 +179,7 @@ SWEEP = ["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "8000
 def test_interrupted_sweep_resumes_to_identical_results(tmp_path, sig) -> None:
     """A sweep stores each finished point; `sweep --resume` plays only the rest."""
     whole = tmp_path / "whole"
-    assert run(*SWEEP, "--out", whole).returncode == 0
+    whole_run(*SWEEP, "--out", whole)
     out = tmp_path / "run"
     interrupt([*SWEEP], out, sig, 1)
     done = run("sweep", "--resume", out)
@@ -182,14 +191,15 @@ def test_interrupted_sweep_resumes_to_identical_results(tmp_path, sig) -> None:
 
 @pytest.mark.parametrize("game", ["abyss", pytest.param("conspiracy", marks=pytest.mark.slow)])
 def test_interrupted_tournament_resumes_to_identical_results(tmp_path, game) -> None:
-    """A tournament stores each finished chunk of blocks, per player count."""
+    """A tournament stores each finished chunk of blocks, per player count. Chunks are of 256
+    blocks or more (a second's play): 700 blocks are 2 or 3 chunks per count, and the kill after
+    2 comes while 3 players finish or 4 start."""
     lineups = {"abyss": "greedy,random,farmer,key_hunter", "conspiracy": "key_hunter,"
                "pile_raider,high_ip,random"}  # fmt: skip
-    args = ["tournament", "--game", game, "--players", "3,4", "--blocks", "2500", "--threads",
+    args = ["tournament", "--game", game, "--players", "3,4", "--blocks", "700", "--threads",
             "1", "--fight-points", "0", "--strategies", lineups[game]]  # fmt: skip
     whole = tmp_path / "whole"
-    done = run(*args, "--out", whole)
-    assert done.returncode == 0, done.stderr
+    whole_run(*args, "--out", whole)
     out = tmp_path / "run"
     interrupt([*args], out, signal.SIGKILL, 2)
     done = run("tournament", "--resume", out)
@@ -204,10 +214,10 @@ def test_interrupted_tournament_resumes_to_identical_results(tmp_path, game) -> 
 
 
 def test_interrupted_conspiracy_simulation_resumes(tmp_path) -> None:
-    args = ["simulate", "--game", "conspiracy", "--games", "40000", "--chunk-size", "1500",
+    args = ["simulate", "--game", "conspiracy", "--games", "12000", "--chunk-size", "500",
             "--threads", "1", "--seed", "3"]  # fmt: skip
     whole = tmp_path / "whole"
-    assert run(*args, "--out", whole).returncode == 0
+    whole_run(*args, "--out", whole)
     out = tmp_path / "run"
     interrupt([*args], out, signal.SIGINT, 3)
     done = run("simulate", "--resume", out)
@@ -222,11 +232,10 @@ def test_interrupted_sequential_tournament_resumes_to_identical_results(tmp_path
     speed, so they too resume to the uninterrupted results."""
     # the same strategy under two names: never decided, the budget is played
     args = ["tournament", "--players", "4", "--strategies", "greedy,greedy:fight_p=0.5",
-            "--sequential", "0.05", "--blocks", "4000", "--threads", "1",
+            "--sequential", "0.05", "--blocks", "1000", "--threads", "1",
             "--fight-points", "0"]  # fmt: skip
     whole = tmp_path / "whole"
-    done = run(*args, "--out", whole)
-    assert done.returncode == 0, done.stderr
+    whole_run(*args, "--out", whole)
     out = tmp_path / "run"
     interrupt([*args], out, signal.SIGKILL, 3)
     done = run("tournament", "--resume", out)

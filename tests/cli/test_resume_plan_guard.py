@@ -5,6 +5,7 @@ points), in one line, before playing anything; the finished chunks stay as they 
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 from pathlib import Path
 
@@ -14,6 +15,21 @@ from reports.run_dir import PLAN_NAME, read_plan, write_plan
 from sim.core.errors import UserError
 from sim.core.runs import partial_dir
 from tests.cli.test_resume import ARGS, interrupt, run
+
+
+@pytest.fixture(scope="module")
+def cut(tmp_path_factory) -> Path:
+    """One `simulate` run stopped with SIGTERM after 3 finished chunks (its staging), which each
+    test copies: they all start from the same interruption, made once."""
+    out = tmp_path_factory.mktemp("cut") / "run"
+    interrupt(["simulate", *ARGS], out, signal.SIGTERM)
+    return partial_dir(out)
+
+
+def copied(cut: Path, out: Path) -> Path:
+    """A copy of `cut`'s staging as the staging of `out` (its plan names no path); `out`."""
+    shutil.copytree(cut, partial_dir(out))
+    return out
 
 
 def test_a_plan_edited_after_it_was_written_is_refused(tmp_path) -> None:
@@ -34,12 +50,13 @@ def test_a_plan_of_an_older_version_without_a_digest_still_resumes(tmp_path) -> 
     assert read_plan(tmp_path) == {"seed": 1, "games": 10}
 
 
-def test_a_run_of_a_version_before_the_stamps_resumes_its_unstamped_chunks(tmp_path) -> None:
+def test_a_run_of_a_version_before_the_stamps_resumes_its_unstamped_chunks(
+    tmp_path, cut
+) -> None:
     """A run started by a version whose plan says nothing of stamped chunks (no
     `chunks_stamped`, no digest) and whose chunk markers name no plan resumes as before: only a
     plan of this version makes an unstamped marker foreign."""
-    out = tmp_path / "run"
-    interrupt(["simulate", *ARGS], out, signal.SIGTERM)
+    out = copied(cut, tmp_path / "run")
     staging = partial_dir(out)
     plan = json.loads((staging / PLAN_NAME).read_text())
     assert plan.pop("chunks_stamped") is True and plan.pop("plan_digest")
@@ -56,9 +73,8 @@ def test_a_run_of_a_version_before_the_stamps_resumes_its_unstamped_chunks(tmp_p
 
 
 @pytest.mark.parametrize("edit", [{"seed": 7}, {"n_games": 5000}])
-def test_resume_refuses_an_edited_plan_before_playing(tmp_path, edit) -> None:
-    out = tmp_path / "run"
-    interrupt(["simulate", *ARGS], out, signal.SIGTERM)
+def test_resume_refuses_an_edited_plan_before_playing(tmp_path, cut, edit) -> None:
+    out = copied(cut, tmp_path / "run")
     staging = partial_dir(out)
     plan_file = staging / PLAN_NAME
     plan = json.loads(plan_file.read_text())
@@ -75,25 +91,22 @@ def test_resume_refuses_an_edited_plan_before_playing(tmp_path, edit) -> None:
     assert not any(Path(staging.parent).glob(f".{out.name}.lock")), "no stale lock is left"
 
 
-def test_resume_given_the_staging_names_the_run(tmp_path) -> None:
+def test_resume_given_the_staging_names_the_run(tmp_path, cut) -> None:
     """`--resume .NAME.partial` (the hidden staging, as `ls -a` shows it) once said "already
     complete" about an unfinished run; now it names the run to resume."""
-    out = tmp_path / "run"
-    interrupt(["simulate", *ARGS], out, signal.SIGTERM)
+    out = copied(cut, tmp_path / "run")
     p = run("simulate", "--resume", partial_dir(out))
     assert p.returncode != 0 and "already complete" not in p.stderr
     assert f"--resume {out}" in p.stderr and p.stderr.strip().count("\n") == 0
     assert run("simulate", "--resume", out).returncode == 0
 
 
-def test_resume_refuses_a_chunk_copied_from_another_run(tmp_path) -> None:
+def test_resume_refuses_a_chunk_copied_from_another_run(tmp_path, cut) -> None:
     """"... a chunk copied in from another run (with its own valid checksum) is merged": each
     chunk's marker names the plan that made it, and `--resume` refuses a chunk of another plan
     in one line, before playing anything; the staging and its chunks stay as they were."""
-    import shutil
-
     mine, theirs = tmp_path / "mine", tmp_path / "theirs"
-    interrupt(["simulate", *ARGS], mine, signal.SIGTERM)
+    copied(cut, mine)
     interrupt(["simulate", *ARGS[:-1], "6"], theirs, signal.SIGTERM)
     staging, other = partial_dir(mine), partial_dir(theirs)
     first = sorted((other / "chunks").glob("000000000000-*"))

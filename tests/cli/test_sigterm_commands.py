@@ -10,8 +10,9 @@ running; `sweep`, `design` and `learn` are then finished with `--resume`.
 
 Each case starts a small run as a subprocess, waits until a finished chunk marker (`*.done`)
 appears under the staging's `chunks/` (seen from outside, not by timing), sends SIGTERM and
-times the exit. Each run lasts 7-25 s past its first chunk, so a command that ignored the signal
-would run past the bound or finish and publish its results: both fail the case. Checked on a
+times the exit. Each run goes on for 2-25 s past its first chunk (2-3 more chunks at least), so a
+command that ignored the signal would run past the bound or finish and publish its results: both
+fail the case. Checked on a
 scratch copy whose subprocess replaced the SIGTERM handler by one that does nothing
 (`interrupts.on_sigterm = lambda *a: None` before `cli.entry.main`): all six cases failed,
 `simulate`, `tune` and `restrict` "still running 10 s later" (they ended 13-24 s after the
@@ -65,8 +66,8 @@ class Command(NamedTuple):
 COMMANDS = {
     # chunks of about a second of games after a first of 256 (at 1.5 s); about 25 s in all
     "simulate": Command(["simulate", "--games", "300000", "--threads", "1", "--seed", "3"]),
-    # a point a chunk, about 3 s each; 4 points
-    "sweep": Command(["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "12000",
+    # a point a chunk, about 1 s each; 4 points
+    "sweep": Command(["sweep", "--set", "leviathan_game.hand_limit=8,10,14", "--games", "4000",
                       "--threads", "1", "--no-report", "--seed", "3"], resume=True),
     # batches of candidates of about 1.5 s; 6 batches, then the finalists and the held-out check
     "tune": Command(["tune", "--strategy", "key_hunter", "--players", "3", "--expansions", "",
@@ -76,14 +77,14 @@ COMMANDS = {
     # the unrestricted baseline (1.5 s), then batches of 8 cards of about 1.5 s each
     "restrict": Command(["restrict", "--strategy", "key_hunter", "--players", "3", "--expansions",
                          "", "--blocks", "1000", "--threads", "1", "--seed", "3"]),
-    # search batches of about 1.5 s (the first at 3 s), the finalists, the confirmation: 10 s
+    # 3 search batches of about 0.8 s (the first at 2 s), the finalists, the confirmation: 5 s
     "design": Command(["design", "--players", "4", "--expansions", "", "--vary",
                        "rules.seat_4_pearls=0..6", "--vary", "rules.seat_3_pearls=0..6",
-                       "--target", "seat_share:4>=0.99", "--candidates", "24", "--blocks", "800",
-                       "--reeval-blocks", "1200", "--retune-candidates", "8", "--threads", "1",
+                       "--target", "seat_share:4>=0.99", "--candidates", "24", "--blocks", "400",
+                       "--reeval-blocks", "600", "--retune-candidates", "8", "--threads", "1",
                        "--seed", "3"], resume=True),
     # an iteration a chunk (the base's strength first), about 1.5 s each
-    "learn": Command(["learn", "--players", "2", "--iterations", "6", "--games", "4",
+    "learn": Command(["learn", "--players", "2", "--iterations", "3", "--games", "4",
                       "--rollouts", "4", "--strength-games", "20", "--field", "greedy",
                       "--seed", "11"], resume=True),
 }  # fmt: skip

@@ -206,11 +206,37 @@ def check_stopped(phase: Phase, out: Path, stopped: Stopped, command: str = "tou
         assert markers(staging, phase.part), "the phase's own finished chunks are kept"
 
 
+#: What a case changes of `ARGS` to reach its phase sooner: the phases before it only lead up to
+#: it, so they are made as small as they can be (one chunk of blocks where the phase plays none
+#: of them, no fight rollouts, no play strength or card values that it does not follow). The
+#: phase itself is as in `ARGS` (and in the slow tier's resumed runs).
+LEAD_UP = {
+    "fight-rollouts": {"--blocks": "100"},
+    "tuned": {"--fight-points": "0"},
+    "learned": {"--fight-points": "0"},
+    "card-values": {"--blocks": "100", "--fight-points": "0", "--strengths": "none"},
+    "learned-card-values": {"--blocks": "100", "--fight-points": "0"},
+    "report": {"--blocks": "100", "--fight-points": "0", "--strengths": "none",
+               "--card-blocks": "0"},
+}  # fmt: skip
+
+
+def reaching(phase_id: str) -> list[str]:
+    """`ARGS` with the options of `LEAD_UP[phase_id]` instead (or added)."""
+    args = list(ARGS)
+    for option, value in LEAD_UP.get(phase_id, {}).items():
+        if option in args:
+            args[args.index(option) + 1] = value
+        else:
+            args += [option, value]
+    return args
+
+
 @pytest.mark.usefixtures("warm")
 @pytest.mark.parametrize("phase", PHASES, ids=[p.id for p in PHASES])
 def test_sigterm_stops_the_phase_within_seconds(tmp_path, phase: Phase) -> None:
     out = tmp_path / "run"
-    stopped = stop_in(phase, out)
+    stopped = stop_in(phase, out, reaching(phase.id))
     check_stopped(phase, out, stopped)
     print(f"{phase.name}: stopped {stopped.seconds:.2f} s after SIGTERM")
 
@@ -224,7 +250,7 @@ def test_sigkill_in_the_report_leaves_no_worker_holding_the_run(tmp_path) -> Non
     import fcntl
 
     out = tmp_path / "run"
-    p = cli(*ARGS, "--out", out)
+    p = cli(*reaching("report"), "--out", out)
     staging, deadline = partial_dir(out), time.monotonic() + REACH
     try:
         while not (staging.is_dir() and report_pool(staging, p.pid)):

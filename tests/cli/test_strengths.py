@@ -326,7 +326,7 @@ def test_a_time_budget_plays_the_card_values_sequentially(tmp_path):
 
     out = tmp_path / "run"
     result = runner.invoke(app, ["tournament", "--players", "2", "--blocks", "4", "--strengths",
-                                 "tuned", "--minutes", "0.2", "--fight-points", "0", "--seed",
+                                 "tuned", "--minutes", "0.1", "--fight-points", "0", "--seed",
                                  "5", "--strategies", "key_hunter,farmer", "--report", "--out",
                                  str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -338,11 +338,11 @@ def test_a_time_budget_plays_the_card_values_sequentially(tmp_path):
         found = impact[impact["finding"].isin(["worth something", "better without"])]
         assert (found["look"] >= 0).all() and found["fresh"].all()  # confirmed on fresh deals
     config = json.loads((out / "manifest.json").read_text())["config"]
-    assert config["card_minutes"] == 0.2
-    budget = config["budget"]  # what the looks and the card values took of the 12 seconds
+    assert config["card_minutes"] == 0.1
+    budget = config["budget"]  # what the looks and the card values took of the 6 seconds
     tier = json.loads((out / "strengths" / "tuned" / "manifest.json").read_text())["config"]
     looks = [x["pair_looks"][n]["seconds"] for x in (config, tier) for n in x["pair_looks"]]
-    assert budget["seconds"] == 12 and abs(budget["looks"] - sum(looks)) < 0.2
+    assert budget["seconds"] == 6 and abs(budget["looks"] - sum(looks)) < 0.2
     phases = json.loads((out / "manifest.json").read_text())["timings"]["phases"]
     cards = sum(v for k, v in phases.items() if k.endswith("card values"))
     assert abs(budget["card values"] - cards) < 0.2 and budget["card values"] > 0

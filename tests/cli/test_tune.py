@@ -39,27 +39,41 @@ def _tune(args, out):
     return result
 
 
-def test_the_search_finds_the_planted_optimum_and_the_held_out_check_confirms_it(tiny, tmp_path):
-    result = _tune([*TINY, *SMALL], tmp_path / "run")
-    preset = tomllib.loads((tmp_path / "run" / "tuned.toml").read_text())["aim_tuned"]
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    """The tune of the tiny game's `aim` on the small budget (its run directory and output):
+    the planted optimum's test reads it, the resume test compares an interrupted tune with it."""
+    from tiny_game import SPEC
+
+    games.register(SPEC)
+    try:
+        run = tmp_path_factory.mktemp("tune") / "run"
+        return run, _tune([*TINY, *SMALL], run).output
+    finally:
+        games._EXTRA.pop("tiny", None)
+
+
+def test_the_search_finds_the_planted_optimum_and_the_held_out_check_confirms_it(
+        tiny, planted, tmp_path):  # fmt: skip
+    run, output = planted
+    preset = tomllib.loads((run / "tuned.toml").read_text())["aim_tuned"]
     assert preset["policy"] == "aim"
     assert abs(preset["knob"] - 13) <= 3 and abs(preset["lean"] - 0.7) <= 0.2
     assert preset["style"] == "sharp"
-    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    manifest = json.loads((run / "manifest.json").read_text())
     held = manifest["config"]["held_out"]
     assert held["verdict"] == "better" and held["lo"] > 0 and held["games"] >= 4000
-    assert "the tuned preset wins more than aim" in result.output
+    assert "the tuned preset wins more than aim" in output
     # the preset file works with --presets
     sim = runner.invoke(app, ["simulate", "--game", "tiny", "--players", "2", "--games", "50",
                               "--strategies", "aim_tuned,best", "--presets",
-                              str(tmp_path / "run" / "tuned.toml"), "--out",
-                              str(tmp_path / "sim")])  # fmt: skip
+                              str(run / "tuned.toml"), "--out", str(tmp_path / "sim")])  # fmt: skip
     assert sim.exit_code == 0, sim.output
-    trace = pd.read_parquet(tmp_path / "run" / "trace.parquet")
+    trace = pd.read_parquet(run / "trace.parquet")
     assert set(trace["stage"]) == {"search", "reeval", "heldout"}
     assert (trace["stage"] == "search").sum() == 40
     assert {"knob", "lean", "style", "win_rate", "games", "spec"} <= set(trace.columns)
-    assert (tmp_path / "run" / "tune.png").read_bytes()[:4] == b"\x89PNG"
+    assert (run / "tune.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_a_start_at_the_optimum_is_reported_as_not_beaten(tiny, tmp_path):
@@ -97,9 +111,9 @@ def test_the_held_out_interval_is_a_paired_t_interval() -> None:
     assert same.verdict == "cannot tell"
 
 
-def test_an_interrupted_tune_resumes_to_the_same_trace(tiny, tmp_path, monkeypatch):
-    _tune([*TINY, *SMALL], tmp_path / "whole")
-
+def test_an_interrupted_tune_resumes_to_the_same_trace(tiny, planted, tmp_path, monkeypatch):
+    """A tune killed after two batches of its search and resumed writes the very files of the
+    same tune run whole (`planted`)."""
     from reports.runs import tune as command
 
     saved = command._save_json
@@ -118,7 +132,7 @@ def test_an_interrupted_tune_resumes_to_the_same_trace(tiny, tmp_path, monkeypat
     monkeypatch.setattr(command, "_save_json", saved)
     _tune(["tune", "--resume", str(tmp_path / "cut")], tmp_path / "ignored")
     for name in ("trace.parquet", "tuned.toml", "summary.txt"):
-        whole = (tmp_path / "whole" / name).read_bytes()
+        whole = (planted[0] / name).read_bytes()
         assert whole == (tmp_path / "cut" / name).read_bytes(), name
 
 
@@ -152,8 +166,8 @@ def test_every_game_and_player_count_tunes(game, strategy, players, expansions, 
     budget: the default field is screened, every stage runs, the preset file loads)."""
     out = tmp_path / "run"
     result = _tune(["tune", "--game", game, "--strategy", strategy, "--players", players,
-                    "--expansions", expansions, "--games", "4000", "--candidates", "4",
-                    "--reeval-games", "400", "--heldout-games", "400"], out)  # fmt: skip
+                    "--expansions", expansions, "--games", "1000", "--candidates", "4",
+                    "--reeval-games", "100", "--heldout-games", "100"], out)  # fmt: skip
     assert f"at {players} players against" in result.output
     manifest = json.loads((out / "manifest.json").read_text())["config"]
     assert len(manifest["opponents"]) == int(players) - 1

@@ -29,6 +29,9 @@ from sim import games
 runner = CliRunner()
 SMALL = ["--games", "16000", "--candidates", "40", "--reeval-games", "4000",
          "--heldout-games", "4000"]  # fmt: skip
+#: A token budget, where only the screened field is read (the screening plays the same games
+#: whatever the budget: `reports.runs.tune._screened_field`)
+TOKEN = ["--games", "240", "--candidates", "4", "--reeval-games", "60", "--heldout-games", "60"]
 #: Hand-written presets of the tiny game's `aim` (keep chance: tests/tiny_game.py): `steady` is
 #: weak (knob 5 of the best 13, lean 0, dull), `wobbly` better; `keen` nearly the best.
 HAND = """
@@ -160,9 +163,9 @@ def test_a_recorded_command_makes_the_same_preset_after_the_presets_changed(tiny
     text = (tmp_path / "first" / "tuned.toml").read_text()
     (command,) = recorded_commands(text)
     assert command_options(command)["against"] == "best,wobbly"
-    tiny.write_text(HAND + KEEN)  # the built-in presets change
+    tiny.write_text(HAND + KEEN)  # the built-in presets change (a token budget: the field is read)
     _tune(["tune", "--game", "tiny", "--strategy", "steady", "--players", "3", "--seed", "5",
-           *SMALL], tmp_path / "screened")  # fmt: skip
+           *TOKEN], tmp_path / "screened")  # fmt: skip
     field = json.loads((tmp_path / "screened" / "manifest.json").read_text())["config"]
     assert "keen" in field["opponents"]  # a screening now picks another field
     _tune(shlex.split(command)[1:], tmp_path / "again")

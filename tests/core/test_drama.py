@@ -94,18 +94,25 @@ def _synthetic(rng, deals, tables, players, rounds, chances=None, winner=None):
     """A tournament's measurement: each deal a game of a random number of rounds in `rounds`
     with true chances `chances(rounds)` [round, seat] (default: 1/players all game) and winner
     `winner` (default: drawn with the last row's chances), seated at `tables` rotations of its
-    seats (the extreme of a shared deal: the same game at every table)."""
-    length = rounds[1] + 2
-    values = np.full((deals * tables, length, FOLDS, players), NAN)
-    for d in range(deals):
-        r = int(rng.integers(rounds[0], rounds[1] + 1))
-        p = np.full((r, players), 1 / players) if chances is None else chances(r)
-        won = int(rng.choice(players, p=p[-1])) if winner is None else winner
-        game = np.concatenate([_rollouts(rng, p), np.zeros((1, FOLDS, players))])
-        game[-1, :, won] = 1.0
-        for t in range(tables):
-            values[d * tables + t, : r + 1] = np.roll(game, t, axis=2)
-    return Measured(values, np.repeat(np.arange(deals), tables), ROLLOUTS)
+    seats (the extreme of a shared deal: the same game at every table). Drawn for all deals at
+    once (the rollouts of every round one multinomial draw, as `_rollouts`)."""
+    length, per_fold = rounds[1] + 2, ROLLOUTS // FOLDS
+    r = rng.integers(rounds[0], rounds[1] + 1, size=deals)
+    p = np.full((deals, length - 1, players), 1 / players)  # (past a game's rounds: unused)
+    if chances is not None:
+        for d in range(deals):
+            p[d, : r[d]] = chances(int(r[d]))
+    last = p[np.arange(deals), r - 1]
+    won = ((rng.random(deals)[:, None] > np.cumsum(last, axis=1)[:, :-1]).sum(axis=1)
+           if winner is None else np.full(deals, winner))  # fmt: skip
+    game = np.full((deals, length, FOLDS, players), NAN)
+    game[:, :-1] = rng.multinomial(per_fold, np.repeat(p[:, :, None], FOLDS, axis=2)) / per_fold
+    row = np.arange(length)[None, :]
+    game[row > r[:, None]] = NAN
+    game[np.arange(deals), r] = np.eye(players)[won][:, None, :]
+    values = np.stack([np.roll(game, t, axis=3) for t in range(tables)], axis=1)
+    return Measured(values.reshape(deals * tables, length, FOLDS, players),
+                    np.repeat(np.arange(deals), tables), ROLLOUTS)  # fmt: skip
 
 
 def _covers(s: dict, m: str, value: float) -> bool:

@@ -593,3 +593,20 @@ def test_sequential_comparison_family_wise_error_under_the_null():
     assert wrong / runs <= alpha + 3 * math.sqrt(alpha * (1 - alpha) / runs)
     with pytest.raises(KeyError):
         sc.update_differences({("x", "w"): [0.0]})
+
+
+def test_the_paired_test_is_scipys_t_test_over_many_random_samples() -> None:
+    """`paired_test`'s p-value is `scipy.stats.ttest_1samp`'s (computed without its wrapper),
+    on samples of every size, scale and with ties; NaN where a difference is missing."""
+    from scipy.stats import ttest_1samp
+
+    rng = np.random.default_rng(54)
+    for i in range(2000):
+        n = int(rng.integers(2, 400))
+        d = rng.normal(rng.normal(0, 0.3), 1, n) * rng.choice([1e-3, 1, 10])
+        d = np.round(d, 1) if i % 5 == 0 else d
+        if np.ptp(d) == 0:
+            continue
+        assert stats.paired_test(d, 0.95)[3] == pytest.approx(ttest_1samp(d, 0.0).pvalue,
+                                                              rel=1e-11, abs=1e-300)
+    assert math.isnan(stats.paired_test(np.array([0.1, np.nan, 0.3]), 0.95)[3])

@@ -66,10 +66,29 @@ def race(rng, mechanism=None, push=1.0, deals=150, tables=3, seats=3, rounds=12,
 
 
 def _poisson(mean: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Poisson(mean) drawn by inversion of the uniform `u` (so tables sharing `u` share luck)."""
-    from scipy.stats import poisson
+    """Poisson(mean) drawn by inversion of the uniform `u` (so tables sharing `u` share luck):
+    the least k whose cdf reaches u, as scipy's `poisson.ppf(u, mean)` (the same draws, checked
+    in `test_the_poisson_inversion_is_scipys`) at a thirtieth of its time."""
+    mean, u = np.broadcast_arrays(np.asarray(mean, dtype=float), u)
+    pmf = np.exp(-mean)
+    cdf, k = pmf.copy(), np.zeros(mean.shape)
+    for j in range(1, 10_000):
+        below = cdf < u
+        if not below.any():
+            break
+        k += below
+        pmf = pmf * mean / j
+        cdf = cdf + pmf
+    return k
 
-    return poisson.ppf(u, mean)
+
+def test_the_poisson_inversion_is_scipys() -> None:
+    from scipy.stats import norm, poisson
+
+    rng = np.random.default_rng(5)
+    mean = np.maximum(0.1, 2 + rng.integers(0, 3, (3000, 3)) + rng.normal(0, 1, (3000, 3)))
+    u = norm.cdf(rng.normal(0, 1.5, (3000, 3)))
+    np.testing.assert_array_equal(_poisson(mean, u), poisson.ppf(u, mean))
 
 
 def verdicts(mechanism, push, seeds, **kw) -> list[str]:

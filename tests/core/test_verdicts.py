@@ -24,18 +24,20 @@ from reports.sections.verdicts import (
 
 def _tournament(p_first_seat: float, strength: dict[str, float], blocks=2000, n=4, seed=0):
     """Long-form seats of a tournament: one table per block, strategies rotated over the seats;
-    the winner drawn with weights = seat weight x strategy strength."""
+    the winner drawn with weights = seat weight x strategy strength (one uniform a block, read
+    as `Generator.choice` reads it: the same draws as choosing block by block)."""
     rng = np.random.default_rng(seed)
-    names = list(strength)
-    rows = []
-    for b in range(blocks):
-        order = [names[(b + s) % len(names)] for s in range(n)]
-        w = np.array([strength[x] for x in order]) * np.r_[p_first_seat, np.ones(n - 1)]
-        winner = rng.choice(n, p=w / w.sum())
-        for s in range(n):
-            rows.append({"block": b, "table": 0, "seat": s, "strategy": order[s],
-                         "win": float(s == winner), "ip": 0, "rank": 1 if s == winner else 2})
-    return pd.DataFrame(rows)
+    names = np.array(list(strength), dtype=object)
+    who = (np.arange(blocks)[:, None] + np.arange(n)[None, :]) % len(names)
+    w = np.array(list(strength.values()))[who] * np.r_[p_first_seat, np.ones(n - 1)]
+    cdf = np.cumsum(w / w.sum(axis=1, keepdims=True), axis=1)
+    cdf /= cdf[:, -1:]
+    winner = (cdf <= rng.random(blocks)[:, None]).sum(axis=1)
+    win = (np.arange(n)[None, :] == winner[:, None]).ravel()
+    return pd.DataFrame({"block": np.repeat(np.arange(blocks), n), "table": 0,
+                         "seat": np.tile(np.arange(n), blocks), "strategy": names[who.ravel()],
+                         "win": win.astype(float), "ip": 0,
+                         "rank": np.where(win, 1, 2)})  # fmt: skip
 
 
 EVEN = {"a": 1.0, "b": 1.0, "c": 1.0, "d": 1.0}
