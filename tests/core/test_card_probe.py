@@ -177,3 +177,14 @@ def test_the_probe_marks_the_rare_routes() -> None:
     check(g, 0, P.D_OWN_LORD, [DECLINE, keeper], met)
     assert set(met) == {P.D_ILLUSIONIST_TAKE, P.D_BLACK_SMOKERS, P.D_ILLUSIONIST_GIVE,
                         P.D_OWN_LORD}, met  # fmt: skip
+
+
+def test_the_same_bytes_on_a_dask_cluster() -> None:
+    distributed = pytest.importorskip("distributed")
+    p, cards = problem(tables(), "key_hunter", 3, 51)
+    full = R.play_restricted(p, cards, blocks=4, seed=51, skip=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as c:  # fmt: skip
+        with distributed.Client(c) as client:
+            there = R.play_restricted(p, cards, blocks=4, seed=51, client=client)
+    assert there.tobytes() == full.tobytes()
