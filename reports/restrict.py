@@ -47,20 +47,32 @@ def restricted_specs(start: str, cardlist) -> list[str]:
 
 
 def play_restricted(problem, cardlist, *, blocks: int, seed: int, client=None, done=None,
-                    save=None, progress=None) -> np.ndarray:  # fmt: skip
+                    save=None, progress=None, skip: bool = True) -> np.ndarray:  # fmt: skip
     """The win shares of `problem.start` unrestricted (row 0) and forbidden each card of
     `cardlist` (row 1 + i), one column per block; batches in `done` (first -> array) are kept,
-    each new batch is passed to `save(first, count, array)`."""
+    each new batch is passed to `save(first, count, array)`. With `skip`, a restricted row
+    plays only the tables its forbid can change (`reports.probe`): the same numbers."""
+    from reports import probe as Pr
     from reports.tune import evaluate
 
     specs = restricted_specs(problem.start, cardlist)
+    marks = Pr.columns(problem, specs) if skip else None
+    found = None  # row 0 probed, once, when a batch is to be played
     parts = []
     for first, count in batches(len(cardlist)):
         if done and first in done:
             part = done[first]
         else:
-            part = evaluate(problem, specs[first:first + count], seed=seed, n_blocks=blocks,
-                            client=client)  # fmt: skip
+            if marks is None:
+                part = evaluate(problem, specs[first:first + count], seed=seed,
+                                n_blocks=blocks, client=client)  # fmt: skip
+            else:
+                if found is None:
+                    found = Pr.probe(problem, specs[0], seed=seed, n_blocks=blocks,
+                                     client=client)  # fmt: skip
+                part = found.shares if first == 0 else Pr.touched(
+                    problem, specs[first:first + count], marks[first - 1:first - 1 + count],
+                    found, seed=seed, n_blocks=blocks, client=client)  # fmt: skip
             if save is not None:
                 save(first, count, part)
         parts.append(part)

@@ -67,6 +67,8 @@ def play_chunk(first: int, n: int, tables, plan: Plan):
 
     spec = games.get(plan.game)
     deals, seatings = plan.deals(first, n)
+    if len(deals) == 0:  # a plan that plays only some tables (`reports.probe`), none here
+        return plan.part(first, n, seatings, {}, {}, None)
     seats, cols, aggregates = spec.play().run_tables(
         tables, seed=plan.seed, games=deals, seatings=seatings, strategies=plan.policies(spec)
     )

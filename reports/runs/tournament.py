@@ -479,7 +479,8 @@ def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
     from reports import budget as Q
     from reports import restrict as R
     from reports import strengths as St
-    from reports.tune import derived_seed, evaluate
+    from reports.probe import play_rows  # (only the tables a forbid can change)
+    from reports.tune import derived_seed
 
     specs = R.restricted_specs(problem.start, cardlist)
     fresh_store = run.store(f"cards-{tier}-fresh")
@@ -489,8 +490,8 @@ def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
     def play(rows, first, count):
         if first in done and done[first].shape == (len(rows), count):
             return done[first]
-        part = evaluate(problem, [specs[r] for r in rows], seed=seed, first_block=first,
-                        n_blocks=count, client=cluster)  # fmt: skip
+        part = play_rows(problem, [specs[r] for r in rows], seed=seed, first_block=first,
+                         n_blocks=count, client=cluster)  # fmt: skip
         if store is not None:
             save_array(store, first, count, part)
         return part
@@ -498,8 +499,8 @@ def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
     def confirm(rows, count, look):  # (one chunk per look: keys that never overlap)
         if look in fresh_done and fresh_done[look].shape == (len(rows), count):
             return fresh_done[look]
-        part = evaluate(problem, [specs[r] for r in rows], seed=derived_seed(seed, Q.CONFIRM),
-                        n_blocks=count, client=cluster)  # fmt: skip
+        part = play_rows(problem, [specs[r] for r in rows], seed=derived_seed(seed, Q.CONFIRM),
+                         n_blocks=count, client=cluster)  # fmt: skip
         if fresh_store is not None:
             save_array(fresh_store, look, 1, part)
         return part

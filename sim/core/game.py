@@ -39,6 +39,11 @@ PLAY API, the functions of a `play_module`:
   game move by move, as the run played it.
 - ``load_aggregates(path)``, for a game whose `run_tables` returns aggregates: those a run saved
   (``aggregates.save(path)``), to be merged with ``merge``.
+- optional, restricted play (`reports.probe`): ``probing(policy)``, the policy as it plays,
+  probing (its `run_tables` games add the game column ``probe_marks``: int[game, mark], 1
+  where a single forbid would have changed one of that seat's decisions); ``forbid_mark(base,
+  restricted)``, the mark of the one forbid `restricted` adds to `base`, or None. Without
+  them, every restricted game is played.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import numpy as np
 from games.abyss.engine import state as S
 from games.abyss.engine.aggregate import TRAJECTORY_EVERY, Aggregates
 from games.abyss.engine.kernel import game as KN
-from games.abyss.engine.kernel.workspace import MAX_ROUNDS, cached_template
+from games.abyss.engine.kernel.workspace import MAX_ROUNDS, N_PROBE_MARKS, cached_template
 from games.abyss.engine.policy_params import N_PARAMS
 from games.abyss.engine.state import END_REASONS, GAME_FIELDS, SEAT_FIELDS
 from sim.core.batch import check_lineup, rotated_seatings, run_chunks, set_threads, timings
@@ -129,7 +129,9 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     on the threads set by `set_threads` (one chunk, no progress bar: the caller chunks).
 
     Returns (seat columns, game columns, aggregates) in the results schema, the seat columns
-    with a `win` column added: the seat's share of the win (1/k among k tied winners).
+    with a `win` column added: the seat's share of the win (1/k among k tied winners). A
+    line-up with a probing seat (`probing`, restricted play) adds the game column
+    `probe_marks`: int32[game, W.N_PROBE_MARKS], that seat's marks (`policies.probe`).
     """
     seatings = np.ascontiguousarray(seatings, dtype=np.int64)
     games = np.ascontiguousarray(games, dtype=np.int64)
@@ -138,23 +140,43 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     specs = [p.name for p in strategies]
     agg = Aggregates(specs, n_players)
     base = cached_template(tables)
-    out_seats, out_games = play_into(agg, base, seed, games, seatings, kinds, params, seatings)
+    marks = np.zeros((len(games), N_PROBE_MARKS), np.int32) if probing(kinds, params) else None
+    out_seats, out_games = play_into(agg, base, seed, games, seatings, kinds, params, seatings,
+                                     marks)  # fmt: skip
     seats, game_cols = chunk_columns(out_seats, out_games, seatings, specs, games, seed, n_players)
     seats["win"] = win_shares(out_seats[:, :, S.R_RANK]).ravel()
+    if marks is not None:
+        game_cols["probe_marks"] = marks
     return seats, game_cols, agg
 
 
-def play_into(agg, base, seed, games, seatings, kinds, params, strategy_of):
+def probing(kinds, params) -> bool:
+    """Whether a line-up has a probing seat (`policies.PROBE`) and no search player (whose
+    rollouts switch the seats' strategies: not probed)."""
+    from games.abyss.engine.policies import PROBE
+    from games.abyss.engine.policy_params import G_FORBID_LORD, SEARCH
+
+    return bool((params[:, G_FORBID_LORD] == PROBE).any()) and not (kinds == SEARCH).any()
+
+
+def play_into(agg, base, seed, games, seatings, kinds, params, strategy_of, marks=None):
     """Play the games on all threads and fold them into `agg` (strategy_of[game, seat]: the
-    seat's index in agg.strategies); returns the raw out_seats and out_games arrays."""
+    seat's index in agg.strategies); returns the raw out_seats and out_games arrays. With
+    `marks` (a line-up with a probing seat), the probing seat's marks of each game into it."""
     n_tasks, n_players = seatings.shape
     out_seats = np.zeros((n_tasks, n_players, S.N_SEAT_FIELDS), dtype=np.int32)
     out_games = np.zeros((n_tasks, S.N_GAME_FIELDS), dtype=np.int32)
     slot, out_traj = trajectory_slots(games, n_players)
     from games.abyss.engine.policy_params import SEARCH
 
-    play = KN.play_tables_searched if (kinds == SEARCH).any() else KN.play_tables
-    play(base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games, slot, out_traj)
+    args = (base, np.int64(seed), games, seatings, kinds, params, out_seats, out_games, slot,
+            out_traj)  # fmt: skip
+    if marks is not None:
+        KN.play_tables_probed(*args, marks)
+    elif (kinds == SEARCH).any():
+        KN.play_tables_searched(*args)
+    else:
+        KN.play_tables(*args)
     agg.add(out_seats, out_games, strategy_of)
     kept = slot >= 0
     agg.add_samples(games[kept], out_traj, out_seats[kept, :, S.R_SCORE],

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from contextlib import nullcontext
+from dataclasses import dataclass
+
+import numpy as np
 
 from sim.core.firstrun import first_compile
 from sim.core.game import Played
@@ -164,6 +167,71 @@ def run_tables(tables, *, seed: int, games, seatings, strategies: list):
     compile_apart_ahead(tables)
     with first_compile("abyss", COMPILE_SECONDS):
         return run(tables, seed=seed, games=games, seatings=seatings, strategies=strategies)
+
+
+@dataclass(frozen=True)
+class Probing:
+    """`policy`, probing (`policies.PROBE`): it plays as `policy` does, and its `run_tables`
+    games add `probe_marks` (`games.abyss.engine.fast.run_tables`)."""
+
+    policy: object
+
+    @property
+    def kind(self) -> int:
+        return self.policy.kind
+
+    @property
+    def name(self) -> str:
+        return self.policy.name
+
+    def params(self):
+        from games.abyss.engine.policies import PROBE
+        from games.abyss.engine.policy_params import G_FORBID_LORD
+
+        out = self.policy.params().copy()
+        out[G_FORBID_LORD] = PROBE
+        return out
+
+
+def probing(policy) -> Probing | None:
+    """`policy` probing, or None when it cannot probe: one that forbids a card itself (its
+    restricted games forbid two), or the search player (its rollouts switch strategies)."""
+    from games.abyss.engine.policy_params import SEARCH
+
+    if policy.kind == SEARCH or forbids(policy.params()):
+        return None
+    return Probing(policy)
+
+
+def forbid_mark(base, restricted) -> int | None:
+    """The column of `probe_marks` (`kernel.workspace.PROBE_MARKS`) of the one forbid that the
+    policy `restricted` adds to `base` (a Lord, a Location or no fights; nothing else
+    different), or None."""
+    from games.abyss.engine import state as S
+    from games.abyss.engine.policy_params import G_FORBID_FIGHT, G_FORBID_LOCATION, G_FORBID_LORD
+
+    a, b = base.params(), restricted.params()
+    if base.kind != restricted.kind or len(a) != len(b) or forbids(a):
+        return None
+    differ = [int(k) for k in np.flatnonzero(a != b)]
+    if len(differ) != 1:
+        return None
+    slot, value = differ[0], int(b[differ[0]])
+    if slot == G_FORBID_LORD and 0 <= value < S.MAX_LORDS:
+        return value
+    if slot == G_FORBID_LOCATION and 0 <= value < S.MAX_LOCATIONS:
+        return S.MAX_LORDS + value
+    if slot == G_FORBID_FIGHT and value == 1:
+        return S.MAX_LORDS + S.MAX_LOCATIONS
+    return None
+
+
+def forbids(params) -> bool:
+    """Whether a parameter vector forbids anything (restricted play)."""
+    from games.abyss.engine.policy_params import G_FORBID_FIGHT, G_FORBID_LOCATION, G_FORBID_LORD
+
+    return bool(params[G_FORBID_LORD] != -1 or params[G_FORBID_LOCATION] != -1
+                or params[G_FORBID_FIGHT] != 0)  # fmt: skip
 
 
 def tournament_frames(seats, games):

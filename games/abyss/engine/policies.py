@@ -122,11 +122,38 @@ def choose_learned(s, seat, decision, n):
 
 
 # ------------------------------------------------------------------ restricted play
+#: `forbid_lord` of a probing seat (`probe`): it forbids nothing, and records at each of its
+#: decisions which single forbid would have changed the options (`reports.restrict`: a
+#: restricted game whose seat no forbid changed is the unrestricted one, and is not played)
+PROBE = -2
+#: what a forbid does to a decision's options (`cut`): nothing, remove one option, or keep only
+#: the first (DECLINE)
+KEEP, REMOVE, FIRST = 0, 1, 2
+
+
 @njit(cache=True)
 def restricted(s, seat, decision, n):
     """Restricted play (Jaffe & Popovic 2012; `abyss-mc restrict`): the options at s[OPT:]
-    without those by which the seat gains its forbidden Lord or Location, or fights Leviathans;
-    returns their number. Every route to a card (docs/restricted-play.md):
+    without those by which the seat gains its forbidden Lord or Location, or fights Leviathans
+    (`cut` says which); returns their number. A probing seat (`PROBE`) keeps them all."""
+    lord, location = param(s, seat, G_FORBID_LORD), param(s, seat, G_FORBID_LOCATION)
+    no_fight = param(s, seat, G_FORBID_FIGHT)
+    if lord < 0 and location < 0 and no_fight == 0:
+        if lord == PROBE:
+            probe(s, seat, decision, n)
+        return n
+    what, option = cut(s, seat, decision, n, lord, location, no_fight)
+    if what == REMOVE:
+        return without(s, n, option)
+    return 1 if what == FIRST else n
+
+
+@njit(cache=True)
+def cut(s, seat, decision, n, lord, location, no_fight):
+    """What forbidding `lord`, `location` (-1: none) and Leviathan fights (`no_fight` 1) does to
+    the n options at s[OPT:]: (KEEP, 0), (REMOVE, the option `without` removes) or (FIRST, 0):
+    the first option (DECLINE) alone. The one statement of the rules, for `restricted` and
+    `probe`. Every route to a card (docs/restricted-play.md):
     - a Lord: recruited (recruiting is dropped from the actions when it is the only affordable
       Lord), taken from the Court by the Corruptor or the Traitor (whose replacement is declined
       when it is the only Lord in the Court); the Schemer's top of the deck is not seen;
@@ -134,33 +161,56 @@ def restricted(s, seat, decision, n):
       (declined when it is the only one available), swapped for Black Smokers (which is swapped
       away when it is the forbidden one).
     When every option gains the card (a single one: the rules force it), nothing changes."""
-    lord, location = param(s, seat, G_FORBID_LORD), param(s, seat, G_FORBID_LOCATION)
-    no_fight = param(s, seat, G_FORBID_FIGHT)
-    if lord < 0 and location < 0 and no_fight == 0:
-        return n
     if no_fight != 0:  # never fight a Leviathan: past a Monster, nor again, nor by a power
         if decision == D_MONSTER_CHOICE:
-            return without(s, n, M_FIGHT)
+            return REMOVE, M_FIGHT
         if decision == D_ATTACK_AGAIN or decision == D_USE_POWER or decision == D_FIGHT_ANOTHER:
-            return without(s, n, 1)
+            return REMOVE, 1
     if lord >= 0:
         if decision == D_ACTION:
             k = K.affordable_lords(s, seat, W.POLICY_ROW)
             if k == 1 and s[W.POLICY_ROW] == lord:
-                return without(s, n, A_RECRUIT)
+                return REMOVE, A_RECRUIT
         if decision == D_RECRUIT_LORD or decision == D_COURT_LORD:
-            return without(s, n, lord)  # recruited, or taken by the Corruptor or Traitor
+            return REMOVE, lord  # recruited, or taken by the Corruptor or Traitor
         if decision == D_OWN_LORD and traitor_must_take(s, seat, lord):
-            return 1  # DECLINE, the first option
+            return FIRST, 0  # DECLINE: replacing would take it
     if location >= 0:
         if decision == D_LOCATION_SOURCE or decision == D_LOCATION_KEEP:
-            return without(s, n, location)
+            return REMOVE, location
         if decision == D_ILLUSIONIST_TAKE or decision == D_BLACK_SMOKERS:
-            return without(s, n, location)  # (Black Smokers itself is the option to keep it)
+            return REMOVE, location  # (Black Smokers itself is the option to keep it)
         if decision == D_ILLUSIONIST_GIVE and s[S.LOC_AVAILABLE] == 1:
             if s[S.LOC_AVAILABLE + 1] == location:
-                return 1  # DECLINE, the first option: the exchange could only take it
-    return n
+                return FIRST, 0  # DECLINE: the exchange could only take it
+    return KEEP, 0
+
+
+@njit(cache=True, inline="always")
+def changes(s, n, what, option):
+    """Whether `cut`'s (what, option) changes the n options: exactly when `restricted`'s
+    `without` removes one (there are two or more, and it is among them) or FIRST drops some."""
+    if what == REMOVE:
+        return n >= 2 and has(s, n, option)
+    return what == FIRST and n > 1
+
+
+@njit(cache=True)
+def probe(s, seat, decision, n):
+    """Mark in W.PROBE_MARKS each single forbid (each Lord, each Location, no fights) whose
+    `cut` would change this decision's options: the restricted seat then sees other options
+    here, and its game may differ; where no forbid marks, its game is this one."""
+    for lord in range(s[T.N_LORDS]):
+        what, option = cut(s, seat, decision, n, lord, -1, 0)
+        if changes(s, n, what, option):
+            s[W.PROBE_MARKS + lord] = 1
+    for location in range(s[T.N_LOCATIONS]):
+        what, option = cut(s, seat, decision, n, -1, location, 0)
+        if changes(s, n, what, option):
+            s[W.PROBE_MARKS + S.MAX_LORDS + location] = 1
+    what, option = cut(s, seat, decision, n, -1, -1, 1)
+    if changes(s, n, what, option):
+        s[W.PROBE_MARKS + S.MAX_LORDS + S.MAX_LOCATIONS] = 1
 
 
 @njit(cache=True)

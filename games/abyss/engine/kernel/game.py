@@ -338,6 +338,34 @@ def play_tables_searched(template, seed, games, seatings, lineup_kinds, lineup_p
                      lineup_params, traj_slot), (out_seats, out_games, out_traj))  # fmt: skip
 
 
+def play_tables_probed(template, seed, games, seatings, lineup_kinds, lineup_params, out_seats,
+                       out_games, traj_slot, out_traj, out_marks):  # fmt: skip
+    """`play_tables` for a line-up with a probing seat (`policies.PROBE`, restricted play): the
+    same games, and out_marks[i] the probing seat's marks of game i (W.PROBE_MARKS)."""
+    _probed_tables(template, out_games.shape[0], (seed, games, seatings, lineup_kinds,
+                   lineup_params, traj_slot),
+                   (out_seats, out_games, out_traj, out_marks))  # fmt: skip
+
+
+def probed_task_for(set_up_and_play):
+    """`table_task_for`'s task, which also copies the probing seat's marks, cleared before the
+    game, into out_marks[i]."""
+
+    @njit_closure
+    def table_task(s, i, ins, outs):
+        seed, games, seatings, lineup_kinds, lineup_params, traj_slot = ins
+        out_seats, out_games, out_traj, out_marks = outs
+        seat_task(s, i, seatings, lineup_kinds, lineup_params, traj_slot)
+        for k in range(W.N_PROBE_MARKS):
+            s[W.PROBE_MARKS + k] = 0
+        set_up_and_play(s, seed, games[i], seatings.shape[1])
+        end_task(s, i, out_seats, out_games, traj_slot, out_traj)
+        for k in range(W.N_PROBE_MARKS):
+            out_marks[i, k] = s[W.PROBE_MARKS + k]
+
+    return table_task
+
+
 def table_task_for(set_up_and_play):
     """Task i of `play_tables`: its line-up seated, its game set up and played by
     `set_up_and_play(s, seed, game, n_players)`, its results (and round-by-round record)
@@ -382,6 +410,7 @@ def searched_game(s, seed, game, n_players):
 
 _plain_tables = tables_for(table_task_for(play_whole_game))
 _searched_tables = tables_for(table_task_for(searched_game))
+_probed_tables = tables_for(probed_task_for(play_whole_game))
 
 
 @njit(cache=True)

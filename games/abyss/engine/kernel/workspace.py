@@ -16,7 +16,7 @@ import numpy as np
 
 from games.abyss.engine.kernel.tables import TABLE_END, pack
 from games.abyss.engine.policy_params import N_FEATURES, N_PARAMS, N_STATE
-from games.abyss.engine.state import MAX_PLAYERS, N_SEAT_FIELDS  # noqa: F401
+from games.abyss.engine.state import MAX_LOCATIONS, MAX_LORDS, MAX_PLAYERS, N_SEAT_FIELDS  # noqa: F401
 from sim.core.driver import MAX_REC_OPTIONS, record_blocks, search_blocks  # noqa: F401
 from sim.core.linear import scratch_block
 from sim.core.rng import N_STREAMS
@@ -63,6 +63,10 @@ FORK_SET = _w.block(2 * MAX_FORK_SET)
 FORK_KEYS = _w.block(2 * N_STREAMS)
 N_FORK_INFO = 16
 FORK_INFO = _w.block(N_FORK_INFO)  # games.abyss.engine.fork.INFO_COLUMNS
+# A probing seat's marks (policies.probe, restricted play): 1 for each Lord, then each
+# Location, then "no fights" whose forbid would have changed one of its decisions' options
+N_PROBE_MARKS = MAX_LORDS + MAX_LOCATIONS + 1
+PROBE_MARKS = _w.block(N_PROBE_MARKS)
 # The learned player's records (kernel.learn; written by policies.option_features at the probe)
 REC_ON, REC_ROW, REC_FEATURES = record_blocks(_w, N_FEATURES)
 SCORE_SCRATCH = scratch_block(_w, N_STATE, N_FEATURES)  # the learned player's (sim.core.linear)
