@@ -91,18 +91,19 @@ def shares_of(wins: np.ndarray, p: int) -> np.ndarray:
 
 def columns(problem, specs: list[str]) -> list[int] | None:
     """The marks column of each restricted row (`specs[1:]`, the start first), or None when
-    they cannot be skipped: the game has no probe, the start cannot probe, or a row is not the
-    start with one forbid added."""
+    they cannot be skipped: the game has no probe, the start or an opponent cannot probe (a
+    search player's rollouts switch the seats' strategies: the probed kernel is not used), or a
+    row is not the start with one forbid added."""
     from sim import games
 
     spec = games.get(problem.game)
     play = spec.play()
     if getattr(play, "probing", None) is None:
         return None
-    policies = spec.strategies().table_policies(list(specs), problem.n_players)
-    if play.probing(policies[0]) is None:
+    policies = spec.strategies().table_policies([*specs, *problem.opponents], problem.n_players)
+    if any(play.probing(p) is None for p in [policies[0], *policies[len(specs):]]):
         return None
-    out = [play.forbid_mark(policies[0], p) for p in policies[1:]]
+    out = [play.forbid_mark(policies[0], p) for p in policies[1:len(specs)]]
     return None if any(c is None for c in out) else out
 
 

@@ -479,7 +479,7 @@ def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
     from reports import budget as Q
     from reports import restrict as R
     from reports import strengths as St
-    from reports.probe import play_rows  # (only the tables a forbid can change)
+    from reports.probe import play_rows
     from reports.tune import derived_seed
 
     specs = R.restricted_specs(problem.start, cardlist)
@@ -487,11 +487,14 @@ def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
     fresh_done = {k: load_array(fresh_store, k) for k, _ in fresh_store.completed()} \
         if fresh_store is not None else {}  # fmt: skip
 
+    # Every table is played here (skip=False): the budget's planner (`Q.last_look`) prices every
+    # row alike, but with the skip the unrestricted row costs about 6 times a restricted one, so
+    # a late look with few rows, or a confirmation, would cost more than it planned.
     def play(rows, first, count):
         if first in done and done[first].shape == (len(rows), count):
             return done[first]
         part = play_rows(problem, [specs[r] for r in rows], seed=seed, first_block=first,
-                         n_blocks=count, client=cluster)  # fmt: skip
+                         n_blocks=count, client=cluster, skip=False)  # fmt: skip
         if store is not None:
             save_array(store, first, count, part)
         return part
@@ -500,7 +503,7 @@ def _card_values_timed(run, tier, problem, cardlist, seed, cluster, store, done,
         if look in fresh_done and fresh_done[look].shape == (len(rows), count):
             return fresh_done[look]
         part = play_rows(problem, [specs[r] for r in rows], seed=derived_seed(seed, Q.CONFIRM),
-                         n_blocks=count, client=cluster)  # fmt: skip
+                         n_blocks=count, client=cluster, skip=False)  # fmt: skip
         if fresh_store is not None:
             save_array(fresh_store, look, 1, part)
         return part
