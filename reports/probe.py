@@ -57,7 +57,8 @@ class Touched(AgainstField):
 
     def deals(self, first: int, n: int):
         games, seatings = super().deals(first, n)
-        return games[self._played(first, n)], seatings[self._played(first, n)]
+        played = self._played(first, n)
+        return games[played], seatings[played]
 
     def _played(self, first: int, n: int) -> np.ndarray:
         """Which of `AgainstField.deals`' tables (row, block, rotation, in that order) play."""

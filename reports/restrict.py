@@ -60,21 +60,20 @@ def play_restricted(problem, cardlist, *, blocks: int, seed: int, client=None, d
     found = None  # row 0 probed, once, when a batch is to be played
     parts = []
     for first, count in batches(len(cardlist)):
-        if done and first in done:
+        stored = bool(done) and first in done
+        if stored:
             part = done[first]
+        elif marks is None:
+            part = evaluate(problem, specs[first:first + count], seed=seed, n_blocks=blocks,
+                            client=client)  # fmt: skip
         else:
-            if marks is None:
-                part = evaluate(problem, specs[first:first + count], seed=seed,
-                                n_blocks=blocks, client=client)  # fmt: skip
-            else:
-                if found is None:
-                    found = Pr.probe(problem, specs[0], seed=seed, n_blocks=blocks,
-                                     client=client)  # fmt: skip
-                part = found.shares if first == 0 else Pr.touched(
-                    problem, specs[first:first + count], marks[first - 1:first - 1 + count],
-                    found, seed=seed, n_blocks=blocks, client=client)  # fmt: skip
-            if save is not None:
-                save(first, count, part)
+            if found is None:
+                found = Pr.probe(problem, specs[0], seed=seed, n_blocks=blocks, client=client)
+            part = found.shares if first == 0 else Pr.touched(
+                problem, specs[first:first + count], marks[first - 1:first - 1 + count], found,
+                seed=seed, n_blocks=blocks, client=client)  # fmt: skip
+        if save is not None and not stored:
+            save(first, count, part)
         parts.append(part)
         if progress is not None:
             progress.advance(part.size * problem.n_players)

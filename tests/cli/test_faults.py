@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from test_ctrl_c import before_the_entry_point, sigint_caught
-from test_resume import cli, interrupt, run, whole_run
+from test_resume import cli, copy_staging, interrupt, run, whole_run
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -66,7 +66,7 @@ def whole(tmp_path_factory):
 @pytest.fixture(scope="module")
 def cuts(tmp_path_factory):
     """Each command's run killed (SIGKILL) after 3 finished chunks, made once when a test first
-    asks for it (`cut`): the staging the tests copy and damage."""
+    asks for it (`copy_staging`): the staging the tests copy and damage."""
     root, made = tmp_path_factory.mktemp("cut"), {}
 
     def staging(command: str) -> Path:
@@ -76,13 +76,6 @@ def cuts(tmp_path_factory):
         return made[command]
 
     return staging
-
-
-def cut(cuts, command: str, out: Path) -> Path:
-    """A copy of `command`'s killed run as the staging of `out` (it names no path); `out`."""
-    shutil.copytree(cuts(command), partial_dir(out))
-    assert not out.exists()
-    return out
 
 
 def same_results(out: Path, reference: Path, command: str) -> None:
@@ -164,7 +157,7 @@ def test_a_corrupt_chunk_is_never_merged(tmp_path, whole, cuts, command, fault) 
     """A chunk whose file or marker was damaged is not merged: a one-line warning names it, it
     and the chunks after it are kept in quarantine/, they are played again, and the results are
     the uninterrupted run's."""
-    out = cut(cuts, command, tmp_path / "run")
+    out = copy_staging(cuts(command), tmp_path / "run")
     markers = done_markers(out)
     assert len(markers) >= 3
     victim = markers[1]
@@ -182,7 +175,7 @@ def test_a_corrupt_chunk_is_never_merged(tmp_path, whole, cuts, command, fault) 
 
 
 def test_the_warning_names_the_bad_chunk(tmp_path, cuts) -> None:
-    out = cut(cuts, "simulate", tmp_path / "run")
+    out = copy_staging(cuts("simulate"), tmp_path / "run")
     victim = done_markers(out)[1]
     first = int(victim.name[:12])
     flip_bit(next(p for p in victim.parent.glob(f"{victim.name[:12]}-*") if p.suffix == ".npz"))
@@ -195,7 +188,7 @@ def test_a_crafted_pickle_chunk_is_refused_without_running_it(tmp_path, cuts) ->
     """No result file is ever loaded with pickle: a chunk holding a pickled object (with a marker
     whose checksum matches, as an attacker would write it) is refused in one line, and the
     object's code never runs."""
-    out = cut(cuts, "simulate", tmp_path / "run")
+    out = copy_staging(cuts("simulate"), tmp_path / "run")
     marker = done_markers(out)[0]
     columns = marker.parent / f"{marker.name[:12]}-columns.npz"
     proof = tmp_path / "pwned"

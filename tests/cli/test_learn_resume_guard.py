@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from sim.core.runs import partial_dir
-from tests.cli.test_resume import cli, whole_run
+from tests.cli.test_resume import cli, copy_staging, whole_run
 
 ARGS = ["learn", "--players", "2", "--iterations", "2", "--games", "4", "--rollouts", "4",
         "--strength-games", "20", "--field", "greedy"]  # fmt: skip
@@ -98,9 +98,8 @@ def cut(tmp_path_factory) -> Path:
 
 def copied(cut: Path, out: Path) -> Path:
     """A copy of `cut`'s staging as the staging of `out` (it names no path); its staging."""
-    staging = partial_dir(out)
-    shutil.copytree(cut, staging)
-    assert not out.exists() and stored(staging, 1)
+    staging = partial_dir(copy_staging(cut, out))
+    assert stored(staging, 1)
     return staging
 
 

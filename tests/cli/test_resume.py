@@ -8,6 +8,7 @@ atomically: an interrupted run never leaves a file that looks complete but is no
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,6 +50,14 @@ def whole_run(*args) -> None:
     its options alone: the reference the resumed runs are compared with)."""
     result = CliRunner().invoke(app, [*map(str, args)])
     assert result.exit_code == 0, result.output
+
+
+def copy_staging(staging: Path, out: Path) -> Path:
+    """A copy of a stopped run's staging as the staging of `out`: its plan names no path, so the
+    copy resumes as the original would (tests that damage or resume one share a run); `out`."""
+    shutil.copytree(staging, partial_dir(out))
+    assert not out.exists()
+    return out
 
 
 def interrupt(args: list, out: Path, sig: int, n_chunks: int = 3) -> None:

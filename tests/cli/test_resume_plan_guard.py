@@ -14,7 +14,7 @@ import pytest
 from reports.run_dir import PLAN_NAME, read_plan, write_plan
 from sim.core.errors import UserError
 from sim.core.runs import partial_dir
-from tests.cli.test_resume import ARGS, interrupt, run
+from tests.cli.test_resume import ARGS, copy_staging, interrupt, run
 
 
 @pytest.fixture(scope="module")
@@ -24,12 +24,6 @@ def cut(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("cut") / "run"
     interrupt(["simulate", *ARGS], out, signal.SIGTERM)
     return partial_dir(out)
-
-
-def copied(cut: Path, out: Path) -> Path:
-    """A copy of `cut`'s staging as the staging of `out` (its plan names no path); `out`."""
-    shutil.copytree(cut, partial_dir(out))
-    return out
 
 
 def test_a_plan_edited_after_it_was_written_is_refused(tmp_path) -> None:
@@ -56,7 +50,7 @@ def test_a_run_of_a_version_before_the_stamps_resumes_its_unstamped_chunks(
     """A run started by a version whose plan says nothing of stamped chunks (no
     `chunks_stamped`, no digest) and whose chunk markers name no plan resumes as before: only a
     plan of this version makes an unstamped marker foreign."""
-    out = copied(cut, tmp_path / "run")
+    out = copy_staging(cut, tmp_path / "run")
     staging = partial_dir(out)
     plan = json.loads((staging / PLAN_NAME).read_text())
     assert plan.pop("chunks_stamped") is True and plan.pop("plan_digest")
@@ -74,7 +68,7 @@ def test_a_run_of_a_version_before_the_stamps_resumes_its_unstamped_chunks(
 
 @pytest.mark.parametrize("edit", [{"seed": 7}, {"n_games": 5000}])
 def test_resume_refuses_an_edited_plan_before_playing(tmp_path, cut, edit) -> None:
-    out = copied(cut, tmp_path / "run")
+    out = copy_staging(cut, tmp_path / "run")
     staging = partial_dir(out)
     plan_file = staging / PLAN_NAME
     plan = json.loads(plan_file.read_text())
@@ -94,7 +88,7 @@ def test_resume_refuses_an_edited_plan_before_playing(tmp_path, cut, edit) -> No
 def test_resume_given_the_staging_names_the_run(tmp_path, cut) -> None:
     """`--resume .NAME.partial` (the hidden staging, as `ls -a` shows it) once said "already
     complete" about an unfinished run; now it names the run to resume."""
-    out = copied(cut, tmp_path / "run")
+    out = copy_staging(cut, tmp_path / "run")
     p = run("simulate", "--resume", partial_dir(out))
     assert p.returncode != 0 and "already complete" not in p.stderr
     assert f"--resume {out}" in p.stderr and p.stderr.strip().count("\n") == 0
@@ -106,7 +100,7 @@ def test_resume_refuses_a_chunk_copied_from_another_run(tmp_path, cut) -> None:
     chunk's marker names the plan that made it, and `--resume` refuses a chunk of another plan
     in one line, before playing anything; the staging and its chunks stay as they were."""
     mine, theirs = tmp_path / "mine", tmp_path / "theirs"
-    copied(cut, mine)
+    copy_staging(cut, mine)
     interrupt(["simulate", *ARGS[:-1], "6"], theirs, signal.SIGTERM)
     staging, other = partial_dir(mine), partial_dir(theirs)
     first = sorted((other / "chunks").glob("000000000000-*"))
@@ -142,8 +136,6 @@ def test_resume_refuses_a_chunk_copied_from_another_run(tmp_path, cut) -> None:
 def test_a_resume_refused_by_a_later_check_leaves_no_lock(tmp_path) -> None:
     """A check that refuses the resumed run after `--resume` took its lock (here a stray file
     put into its `--cards` folder since) gives the lock up: no `.NAME.lock` is left."""
-    import shutil
-
     cards = tmp_path / "cards"
     shutil.copytree(Path(__file__).resolve().parents[2] / "games/abyss/engine/data", cards)
     out = tmp_path / "run"

@@ -6,9 +6,11 @@ heuristic preset, the learned player), the base game and Leviathan, several seed
 chunks, resumed, and for the `--minutes` path's rows (`play_rows`). The test has teeth: with the
 marks of one forbid dropped (as a probe that missed its decisions would), the shares differ.
 
-The probe marks exactly what `restricted` changes: on the decisions of random games (every
-power and route met), each Lord, Location and "no fights" forbidden alone changes the options
-exactly where the probing seat marked it.
+The probe marks exactly what `restricted` changes: on the decisions of random games (the
+action, recruiting, the Location source and keep, the Monster's choice are asserted met), each
+Lord, Location and "no fights" forbidden alone changes the options exactly where the probing
+seat marked it; the rare routes (the Illusionist, Black Smokers, the Traitor) from hand-made
+states.
 """
 
 from __future__ import annotations
