@@ -16,18 +16,21 @@ def main() -> None:
     # finalizers then fail ("Exception ignored in ... Traceback"): noise to a user, never news.
     sys.unraisablehook = _quiet
     # Python's own Ctrl-C (KeyboardInterrupt), remembered: inside numba's compiler it can surface
-    # as another error ("no compiled object yet ..."), inside a finalizer not at all
-    from sim.core import interrupts
+    # as another error ("no compiled object yet ..."), inside a finalizer not at all. Python's
+    # default handler raises it while `interrupts` loads (CI, a loaded host: 50 ms in).
+    try:
+        from sim.core import interrupts
 
-    interrupts.install()
+        interrupts.install()
+    except KeyboardInterrupt:
+        _interrupted()
     try:
         from cli.app import main as run
 
         run()
     except KeyboardInterrupt:
         # A run in progress has already said how to resume it (reports.run_dir.InterruptNote).
-        print("interrupted", file=sys.stderr)
-        sys.exit(130)
+        _interrupted()
     except Exception:
         if not interrupts.received():
             raise
@@ -40,6 +43,12 @@ def main() -> None:
         # The command is over; the interpreter's teardown restores the default SIGINT action, so a
         # Ctrl-C arriving now would kill the process silently with status -2. Ignore it instead.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _interrupted() -> None:
+    print("interrupted", file=sys.stderr)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (the teardown's Ctrl-C: see `main`)
+    sys.exit(130)
 
 
 def _quiet(unraisable) -> None:

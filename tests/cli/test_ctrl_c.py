@@ -60,6 +60,27 @@ def test_the_entry_point_imports_only_the_standard_library_before_its_handler() 
     assert names <= {"__future__", "signal", "sys"}, names
 
 
+#: a console script whose import of `sim.core.interrupts` meets Python's own Ctrl-C (a loaded CI
+#: host: the signal came 50 ms in, while `threading` loaded)
+_CTRL_C_WHILE_LOADING = """
+import sys
+class Finder:
+    def find_spec(self, name, path=None, target=None):
+        if name == "sim.core.interrupts":
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Finder())
+from cli.entry import main
+sys.argv[0] = "abyss-mc"
+main()
+"""
+
+
+def test_a_ctrl_c_while_the_handler_loads_is_one_line() -> None:
+    p = subprocess.run([sys.executable, "-c", _CTRL_C_WHILE_LOADING, "--help"],
+                       capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert (p.returncode, p.stderr) == (130, "interrupted\n")
+
+
 class _SignalsWhenCollected:
     """An object whose finalizer receives Ctrl-C: the KeyboardInterrupt cannot leave it."""
 
