@@ -27,6 +27,28 @@ if "MPLCONFIGDIR" not in os.environ:
     os.environ["MPLCONFIGDIR"] = _MPL_CONFIG_DIR
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # once: the controller, or a run without workers
+        compile_apart_ahead()
+
+
+def compile_apart_ahead() -> None:
+    """A cold cache: the Abyss kernels that every fast test calls apart (`sim.core.apart`: the
+    rules' whole game; the decisions' entry and Leviathan's phases) start compiling in two
+    processes of their own, side by side, while the first tests run; a test that needs one
+    waits for its lock and loads it. Otherwise the first worker to need them compiled the
+    three one after the other while the other worker waited for the same locks, idle
+    (docs/benchmarks.md, 2026-12-07 (13:00))."""
+    from sim.core.firstrun import is_compiled
+
+    if is_compiled("abyss"):
+        return
+    from sim.core.apart import compile_in_background
+
+    compile_in_background("games.abyss.engine.kernel.game", ["_whole_game"])
+    compile_in_background("games.abyss.engine.kernel.base", ["choose", "leviathan"])
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _MPL_CONFIG_DIR is not None:
         shutil.rmtree(_MPL_CONFIG_DIR, ignore_errors=True)
@@ -38,14 +60,3 @@ def tmp_run_root(tmp_path: Path) -> Path:
     root = tmp_path / "runs"
     root.mkdir()
     return root
-
-
-#: Files whose first test compiles kernels that include the Abyss fast path's (the forked
-#: rollouts): collected last, so that with `-n auto` another worker has compiled and cached the
-#: shared functions before (a cold suite compiled them twice at once, measured).
-LATE = ("tests/abyss/test_fork.py",)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
-    items.sort(key=lambda item: any(item.nodeid.startswith(f.removeprefix("tests/"))
-                                    or item.nodeid.startswith(f) for f in LATE))  # fmt: skip
