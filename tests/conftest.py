@@ -38,11 +38,14 @@ def compile_apart_ahead() -> None:
     processes of their own, side by side, while the first tests run; a test that needs one
     waits for its lock and loads it. Otherwise the first worker to need them compiled the
     three one after the other while the other worker waited for the same locks, idle
-    (docs/benchmarks.md, 2026-12-07 (13:00))."""
+    (docs/benchmarks.md, 2026-12-07 (13:00)). Skipped once a fast run marked the cache."""
     from sim.core.firstrun import is_compiled
 
     if is_compiled("abyss"):
         return
+    # its kernels compiled at import (`sim.core.jit.njit_ints`, 9 s cold): here once, before the
+    # workers start, instead of in every worker's collection and in both processes below at once
+    import games.abyss.engine.kernel.game  # noqa: F401
     from sim.core.apart import compile_in_background
 
     compile_in_background("games.abyss.engine.kernel.game", ["_whole_game"])
