@@ -12,13 +12,13 @@ import sys
 
 
 def main() -> None:
-    # A Ctrl-C that cuts the first compile short leaves llvmlite objects half made, whose
-    # finalizers then fail ("Exception ignored in ... Traceback"): noise to a user, never news.
-    sys.unraisablehook = _quiet
     # Python's own Ctrl-C (KeyboardInterrupt), remembered: inside numba's compiler it can surface
     # as another error ("no compiled object yet ..."), inside a finalizer not at all. Python's
     # default handler raises it while `interrupts` loads (CI, a loaded host: 50 ms in).
     try:
+        # A Ctrl-C that cuts the first compile short leaves llvmlite objects half made, whose
+        # finalizers then fail ("Exception ignored in ... Traceback"): noise to a user, never news.
+        sys.unraisablehook = _quiet
         from sim.core import interrupts
 
         interrupts.install()
@@ -46,8 +46,8 @@ def main() -> None:
 
 
 def _interrupted() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C, or the teardown's: see `main`
     print("interrupted", file=sys.stderr)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (the teardown's Ctrl-C: see `main`)
     sys.exit(130)
 
 

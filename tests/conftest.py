@@ -2,8 +2,9 @@
 
 Libraries must not write outside the project or the test's temporary directories: matplotlib gets
 a non-interactive backend and a throw-away config directory. NUMBA_CACHE_DIR is deliberately left
-alone (numba's on-disk cache is what keeps warm test runs fast), and fast runs compile in the
-foreground.
+alone (numba's on-disk cache is what keeps warm test runs fast). Fast runs compile in the
+foreground; only the session's start sends the Abyss kernels called apart to be compiled by two
+processes of their own (`compile_apart_ahead`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("MPLBACKEND", "Agg")
-# Fast runs compile in the foreground: no detached background compiles while the suite runs (the
+# Fast runs compile in the foreground: the commands start no detached compiles of their own (the
 # cold start on the reference engine has its own tests, tests/cli/test_cold_start.py).
 os.environ["ABYSS_MC_COLD_START"] = "compile"
 # A scheduler that cannot be reached is given up after 2 s, not 10 (tests/cli/test_dask_backend.py).
@@ -38,14 +39,12 @@ def compile_apart_ahead() -> None:
     processes of their own, side by side, while the first tests run; a test that needs one
     waits for its lock and loads it. Otherwise the first worker to need them compiled the
     three one after the other while the other worker waited for the same locks, idle
-    (docs/benchmarks.md, 2026-12-07 (13:00)). Skipped once a fast run marked the cache."""
+    (docs/benchmarks.md, 2026-12-07 (13:00)). Skipped once a fast run marked the cache; a cold
+    run of a few tests starts them too, and they finish compiling (about 40 s) after it ends."""
     from sim.core.firstrun import is_compiled
 
     if is_compiled("abyss"):
         return
-    # its kernels compiled at import (`sim.core.jit.njit_ints`, 9 s cold): here once, before the
-    # workers start, instead of in every worker's collection and in both processes below at once
-    import games.abyss.engine.kernel.game  # noqa: F401
     from sim.core.apart import compile_in_background
 
     compile_in_background("games.abyss.engine.kernel.game", ["_whole_game"])
