@@ -38,13 +38,15 @@ N_PLAYERS, SEED, OPEN_FIRST, MATCH_FIRST = 4, 2026, 60_000_000, 65_000_000
 MATCH_FIELD = ["search", "learned", "search"]
 
 
-def record(fields: list[list[str]], per: int, first: int, start: str) -> F.Records:
+def record(fields: list[list[str]], per: int, first: int, start: str,
+           rollouts: int = 64) -> F.Records:  # fmt: skip
     """The search's records against each field, in each seat in turn, `per` games each."""
     spec = registry.get("abyss")
     learn = import_module(spec.report().LEARN)
     tables = spec.load_cards(None, [], ("leviathan",))
     strategies = spec.strategies()
-    search = f"search:rollouts=64:rollout_policy=learned:rollout_weights={start}:opponents=own"
+    search = (f"search:rollouts={rollouts}:rollout_policy=learned:rollout_weights={start}"
+              ":opponents=own")
     parts = []
     for field in fields:
         field = [f"learned:weights={start}" if s == "learned" else s for s in field]

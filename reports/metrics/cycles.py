@@ -329,8 +329,16 @@ def head_to_head(seats, n_players: int) -> PayoffTable:
 def wins_by_game(seats):
     """Each strategy's win share in each game (`block`, `table`) of a tournament; NaN where it
     did not play."""
-    return seats.pivot_table(index=["block", "table"], columns="strategy", values="win",
-                             aggfunc="sum", observed=True)  # fmt: skip
+    import pandas as pd
+
+    from reports.stats.blocks import by_cell
+
+    cells = by_cell(seats, ["block", "table"], "win")
+    if cells is None:
+        return seats.pivot_table(index=["block", "table"], columns="strategy", values="win",
+                                 aggfunc="sum", observed=True)  # fmt: skip
+    index, names, sums, _, present = cells
+    return pd.DataFrame(np.where(present, sums, np.nan), index=index, columns=names)
 
 
 def ring(cycle: list[Edge]) -> list[str]:

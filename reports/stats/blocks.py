@@ -73,9 +73,64 @@ def block_means(df: pd.DataFrame, metric: str = "win") -> pd.DataFrame:
     every interval and test in this module is computed from.
     """
     check_columns(df, ("block", "strategy", metric))
-    means = df.groupby(["block", "strategy"], sort=True)[metric].mean().unstack("strategy")
-    means.columns.name = "strategy"
-    return means.astype(float)
+    cells = by_cell(df, ["block"], metric)
+    if cells is None:  # (pandas' own way: `by_cell`)
+        means = df.groupby(["block", "strategy"], sort=True)[metric].mean().unstack("strategy")
+        means.columns.name = "strategy"
+        return means.astype(float)
+    index, names, sums, counts, _ = cells
+    with np.errstate(divide="ignore", invalid="ignore"):
+        means = np.where(counts > 0, sums / counts, np.nan)
+    return pd.DataFrame(means, index=index, columns=names)
+
+
+def by_cell(df: pd.DataFrame, rows: list[str], metric: str):
+    """`metric` summed in each cell of `rows` (one column or several: their combinations that
+    occur, ascending) by `strategy` (sorted by name): `(index, strategies, sums, counts,
+    present)`, `counts` the values that are not NaN, `present` the cells with a row at all. What
+    `groupby(rows + ["strategy"]).unstack()` gives, with numpy's counting in place of pandas'
+    grouping (a fraction of its time on a small frame: the statistics' many-seed tests call it
+    thousands of times); None where pandas must decide (a categorical strategy, a missing
+    key, no rows, a sum that rounds: `exact_sums`)."""
+    keys = [*rows, "strategy"]
+    if not len(df) or isinstance(df["strategy"].dtype, pd.CategoricalDtype):
+        return None
+    coded = [pd.factorize(df[k], sort=True) for k in keys]
+    if any((codes < 0).any() for codes, _ in coded):
+        return None
+    row = np.zeros(len(df), dtype=np.int64)
+    for codes, uniques in coded[:-1]:
+        row = row * len(uniques) + codes
+    used, row = np.unique(row, return_inverse=True)
+    levels = []
+    for _, uniques in reversed(coded[:-1]):
+        levels.append(uniques.take(used % len(uniques)))
+        used = used // len(uniques)
+    index = (pd.Index(levels[0], name=rows[0]) if len(rows) == 1
+             else pd.MultiIndex.from_arrays(levels[::-1], names=rows))  # fmt: skip
+    s_codes, names = coded[-1]
+    shape = (len(index), len(names))
+    cell = row * len(names) + s_codes
+    values = df[metric].to_numpy(dtype=float)
+    ok = ~np.isnan(values)
+    sums = exact_sums(cell[ok], values[ok], shape[0] * shape[1])
+    if sums is None:
+        return None
+    counts = np.bincount(cell[ok], minlength=shape[0] * shape[1])
+    present = np.bincount(cell, minlength=shape[0] * shape[1]) > 0
+    return (index, names.rename("strategy"), sums.reshape(shape), counts.reshape(shape),
+            present.reshape(shape))  # fmt: skip
+
+
+def exact_sums(cell: np.ndarray, values: np.ndarray, n: int) -> np.ndarray | None:
+    """The sum of `values` in each of `n` cells when no sum rounds (every value a multiple of
+    2^-20, every partial sum below 2^33: win shares of 1, 1/2, 1/4, scores), so it is the same to
+    the last bit in any order and as pandas' compensated grouped sums; None otherwise (a third
+    of a win: the caller asks pandas)."""
+    scaled = values * 2.0**20
+    if not (np.array_equal(scaled, np.round(scaled)) and np.abs(scaled).sum() < 2.0**53):
+        return None
+    return np.bincount(cell, weights=values, minlength=n)
 
 
 def _t_interval(values: np.ndarray, conf: float) -> tuple[float, float, float]:
@@ -128,34 +183,32 @@ def strategy_summary(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     """
     check_columns(df, REQUIRED_COLUMNS)
     win = block_means(df, "win")
-    ip = block_means(df, "ip")
-    games = df.groupby("strategy")["win"].size()
+    ip = block_means(df, "ip").reindex(columns=win.columns)
+    codes, names = pd.factorize(df["strategy"], sort=True)
+    values = df["win"].to_numpy(dtype=float)
+    ok = ~np.isnan(values) & (codes >= 0)
+    codes_all = codes[codes >= 0]
+    # (seat-games and wins per strategy: `groupby("strategy")["win"]`'s size and sum)
+    games = dict(zip(names, np.bincount(codes_all, minlength=len(names)).tolist(), strict=True))
+    wins = exact_sums(codes[ok], values[ok], len(names))
+    wins = (df.groupby("strategy")["win"].sum().to_dict() if wins is None
+            else dict(zip(names, wins.tolist(), strict=True)))  # fmt: skip
     rows = []
-    wins = df.groupby("strategy")["win"].sum()
-    for strategy in win.columns:
-        w, w_lo, w_hi = _t_interval(win[strategy].to_numpy(), conf)
+    for strategy, w_blocks, ip_blocks in zip(win.columns, win.to_numpy().T, ip.to_numpy().T,
+                                             strict=True):  # fmt: skip
+        w, w_lo, w_hi = _t_interval(w_blocks, conf)
         # A rate's interval stays within [0, 1], and is never narrower than the Wilson interval
         # of the seat-games: with no variation between blocks (a strategy that always or never
         # wins) the t interval would have zero width.
-        k, m = float(wins[strategy]), int(games[strategy])
+        k, m = wins[strategy], games[strategy]
         wl, wh = wilson_interval(int(round(k)), m, conf)
         if not math.isnan(w_lo):
             w_lo, w_hi = max(0.0, min(w_lo, wl)), min(1.0, max(w_hi, wh))
-        s, s_lo, s_hi = _t_interval(ip[strategy].to_numpy(), conf)
-        rows.append(
-            {
-                "strategy": strategy,
-                "games": int(games[strategy]),
-                "blocks": int(win[strategy].notna().sum()),
-                "win_rate": w,
-                "win_lo": w_lo,
-                "win_hi": w_hi,
-                "win_se": standard_error(win[strategy].to_numpy()),
-                "mean_ip": s,
-                "ip_lo": s_lo,
-                "ip_hi": s_hi,
-            }
-        )
+        s, s_lo, s_hi = _t_interval(ip_blocks, conf)
+        blocks = int((~np.isnan(w_blocks)).sum())
+        rows.append({"strategy": strategy, "games": m, "blocks": blocks, "win_rate": w,
+                     "win_lo": w_lo, "win_hi": w_hi, "win_se": standard_error(w_blocks),
+                     "mean_ip": s, "ip_lo": s_lo, "ip_hi": s_hi})  # fmt: skip
     columns = ["games", "blocks", "win_rate", "win_lo", "win_hi", "win_se", "mean_ip", "ip_lo",
                "ip_hi"]  # fmt: skip
     if not rows:

@@ -203,6 +203,42 @@ def test_block_intervals_cover_under_strong_within_block_correlation():
     assert 0.92 <= cover_diff <= 0.98
 
 
+def _tied_tables(rng: np.random.Generator, k_max: int) -> pd.DataFrame:
+    """Random tables, blocks unsorted and strategies repeated, the winners sharing a win among
+    up to `k_max` tied seats (k_max 2: halves, every sum exact; 3 and more: thirds, fifths)."""
+    rows = []
+    for b in rng.choice(10**6, size=int(rng.integers(1, 40)), replace=False):
+        for t in range(int(rng.integers(1, 4))):
+            names = rng.choice(["A", "B", "C", "D", "E"], size=4)
+            tied = rng.permutation(4)[: int(rng.integers(1, k_max + 1))]
+            for s in range(4):
+                rows.append((int(b), t, s, names[s], 1 / len(tied) if s in tied else 0.0,
+                             int(rng.integers(0, 90)), 1))  # fmt: skip
+    return pd.DataFrame(rows, columns=COLUMNS).sample(frac=1.0, random_state=int(b))
+
+
+@pytest.mark.parametrize("k_max", [2, 5])
+def test_block_means_and_a_games_wins_are_pandas_grouping_to_the_last_bit(k_max):
+    # numpy's counting stands in for pandas' grouping where no sum rounds; where one could (a
+    # third of a win), pandas adds (compensated, so a naive sum differs in the last bit)
+    from reports.metrics.cycles import wins_by_game
+
+    rng = np.random.default_rng(k_max)
+    for _ in range(60):
+        df = _tied_tables(rng, k_max)
+        for metric in ("win", "ip"):
+            want = df.groupby(["block", "strategy"])[metric].mean().unstack("strategy")
+            want.columns.name = "strategy"
+            pd.testing.assert_frame_equal(stats.block_means(df, metric), want.astype(float),
+                                          check_exact=True)  # fmt: skip
+        want = df.pivot_table(index=["block", "table"], columns="strategy", values="win",
+                              aggfunc="sum", observed=True)  # fmt: skip
+        pd.testing.assert_frame_equal(wins_by_game(df), want, check_exact=True)
+        summary = stats.strategy_summary(df)
+        wins = df.groupby("strategy")["win"].agg(["sum", "size"])
+        assert summary["games"].to_dict() == wins["size"].to_dict()
+
+
 # --- pairwise ----------------------------------------------------------------------------------
 
 
