@@ -58,6 +58,22 @@ def record(fields: list[list[str]], per: int, first: int, start: str,
     return F.Records.concat(parts)
 
 
+def kept_records(kept: Path, made_by: np.ndarray, make) -> F.Records:
+    """The records in `kept` (an .npz) if the same arguments (`made_by`) made them, else
+    `make()`'s, kept there; records made by other arguments are refused in one line."""
+    from dataclasses import fields
+
+    if kept.is_file():
+        with np.load(kept) as z:
+            if "made_by" not in z.files or not np.array_equal(z["made_by"], made_by):
+                sys.exit(f"{kept} was made by other arguments: use another OUT_DIR")
+            return F.Records(**{f.name: z[f.name] for f in fields(F.Records)})
+    records = make()
+    np.savez_compressed(kept, made_by=made_by,
+                        **{f.name: getattr(records, f.name) for f in fields(F.Records)})
+    return records
+
+
 def main() -> None:
     start, open_per, match_per, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     spec = registry.get("abyss")

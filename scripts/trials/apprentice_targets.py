@@ -14,14 +14,13 @@ from __future__ import annotations
 import hashlib
 import sys
 import time
-from dataclasses import fields as dc_fields
 from importlib import import_module
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from learned_match_round import MATCH_FIELD, N_PLAYERS, SEED, record  # noqa: E402
+from learned_match_round import MATCH_FIELD, N_PLAYERS, SEED, kept_records, record  # noqa: E402
 
 from reports import learned_fit as F  # noqa: E402
 from reports.runs.learn import open_fields, write_weights  # noqa: E402
@@ -47,17 +46,10 @@ def main() -> None:
     digest = hashlib.sha256(Path(start).read_bytes()).hexdigest()
     made_by = np.array([digest, str(open_per), str(match_per), str(OPEN_FIRST), str(MATCH_FIRST)])
     t0 = time.perf_counter()
-    if kept.is_file():
-        with np.load(kept) as z:
-            if "made_by" not in z.files or not np.array_equal(z["made_by"], made_by):
-                sys.exit(f"{kept} was made by other arguments: use another OUT_DIR")
-            records = F.Records(**{f.name: z[f.name] for f in dc_fields(F.Records)})
-    else:
-        fields = open_fields(spec.strategies(), N_PLAYERS)
-        records = F.Records.concat([record(fields, open_per, OPEN_FIRST, start),
-                                    record([MATCH_FIELD], match_per, MATCH_FIRST, start)])
-        np.savez_compressed(kept, made_by=made_by, **{f.name: getattr(records, f.name)
-                                                      for f in dc_fields(F.Records)})  # fmt: skip
+    fields = open_fields(spec.strategies(), N_PLAYERS)
+    records = kept_records(kept, made_by, lambda: F.Records.concat([
+        record(fields, open_per, OPEN_FIRST, start),
+        record([MATCH_FIELD], match_per, MATCH_FIRST, start)]))  # fmt: skip
     print(f"{len(records)} decisions, {time.perf_counter() - t0:.0f} s", flush=True)
     train, held = F.split_by_game(records, 0.2, SEED)
     for name, target, temperature, penalty in CANDIDATES:
