@@ -101,18 +101,15 @@ def the(n: int, noun: str) -> str:
     return f"the one {noun}" if n == 1 else f"the {n} {noun}s"
 
 
-def _against(pairs: pd.DataFrame, best: str, other: str) -> dict:
-    """`best` minus `other` from `reports.stats.blocks.pairwise` (each unordered pair is one
-    row)."""
-    row = pairs[(pairs["a"] == best) & (pairs["b"] == other)]
-    sign = 1.0
-    if row.empty:
-        row, sign = pairs[(pairs["a"] == other) & (pairs["b"] == best)], -1.0
-    r = row.iloc[0]
-    lo, hi = sorted((sign * r["lo_adj"], sign * r["hi_adj"]))
-    return {"other": other, "diff": sign * r["diff"], "lo": lo, "hi": hi, "p_adj": r["p_adj"],
-            "level": r["level"],
-            "ahead": bool(r["significant"]) and sign * r["diff"] > 0}  # fmt: skip
+def _against(by_pair: dict, best: str, other: str) -> dict:
+    """`best` minus `other` from `reports.stats.blocks.pairwise` (`by_pair`: its rows by
+    `(a, b)`; each unordered pair is one row)."""
+    r, sign = by_pair.get((best, other)), 1.0
+    if r is None:
+        r, sign = by_pair[(other, best)], -1.0
+    lo, hi = sorted((sign * r.lo_adj, sign * r.hi_adj))
+    return {"other": other, "diff": sign * r.diff, "lo": lo, "hi": hi, "p_adj": r.p_adj,
+            "level": r.level, "ahead": bool(r.significant) and sign * r.diff > 0}  # fmt: skip
 
 
 def pair_conf(config: dict, n_players: int) -> float:
@@ -149,7 +146,10 @@ def best_strategy_blocks(df: pd.DataFrame, n_players: int, conf: float = CONF) -
                        f"`{best}` wins most ({pct(b['win_rate'])}), but over "
                        f"{the(told['deals'], 'deal')} no pair of strategies can be tested.",
                        **told)  # fmt: skip
-    against = [_against(pairs, best, other) for other in summary.index[1:]]
+    by_pair: dict = {}
+    for r in pairs.itertuples(index=False):
+        by_pair.setdefault((r.a, r.b), r)
+    against = [_against(by_pair, best, other) for other in summary.index[1:]]
     shown = next((x for x in against if not x["ahead"]), against[0])
     b = summary.loc[best]
     gap = (f"{pts(shown['diff'])} points [{pts(shown['lo'])}, {pts(shown['hi'])}] ahead of "
@@ -190,8 +190,9 @@ def _cycle_with(df: pd.DataFrame, n_players: int, best: str, conf: float,
 
     if not {"block", "table"} <= set(df.columns):
         return None
-    ranking = Y.rank_strategies(Y.head_to_head(df, n_players), conf=conf)
-    cycle = next((c for c in ranking.cycles if best in {e.winner for e in c}), None)
+    table = Y.head_to_head(df, n_players)
+    cycles = Y.find_cycles(table.names, Y.dominance(table, conf))  # (rank_strategies' cycles)
+    cycle = next((c for c in cycles if best in {e.winner for e in c}), None)
     if cycle is None:
         return None
     names = " > ".join(f"`{x}`" for x in Y.ring(cycle))
