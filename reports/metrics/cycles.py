@@ -333,7 +333,8 @@ def wins_by_game(seats):
 
     from reports.stats.blocks import by_cell
 
-    cells = by_cell(seats, ["block", "table"], "win")
+    # (an integer `win` keeps pivot_table's integer sums)
+    cells = by_cell(seats, ["block", "table"], "win") if seats["win"].dtype.kind == "f" else None
     if cells is None:
         return seats.pivot_table(index=["block", "table"], columns="strategy", values="win",
                                  aggfunc="sum", observed=True)  # fmt: skip

@@ -84,16 +84,22 @@ def block_means(df: pd.DataFrame, metric: str = "win") -> pd.DataFrame:
     return pd.DataFrame(means, index=index, columns=names)
 
 
+#: the largest frame `by_cell` counts itself: on 540,000 rows pandas' grouping was faster
+SMALL = 50_000
+
+
 def by_cell(df: pd.DataFrame, rows: list[str], metric: str):
     """`metric` summed in each cell of `rows` (one column or several: their combinations that
     occur, ascending) by `strategy` (sorted by name): `(index, strategies, sums, counts,
     present)`, `counts` the values that are not NaN, `present` the cells with a row at all. What
     `groupby(rows + ["strategy"]).unstack()` gives, with numpy's counting in place of pandas'
     grouping (a fraction of its time on a small frame: the statistics' many-seed tests call it
-    thousands of times); None where pandas must decide (a categorical strategy, a missing
-    key, no rows, a sum that rounds: `exact_sums`)."""
+    thousands of times); None where pandas must decide: a strategy not of pandas' string type
+    (categorical, object: the columns keep pandas' type), a metric not of numpy's float or int
+    type, a missing key, no rows, a frame of over SMALL rows, a sum that rounds (`exact_sums`)."""
     keys = [*rows, "strategy"]
-    if not len(df) or isinstance(df["strategy"].dtype, pd.CategoricalDtype):
+    if not (0 < len(df) <= SMALL and isinstance(df["strategy"].dtype, pd.StringDtype)
+            and df[metric].dtype.kind in "fiu"):  # fmt: skip
         return None
     coded = [pd.factorize(df[k], sort=True) for k in keys]
     if any((codes < 0).any() for codes, _ in coded):
@@ -185,12 +191,14 @@ def strategy_summary(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     win = block_means(df, "win")
     ip = block_means(df, "ip").reindex(columns=win.columns)
     codes, names = pd.factorize(df["strategy"], sort=True)
-    values = df["win"].to_numpy(dtype=float)
-    ok = ~np.isnan(values) & (codes >= 0)
-    codes_all = codes[codes >= 0]
     # (seat-games and wins per strategy: `groupby("strategy")["win"]`'s size and sum)
-    games = dict(zip(names, np.bincount(codes_all, minlength=len(names)).tolist(), strict=True))
-    wins = exact_sums(codes[ok], values[ok], len(names))
+    games = dict(zip(names, np.bincount(codes[codes >= 0], minlength=len(names)).tolist(),
+                     strict=True))  # fmt: skip
+    wins = None
+    if df["win"].dtype.kind in "fiu":
+        values = df["win"].to_numpy(dtype=float)
+        ok = ~np.isnan(values) & (codes >= 0)
+        wins = exact_sums(codes[ok], values[ok], len(names))
     wins = (df.groupby("strategy")["win"].sum().to_dict() if wins is None
             else dict(zip(names, wins.tolist(), strict=True)))  # fmt: skip
     rows = []

@@ -234,9 +234,16 @@ def test_block_means_and_a_games_wins_are_pandas_grouping_to_the_last_bit(k_max)
         want = df.pivot_table(index=["block", "table"], columns="strategy", values="win",
                               aggfunc="sum", observed=True)  # fmt: skip
         pd.testing.assert_frame_equal(wins_by_game(df), want, check_exact=True)
-        summary = stats.strategy_summary(df)
-        wins = df.groupby("strategy")["win"].agg(["sum", "size"])
-        assert summary["games"].to_dict() == wins["size"].to_dict()
+        # the same summary as pandas' grouping gives it (a categorical strategy takes that path),
+        # also with a result missing (NaN) in a few seats
+        for frame in (df, df.assign(win=df["win"].where(rng.random(len(df)) > 0.05))):
+            summary = stats.strategy_summary(frame)
+            pandas_way = stats.strategy_summary(frame.astype({"strategy": "category"}))
+            pandas_way.index = pandas_way.index.astype(summary.index.dtype)
+            pd.testing.assert_frame_equal(summary, pandas_way, check_exact=True)
+            games = frame.groupby("strategy")["win"].size()
+            assert summary["games"].to_dict() == games.to_dict()
+    assert stats.strategy_summary(df.iloc[:0]).empty
 
 
 # --- pairwise ----------------------------------------------------------------------------------
