@@ -179,16 +179,15 @@ def estimates(result: Sequential) -> pd.DataFrame:
     from scipy.stats import t as student
 
     n_cards = len(result.p)
-    out = pd.DataFrame({"deals": result.deals, "look": result.decided_at,
-                        "fresh": result.decided_at >= 0})  # fmt: skip
+    deals = np.asarray(result.deals)
+    fresh = np.asarray(result.decided_at) >= 0
     values, ses = np.zeros(n_cards), np.zeros(n_cards)
     for i in range(n_cards):
-        src = result.fresh if out.at[i, "fresh"] else result.shares
-        d = src[0, :result.deals[i]] - src[1 + i, :result.deals[i]]
+        src = result.fresh if fresh[i] else result.shares
+        d = src[0, :deals[i]] - src[1 + i, :deals[i]]
         values[i] = d.mean()
         ses[i] = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.nan
-    out["value"], out["se"] = values, ses
-    open_ = ~out["fresh"].to_numpy()
+    open_ = ~fresh
     screen = np.sign(_looks_values(result))
     p = np.where(open_, result.p, np.nan)
     # an open card: Holm's at its last look, each look at alpha / looks: compared with alpha
@@ -205,13 +204,14 @@ def estimates(result: Sequential) -> pd.DataFrame:
         half[dec] = one_sided  # a one-sided test at 1 - a: the two-sided interval at 1 - 2a
         levels = levels.copy()
         levels[dec] = 2 * one_sided - 1
-    t = student.ppf(half, np.maximum(out["deals"].to_numpy() - 1, 1))
-    out["lo"], out["hi"] = values - t * ses, values + t * ses
-    out["level"], out["p"], out["p_holm"] = levels, p, p_holm
+    t = student.ppf(half, np.maximum(deals - 1, 1))
     found = p_holm < result.alpha
     word = np.where(screen > 0, "worth something", "better without")
-    out["finding"] = np.where(~open_ & found, word, "cannot tell")
-    return out
+    # (one frame built at once: the many-seed tests build thousands)
+    return pd.DataFrame({"deals": deals, "look": result.decided_at, "fresh": fresh,
+                         "value": values, "se": ses, "lo": values - t * ses,
+                         "hi": values + t * ses, "level": levels, "p": p, "p_holm": p_holm,
+                         "finding": np.where(~open_ & found, word, "cannot tell")})  # fmt: skip
 
 
 def _looks_values(result: Sequential) -> np.ndarray:
@@ -243,18 +243,22 @@ def impact_frame(cards: list[tuple[str, str, str]], result: Sequential,
     from reports.restrict import NEVER, se_against_top
 
     est = estimates(result)
-    rows, diffs, sources = [], {}, {}
-    for i, (kind, name, _) in enumerate(cards):
+    fresh = est["fresh"].to_numpy()
+    diffs, sources, restricted, finding = {}, {}, [], est["finding"].to_numpy(dtype=object)
+    for i, (_, name, _) in enumerate(cards):
         n = int(result.deals[i])
-        src = result.fresh if est.at[i, "fresh"] else result.shares
-        diffs[name], sources[name] = src[0, :n] - src[1 + i, :n], bool(est.at[i, "fresh"])
-        looked = result.shares[0, :n] - result.shares[1 + i, :n]
-        rows.append({"kind": kind, "card": name, "players": n_players,
-                     "restricted": float(np.mean(src[1 + i, :n])), "games": n * n_players,
-                     **{c: est.at[i, c] for c in ("value", "lo", "hi", "level", "p", "p_holm",
-                                                  "se", "deals", "look", "fresh")},
-                     "finding": NEVER if not looked.any() else est.at[i, "finding"]})
-    df = pd.DataFrame(rows).astype({"deals": int, "look": int, "fresh": bool})
+        src = result.fresh if fresh[i] else result.shares
+        diffs[name], sources[name] = src[0, :n] - src[1 + i, :n], bool(fresh[i])
+        restricted.append(float(np.mean(src[1 + i, :n])))
+        if not (result.shares[0, :n] - result.shares[1 + i, :n]).any():
+            finding[i] = NEVER
+    columns = {"kind": [c[0] for c in cards], "card": [c[1] for c in cards],
+               "players": n_players, "restricted": restricted,
+               "games": est["deals"].to_numpy() * n_players,
+               **{c: est[c].to_numpy() for c in ("value", "lo", "hi", "level", "p", "p_holm",
+                                                 "se", "deals", "look", "fresh")},
+               "finding": finding.astype(str)}  # fmt: skip
+    df = pd.DataFrame(columns).astype({"deals": int, "look": int, "fresh": bool})
     df = df.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
     df["se_top"] = se_against_top(df, diffs, sources)  # (fresh deals and the looks' share none)
     return df

@@ -94,22 +94,24 @@ def impact_frame(cards: list[tuple[str, str, str]], shares: np.ndarray, n_player
     diffs = [shares[0] - shares[1 + i] for i in range(len(cards))]
     p = np.nan_to_num([paired_test(d, conf)[3] for d in diffs], nan=1.0)
     levels = adjusted_levels(p, conf, "holm")
-    rows = []
-    for i, (kind, name, _) in enumerate(cards):
-        value, lo, hi, _ = paired_test(diffs[i], levels[i])
-        rows.append({"kind": kind, "card": name, "players": n_players, "value": value,
-                     "lo": lo, "hi": hi, "level": levels[i], "p": p[i],
-                     "se": float(diffs[i].std(ddof=1) / np.sqrt(len(diffs[i]))),
-                     "deals": len(diffs[i]), "restricted": float(shares[1 + i].mean()),
-                     "games": shares.shape[1] * n_players})  # fmt: skip
-    df = pd.DataFrame(rows)
-    df["p_holm"] = adjust_pvalues(df["p"].to_numpy(), "holm")
-    df["finding"] = np.where((df["p_holm"] < 1 - conf) & (df["lo"] > 0), "worth something",
-                             np.where((df["p_holm"] < 1 - conf) & (df["hi"] < 0),
-                                      "better without", "cannot tell"))  # fmt: skip
+    tests = [paired_test(d, level) for d, level in zip(diffs, levels, strict=True)]
+    value, lo, hi = (np.array([t[k] for t in tests], dtype=float) for k in range(3))
+    p_holm = adjust_pvalues(p, "holm")
+    found = p_holm < 1 - conf
+    finding = np.where(found & (lo > 0), "worth something",
+                       np.where(found & (hi < 0), "better without", "cannot tell"))  # fmt: skip
     # forbidding it changed no game: the strategy never takes the card on these deals
     unused = [bool(np.all(shares[0] == shares[1 + i])) for i in range(len(cards))]
-    df.loc[unused, "finding"] = NEVER
+    finding = np.where(unused, NEVER, finding)
+    # (one frame built at once: the many-seed tests build thousands)
+    df = pd.DataFrame({"kind": [c[0] for c in cards], "card": [c[1] for c in cards],
+                       "players": n_players, "value": value, "lo": lo, "hi": hi,
+                       "level": levels, "p": p,
+                       "se": [float(d.std(ddof=1) / np.sqrt(len(d))) for d in diffs],
+                       "deals": [len(d) for d in diffs],
+                       "restricted": [float(shares[1 + i].mean()) for i in range(len(cards))],
+                       "games": shares.shape[1] * n_players, "p_holm": p_holm,
+                       "finding": finding})  # fmt: skip
     df = df.sort_values(["value", "card"], ascending=[False, True]).reset_index(drop=True)
     df["se_top"] = se_against_top(df, dict(zip([c[1] for c in cards], diffs, strict=True)))
     return df
@@ -125,16 +127,17 @@ def se_against_top(df: pd.DataFrame, diffs: dict, sources: dict | None = None) -
     cards of different `sources` (card -> stream) share no deal. Stored, not derived from the
     two standard errors: two cards' values per deal can be negatively correlated (measured in
     docs/restricted-play.md), and then the sum of variances understates the difference's."""
-    taken = (df["kind"] != "rule") & (df["finding"] != NEVER)
+    card = df["card"].to_numpy(dtype=object)
+    taken = (df["kind"].to_numpy(dtype=object) != "rule") & (
+        df["finding"].to_numpy(dtype=object) != NEVER)  # fmt: skip
     out = np.full(len(df), np.nan)
     if not taken.any():
         return out
-    top = df.loc[taken, "card"].iloc[0]
+    top = card[taken][0]
     sources = sources or {}
     for i in np.flatnonzero(taken):
-        card = df.at[i, "card"]
-        shared = sources.get(card, 0) == sources.get(top, 0)
-        out[i] = 0.0 if card == top else _se_of_difference(diffs[top], diffs[card], shared)
+        shared = sources.get(card[i], 0) == sources.get(top, 0)
+        out[i] = 0.0 if card[i] == top else _se_of_difference(diffs[top], diffs[card[i]], shared)
     return out
 
 
@@ -169,7 +172,8 @@ def equivalence(df: pd.DataFrame, margin: float = MARGIN, alpha: float = 0.05) -
 
     from reports.stats.blocks import adjust_pvalues, adjusted_levels
 
-    out = df[(df["kind"] != "rule") & (df["finding"] != NEVER)].copy()
+    out = df[(df["kind"].to_numpy(dtype=object) != "rule")
+             & (df["finding"].to_numpy(dtype=object) != NEVER)]  # fmt: skip
     se, deals = standard_errors(out)
     dof = np.maximum(deals - 1, 1)
     value = out["value"].to_numpy(dtype=float)
@@ -177,14 +181,12 @@ def equivalence(df: pd.DataFrame, margin: float = MARGIN, alpha: float = 0.05) -
         below = student.sf((value + margin) / se, dof)  # H0: value <= -margin
         above = student.cdf((value - margin) / se, dof)  # H0: value >= +margin
     sources = 2 if "fresh" in out else 1
-    out["p_tost"] = np.minimum(1.0, sources * np.nan_to_num(np.maximum(below, above), nan=1.0))
-    out["p_tost_holm"] = adjust_pvalues(out["p_tost"].to_numpy(), "holm")
-    level = adjusted_levels(out["p_tost"].to_numpy(), 1 - alpha, "holm")  # each one-sided test's
+    p_tost = np.minimum(1.0, sources * np.nan_to_num(np.maximum(below, above), nan=1.0))
+    p_tost_holm = adjust_pvalues(p_tost, "holm")
+    level = adjusted_levels(p_tost, 1 - alpha, "holm")  # each one-sided test's
     half = student.ppf(1 - (1 - level) / sources, dof) * se
-    out["tost_lo"], out["tost_hi"] = value - half, value + half
-    out["negligible"] = out["p_tost_holm"] < alpha
-    out["margin"] = margin
-    return out
+    return out.assign(p_tost=p_tost, p_tost_holm=p_tost_holm, tost_lo=value - half,
+                      tost_hi=value + half, negligible=p_tost_holm < alpha, margin=margin)
 
 
 def standard_errors(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

@@ -247,6 +247,54 @@ def test_learn_rule_picks_the_best_candidate_and_reports_held_out_gain() -> None
     assert REGISTRY.make_policy("greedy:" + learnt["spec"]).params()[G_FIGHT_RISK] == 166
 
 
+def test_the_recommended_rule_is_the_one_measured_out_of_sample() -> None:
+    """`learn_rule` recommends the best rule on the even-numbered games and reports that rule's
+    gain on the odd ones: where another rule is best on all points (it leads only on the odd
+    games, which must not choose), the recommendation and its gain are still the even games'
+    choice's, so no figure belongs to a rule other than the one named."""
+    rng = np.random.default_rng(2)
+    n = 2000
+    game = np.arange(n)
+    base = rng.uniform(0.1, 0.4, n)
+    odd = game % 2 == 1
+    true_gain = {"own": 0 * base, "fight_risk=6/36": np.where(odd, 0.0, 0.01),
+                 "fight_p=9/36": np.where(odd, 0.03, 0.0)}  # fmt: skip
+    rows = [pd.DataFrame({"game": game, "point": 1, "strategy": "greedy", "rule": rule,
+                          "win": base + gain + rng.normal(0, 0.002, n), "ip": 60.0})
+            for rule, gain in true_gain.items()]  # fmt: skip
+    learnt = RO.learn_rule(pd.concat(rows, ignore_index=True))
+    assert learnt["rule"] == learnt["fitted_on_half"] == "fight_risk=6/36"
+    mean, lo, hi = learnt["held_out_gain_win"]
+    assert abs(mean) < 0.003 and hi - lo < 0.003  # its own gain there (none), not the 3 points
+    assert learnt["held_out_points"] == n // 2
+    assert list(learnt["table"]["points"].unique()) == [n // 2]  # the table: the even games
+
+
+def test_the_odd_games_play_only_the_chosen_rule_and_the_own(lev) -> None:
+    """The rule rollouts play every candidate on the even-numbered games, which choose, and
+    only the chosen rule and the strategies' own on the odd ones, which measure it (a
+    candidate's results do not depend on which others are played: common random numbers)."""
+    kw = dict(n_players=3, strategies=["greedy", "leviathan_hunter", "farmer"], seed=11,
+              n_points=4, replicates=2, rule_points=10, rule_replicates=2)  # fmt: skip
+    r = RO.run_rollouts(lev, **kw)
+    rules, candidates = r.rules, RO.rule_candidates()
+    even, odd = rules[rules["game"] % 2 == 0], rules[rules["game"] % 2 == 1]
+    chosen = RO.learn_rule(rules)["rule"]
+    assert len(even) and len(odd)
+    assert sorted(set(even["rule"])) == sorted(name for name, _ in candidates)
+    assert set(odd["rule"]) == {"own", chosen}
+    assert RO.learn_rule(rules)["held_out_points"] == odd["game"].nunique()
+    assert r.meta["games_played"] == 4 * 2 * 2 + len(rules) * 2
+    # the odd games' figures are what playing every candidate there gives
+    forker = Forker(lev, 11, *lineup_arrays(REGISTRY.table_policies(kw["strategies"], 3)), 3)
+    games = np.sort(odd["game"].unique())
+    _, ip, win = forker.play_rules(games, np.ones(len(games), dtype=np.int64), 2,
+                                   [rule for _, rule in candidates])  # fmt: skip
+    at = [name for name, _ in candidates].index(chosen)
+    mine = odd[odd["rule"] == chosen].sort_values("game")
+    np.testing.assert_array_equal(mine["win"].to_numpy(), win[at].mean(axis=1))
+
+
 @pytest.mark.parametrize("chance", range(0, 37))
 def test_fight_p_parameter_admits_exactly_the_threshold(chance) -> None:
     """`fight_p_of(c)` is the parameter with which the policies' test `chance x 1000 >=

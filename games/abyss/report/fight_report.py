@@ -88,8 +88,9 @@ def _rule_headline(sec: Section, rule: dict, meta: dict) -> None:
         how = (
             f"The best of {len(rule['learnt']['table'])} candidate rules (the strategies' own "
             f"included), each played by the deciding player from its game's first decision "
-            f"point to the end of the game ({meta.get('rule_points', '?')} games x "
-            f"{meta.get('rule_replicates', '?')} replicates)."
+            f"point to the end of the game, on the even-numbered of the first "
+            f"{meta.get('rule_points', '?')} games ({meta.get('rule_replicates', '?')} "
+            f"replicates)."
         )
     else:
         how = (
@@ -97,18 +98,24 @@ def _rule_headline(sec: Section, rule: dict, meta: dict) -> None:
             "the decision at the point changes, the rest of the game follows the strategy's own "
             "rule."
         )
-    text = (
-        f"{how} The choice was checked out of sample: made on the even-numbered games, it "
-        f"picked `{rule['fitted_on_half']}`, which changed the deciding player's result on the "
-        f"{rule['held_out_points']:,} decision points of the odd-numbered games by {gains} "
-        f"compared with the strategies' own rules (intervals over decision points). The rule "
-        f"above is the choice made again on all points"
-        + (
-            "."
-            if rule["fitted_on_half"] == rule["rule"]
-            else "; the two choices differ, a sign that the best candidates are close."
+    if rule["source"] == "rule rollouts":
+        checked = (
+            f"{how} It was checked out of sample: on the {rule['held_out_points']:,} decision "
+            f"points of the odd-numbered games, which played only it and the strategies' own "
+            f"rules, it changed the deciding player's result by {gains} (intervals over "
+            f"decision points)."
         )
-    )
+    else:
+        checked = (
+            f"{how} The choice was checked out of sample: made on the even-numbered games, it "
+            f"picked `{rule['fitted_on_half']}`, which changed the deciding player's result on "
+            f"the {rule['held_out_points']:,} decision points of the odd-numbered games by "
+            f"{gains} compared with the strategies' own choices (intervals over decision "
+            f"points). The rule above is the choice made again on all points"
+            + ("." if rule["fitted_on_half"] == rule["rule"]
+               else "; the two choices differ, a sign that the best candidates are close.")
+        )  # fmt: skip
+    text = checked
     if rule["spec"]:
         text += (
             f" As a strategy parameter (greedy and heuristic strategies): `{rule['spec']}`, "
@@ -171,7 +178,8 @@ def how_made(rollouts: Rollouts | None) -> str:
         n_rules = len(meta.get("rule_candidates") or []) or "?"
         text += (
             f", rule rollouts included ({meta['rule_points']:,} games x "
-            f"{meta.get('rule_replicates', '?')} replicates x {n_rules} candidate rules)"
+            f"{meta.get('rule_replicates', '?')} replicates: {n_rules} candidate rules on the "
+            f"even-numbered games, the chosen one and the own rules on the odd ones)"
         )
     text += "."
     command = meta.get("command")

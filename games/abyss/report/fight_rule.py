@@ -196,22 +196,26 @@ def add_rule_rollouts(sec: Section, learnt: dict, meta: dict) -> None:
     (`games.abyss.report.rollout.learn_rule`)."""
     sec.paragraph(
         f"**Rule rollouts.** A rule is more than one decision: it also decides later fights. "
-        f"In the first {meta.get('rule_points', '?')} games, from the game's first decision "
-        f"point to its end, the deciding player switched to each candidate rule "
-        f"({meta.get('rule_replicates', '?')} replicates; every rule gets the same random "
-        f"numbers). The recommended rule is `{learnt['rule']}`."
+        f"In the even-numbered of the first {meta.get('rule_points', '?')} games, from the "
+        f"game's first decision point to its end, the deciding player switched to each "
+        f"candidate rule ({meta.get('rule_replicates', '?')} replicates; every rule gets the "
+        f"same random numbers); the best of them, `{learnt['rule']}`, is the recommended rule, "
+        f"and the odd-numbered games played only it and the strategies' own rules, to measure "
+        f"it."
     )
     sec.table(
         rule_rollout_table(learnt),
-        caption="Rule rollouts (estimated, all points): mean win share and IP of the deciding "
-        "player under each candidate rule, and the gain over the strategies' own rules (win "
-        "in percentage points) with 95% intervals over decision points; in-sample, so the best "
-        "is optimistic (the held-out gain is in the first paragraph)",
+        caption="Rule rollouts (estimated, on the even-numbered games, which chose the rule): "
+        "mean win share and IP of the deciding player under each candidate rule, and the gain "
+        "over the strategies' own rules (win in percentage points) with 95% intervals over "
+        "decision points; in-sample, so the best is optimistic (the held-out gain is in the "
+        "first paragraph)",
         float_format="{:.2f}",
     )
     sec.figure(
         chart_rule_rollouts(learnt),
         "fight-rule-rollouts",
         "Rule rollouts: gain of each candidate rule over the strategies' own rules, with 95% "
-        "intervals over decision points (estimated, in-sample); orange: the recommended rule",
+        "intervals over decision points (estimated, in-sample: the even-numbered games, which "
+        "chose the rule); orange: the recommended rule",
     )

@@ -115,18 +115,29 @@ def run_rollouts(
     candidates = rule_candidates()
     rule_parts: list[pd.DataFrame] = []
 
-    def play_rules(first: int, n: int) -> None:
+    def play_rules(rule_games: np.ndarray, played: list[int], label: str) -> None:
         # from each game's first decision point: the rule is played for the whole game
-        g, k = rule_games[first : first + n], np.ones(n, dtype=np.int64)
-        info, ip, win = forker.play_rules(g, k, rule_replicates, [c[1] for c in candidates])
-        names = np.array(strategies, dtype=object)[forker.seatings(g)]
-        rule_parts.append(rule_rows(g, k, info, ip, win, [c[0] for c in candidates], names))
+        def play(first: int, n: int) -> None:
+            g, k = rule_games[first : first + n], np.ones(n, dtype=np.int64)
+            info, ip, win = forker.play_rules(g, k, rule_replicates,
+                                              [candidates[c][1] for c in played])  # fmt: skip
+            names = np.array(strategies, dtype=object)[forker.seatings(g)]
+            rule_parts.append(rule_rows(g, k, info, ip, win, [candidates[c][0] for c in played],
+                                        names))  # fmt: skip
+
+        chunk = chunk_points or max(16, 4096 // (len(played) * rule_replicates))
+        run_chunks(len(rule_games), play, chunk_size=chunk, progress=progress, label=label)
 
     n_rule = rule_points
-    rule_games = sample_points(forker, n_rule)[0] if n_rule else games[:0]
     if n_rule:
-        chunk = chunk_points or max(16, 4096 // (len(candidates) * rule_replicates))
-        run_chunks(n_rule, play_rules, chunk_size=chunk, progress=progress, label="rule points")
+        # every candidate on the even-numbered games, which choose the rule; on the odd ones,
+        # which test it, only the chosen rule and the strategies' own (`learn_rule`)
+        rule_games = sample_points(forker, n_rule)[0]
+        play_rules(rule_games[rule_games % 2 == 0], list(range(len(candidates))), "rule points")
+        chosen = chosen_rule(pd.concat(rule_parts, ignore_index=True))
+        names = [c[0] for c in candidates]
+        play_rules(rule_games[rule_games % 2 == 1], sorted({0, names.index(chosen)}),
+                   "rule test points")  # fmt: skip
     rules = pd.concat(rule_parts, ignore_index=True) if rule_parts else None
     meta = {
         "seed": seed,
@@ -140,7 +151,7 @@ def run_rollouts(
         "rule_candidates": [c[0] for c in candidates] if n_rule else [],
         "games_played": int(
             len(points) * replicates * (3 if unpaired_check else 2)
-            + n_rule * rule_replicates * len(candidates)
+            + (len(rules) * rule_replicates if rules is not None else 0)
         ),
         "seconds": time.perf_counter() - t0,
     }
@@ -438,29 +449,42 @@ def rule_table(rules: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
 
 
 def learn_rule(rules: pd.DataFrame, conf: float = 0.95) -> dict:
-    """The candidate rule with the highest win rate: chosen on the even-numbered games' points,
-    its gain over the strategies' own rules measured on the odd ones (so the reported gain is
-    not the maximum of noisy estimates), then chosen again on all points.
+    """The candidate rule with the highest win rate on the even-numbered games' points
+    (`chosen_rule`), and its gain over the strategies' own rules measured on the odd ones, which
+    did not choose it (so the reported gain is not the maximum of noisy estimates). The rule
+    recommended is the one measured.
 
     Returns the rule's name, strategy-parameter override, sentence, held-out gain (win and
-    IP, with intervals) and the table of every candidate (all points).
+    IP, with intervals; NaN without odd-numbered games) and the table of every candidate on the
+    games that chose it (in-sample).
     """
-    train = rules[rules["game"] % 2 == 0]
-    test = rules[rules["game"] % 2 == 1]
-    fitted = _best(rule_table(train, conf))
-    held = rule_table(test, conf).set_index("rule").loc[fitted]
-    table = rule_table(rules, conf)
+    table = rule_table(rules[rules["game"] % 2 == 0], conf)
     best = _best(table)
+    test = rules[(rules["game"] % 2 == 1) & rules["rule"].isin(["own", best])]
+    held = rule_table(test, conf).set_index("rule") if len(test) else None
+    if held is None or best not in held.index:
+        nan = (math.nan, math.nan, math.nan)
+        points, gain_win, gain_ip = 0, nan, nan
+    else:
+        row = held.loc[best]
+        points = int(row["points"])
+        gain_win = (row["gain_win"], row["gain_win_lo"], row["gain_win_hi"])
+        gain_ip = (row["gain_ip"], row["gain_ip_lo"], row["gain_ip_hi"])
     return {
         "rule": best,
         "spec": rule_spec(best),
         "sentence": rule_sentence(best),
-        "fitted_on_half": fitted,
-        "held_out_points": int(held["points"]),
-        "held_out_gain_win": (held["gain_win"], held["gain_win_lo"], held["gain_win_hi"]),
-        "held_out_gain_ip": (held["gain_ip"], held["gain_ip_lo"], held["gain_ip_hi"]),
+        "fitted_on_half": best,
+        "held_out_points": points,
+        "held_out_gain_win": gain_win,
+        "held_out_gain_ip": gain_ip,
         "table": table,
     }
+
+
+def chosen_rule(rules: pd.DataFrame) -> str:
+    """The rule `learn_rule` recommends: the best on the even-numbered games' points."""
+    return _best(rule_table(rules[rules["game"] % 2 == 0]))
 
 
 def _best(table: pd.DataFrame) -> str:
@@ -635,7 +659,7 @@ def rollout_text(rollouts: Rollouts, found: dict) -> str:
         lines.append(
             f"Rule rollouts ({meta['rule_points']} games x {meta['rule_replicates']} "
             f"replicates; the rule played from the game's first decision point to its end), "
-            f"win gain over the own rules:"
+            f"win gain over the own rules on the even-numbered games, which chose the rule:"
         )
         for row in rule["table"]:
             if row["rule"] != "own":
@@ -643,8 +667,8 @@ def rollout_text(rollouts: Rollouts, found: dict) -> str:
                 lines.append(f"  {row['rule']:<16} {ci}")
         lines += [
             "Learnt rule: " + rule["sentence"],
-            f"  strategy parameter: {rule['spec'] or '(none)'}; chosen on half of the points "
-            f"and measured on the other {rule['held_out_points']}: win "
+            f"  strategy parameter: {rule['spec'] or '(none)'}; chosen on the even-numbered "
+            f"games and measured on the {rule['held_out_points']} points of the odd ones: win "
             f"{_ci(*rule['held_out_gain_win'], '+.2%')}, IP "
             f"{_ci(*rule['held_out_gain_ip'], '+.2f')} over the strategies' own rules.",
         ]
