@@ -243,7 +243,7 @@ def test_heuristic_uses_the_slaver_before_plotting_when_its_pearls_let_it_plot(p
     g = _slaver_policy_game("heuristic:plot_pearls=3:recruit_min=99", pearls, (J, 5), (J, 1))
     asked: list[tuple] = []
     g.policies[0] = _Spy(g.policies[0], asked)
-    on_both_engines(g, lambda g: g.take_turn(0), lambda s: KN.take_turn(s, 0))
+    on_both_engines(g, lambda g: g.take_turn(0), lambda s: KN.take_turn(s, np.int32(0)))
     early = [answer for decision, _, answer in asked if decision == D.POWER_BEFORE_PLOT]
     assert early == [SLAVER if uses else 0]
     plots = events(g, "plot", who=0)
@@ -264,7 +264,7 @@ def test_heuristic_and_greedy_use_the_slaver_when_its_pearls_pay_for_a_lord():
             )
             asked: list[tuple] = []
             g.policies[0] = _Spy(g.policies[0], asked)
-            on_both_engines(g, lambda g: g.take_turn(0), lambda s: KN.take_turn(s, 0))
+            on_both_engines(g, lambda g: g.take_turn(0), lambda s: KN.take_turn(s, np.int32(0)))
             powers = [answer for decision, _, answer in asked if decision == D.POWER]
             assert powers[:1] == [SLAVER if uses else 0], (spec, pearls)
             assert peddler in g.players[0].lords, (spec, pearls)
@@ -426,7 +426,7 @@ def test_hunter_with_leviathan_tokens_on_both_engines():
         on_both_engines(
             g,
             lambda g, h=hunter: g.apply_recruit_power(g.players[0], h),
-            lambda s, h=hunter: KL.apply_recruit_power(s, 0, h),
+            lambda s, h=hunter: KL.apply_recruit_power(s, np.int32(0), np.int32(h)),
         )
         stolen.add("base" if g.players[0].tokens else "leviathan")
     assert stolen == {"base", "leviathan"}
@@ -524,7 +524,7 @@ def test_black_smokers_via_the_illusionist_on_both_engines():
         on_both_engines(
             g,
             lambda g, x=illusionist: g.apply_recruit_power(g.players[0], x),
-            lambda s, x=illusionist: KL.apply_recruit_power(s, 0, x),
+            lambda s, x=illusionist: KL.apply_recruit_power(s, np.int32(0), np.int32(x)),
         )
         if any(row[1] == D.BLACK_SMOKERS for row in g.trace):
             seen.add(bool(events(g, "black_smokers")))

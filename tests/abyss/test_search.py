@@ -52,7 +52,7 @@ def _reach(s, seed, game, n_players, wanted):
     ended first)."""
     KN.new_game(s, seed, game, n_players)
     while True:
-        seat = int(s[S.NEXT_SEAT])
+        seat = s[S.NEXT_SEAT]  # (np.int32: the driver's seat type, so no second compile of the turn)
         start = s[: W.SEARCH_BEGIN].copy()
         s[W.SCRIPT] = 0
         while True:
@@ -75,7 +75,7 @@ def _decide(s, start, active):
     n = int(s[W.SEARCH_N])
     visits, total = np.zeros(n, np.int64), np.zeros(n)
     rows = np.zeros((S.MAX_PLAYERS, S.N_SEAT_FIELDS), np.int32)
-    option = KN.search_decision(s, start, s.copy(), rows, active, visits, total)
+    option = KN.search_decision(s, start, s.copy(), rows, np.int32(active), visits, total)
     return int(option), visits, total
 
 
@@ -85,7 +85,7 @@ def _probe(s, start, active):
     p = s.copy()
     p[: W.SEARCH_BEGIN] = start
     p[W.SEARCH_MODE], p[W.SEARCH_COUNT], p[W.SEARCH_FOUND] = PROBE, 0, 0
-    KN.take_turn(p, active)
+    KN.take_turn(p, np.int32(active))
     assert p[W.SEARCH_FOUND] == 1
     return p
 
@@ -217,7 +217,7 @@ def _features(s, start, active):
     p[: W.SEARCH_BEGIN] = start
     p[W.REC_ON], p[W.REC_ROW] = 1, -2  # (-2: not written)
     p[W.SEARCH_MODE], p[W.SEARCH_COUNT], p[W.SEARCH_FOUND] = PROBE, 0, 0
-    KN.take_turn(p, active)
+    KN.take_turn(p, np.int32(active))
     if p[W.SEARCH_FOUND] != 1 or _asked(p)[:2] != _asked(s)[:2]:
         return None, None  # the change took the turn elsewhere (an opponent's choice changed)
     n = int(p[W.SEARCH_N])

@@ -53,7 +53,7 @@ def _reach(s, seed, game, n_players, wanted):
     ended first)."""
     KN.new_game(s, seed, game, n_players)
     while not KN.turn_limit(s):
-        seat = int(s[S.NEXT_SEAT])
+        seat = s[S.NEXT_SEAT]  # (np.int32: the driver's seat type, so no second compile of the turn)
         start = s[: S.SEARCH_BEGIN].copy()
         s[S.SCRIPT] = 0
         while True:
@@ -87,7 +87,7 @@ def _probe(s, start, active):
     p = s.copy()
     p[: S.SEARCH_BEGIN] = start
     p[S.SEARCH_MODE], p[S.SEARCH_COUNT], p[S.SEARCH_FOUND] = PROBE, 0, 0
-    KN.take_turn(p, active)
+    KN.take_turn(p, np.int32(active))
     return p
 
 
@@ -169,7 +169,7 @@ def _features(s, start, active):
     p[: S.SEARCH_BEGIN] = start
     p[S.REC_ON], p[S.REC_ROW] = 1, -2  # (-2: not written)
     p[S.SEARCH_MODE], p[S.SEARCH_COUNT], p[S.SEARCH_FOUND] = PROBE, 0, 0
-    KN.take_turn(p, active)
+    KN.take_turn(p, np.int32(active))
     assert _asked(p) == _asked(s)
     n = int(p[S.SEARCH_N])
     return int(p[S.REC_ROW]), p[S.REC_FEATURES : S.REC_FEATURES + n * S.N_FEATURES].copy()
