@@ -72,7 +72,7 @@ def oracle_for(take_turn, end_of_turn, turn_limit, finish, score, determinize, l
     def values(s, n_rollouts, key, out):
         w = s.copy()
         rows = np.zeros((max_players, n_fields), dtype=np.int32)
-        estimate(s, w, rows, n_rollouts, key, np.int64(0), out[0])  # (one compile: r * n_rollouts is int64)
+        estimate(s, w, rows, n_rollouts, key, np.int64(0), out[0])  # int64 as below: one compile
         r = 1
         while not turn_limit(s):
             seat = s[next_at]

@@ -257,7 +257,7 @@ def test_section_with_one_step_rollouts(tables: CardTables) -> None:
     assert _figures(sec) == 12
     md = report.to_markdown()
     step = one_step_rule(rollouts.points)
-    sentence = rule_sentence(f"fight_risk={step['risk_36']}/36")
+    sentence = rule_sentence(f"fight_risk={step['fitted_on_half']}/36")  # the rule measured
     assert fight_rule.recommended_rule(rollouts)["sentence"] == sentence
     assert f"**{sentence}**" in md
     assert md.index(sentence) < md.index("With the Leviathan expansion")
@@ -288,6 +288,21 @@ def test_section_with_rule_rollouts(tables: CardTables) -> None:
     table = fight_rule.rule_rollout_table(learnt)
     assert list(table.index) == list(RULES)
     assert table.at["own", "win pp"] == 0
+
+
+def test_the_one_decision_rule_named_is_the_one_measured(monkeypatch) -> None:
+    """Without rule rollouts the recommended rule is the even games' choice, whose held-out gain
+    is reported, not the choice made again on all points (which no held-out test measured)."""
+    import games.abyss.report.rollout as ro
+
+    step = {"risk_36": 8, "fitted_on_half": 5, "held_out_points": 40,
+            "gain_vs_own": (0.02, 0.01, 0.03)}  # fmt: skip
+    monkeypatch.setattr(ro, "one_step_rule", lambda points: step)
+    rule = fight_rule.recommended_rule(synthetic_rollouts())
+    assert rule["source"] == "one decision"
+    assert rule["rule"] == rule["fitted_on_half"] == "fight_risk=5/36"
+    assert rule["sentence"] == rule_sentence("fight_risk=5/36")
+    assert rule["gain_win"] == step["gain_vs_own"]
 
 
 def test_risk_threshold_36() -> None:

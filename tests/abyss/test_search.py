@@ -52,7 +52,7 @@ def _reach(s, seed, game, n_players, wanted):
     ended first)."""
     KN.new_game(s, seed, game, n_players)
     while True:
-        seat = s[S.NEXT_SEAT]  # (np.int32: the driver's seat type, so no second compile of the turn)
+        seat = s[S.NEXT_SEAT]  # np.int32, the driver's seat type: no second compile of the turn
         start = s[: W.SEARCH_BEGIN].copy()
         s[W.SCRIPT] = 0
         while True:

@@ -99,23 +99,16 @@ def _rule_headline(sec: Section, rule: dict, meta: dict) -> None:
             "rule."
         )
     if rule["source"] == "rule rollouts":
-        checked = (
-            f"{how} It was checked out of sample: on the {rule['held_out_points']:,} decision "
-            f"points of the odd-numbered games, which played only it and the strategies' own "
-            f"rules, it changed the deciding player's result by {gains} (intervals over "
-            f"decision points)."
-        )
+        tested = "which played only it and the strategies' own rules"
     else:
-        checked = (
-            f"{how} The choice was checked out of sample: made on the even-numbered games, it "
-            f"picked `{rule['fitted_on_half']}`, which changed the deciding player's result on "
-            f"the {rule['held_out_points']:,} decision points of the odd-numbered games by "
-            f"{gains} compared with the strategies' own choices (intervals over decision "
-            f"points). The rule above is the choice made again on all points"
-            + ("." if rule["fitted_on_half"] == rule["rule"]
-               else "; the two choices differ, a sign that the best candidates are close.")
-        )  # fmt: skip
-    text = checked
+        tested = "whose forks did not choose it"
+    text = (
+        f"{how} The choice was made on the even-numbered games and checked out of sample: on "
+        f"the {rule['held_out_points']:,} decision points of the odd-numbered games, {tested}, "
+        f"it changed the deciding player's result by {gains} compared with the strategies' own "
+        f"{'rules' if rule['source'] == 'rule rollouts' else 'choices'} (intervals over "
+        f"decision points)."
+    )
     if rule["spec"]:
         text += (
             f" As a strategy parameter (greedy and heuristic strategies): `{rule['spec']}`, "

@@ -24,9 +24,10 @@ def recommended_rule(rollouts: Rollouts) -> dict:
     """The rule the rollouts recommend, with its held-out gain over the strategies' own rules.
 
     From the rule rollouts (`games.abyss.report.rollout.learn_rule`: each candidate rule played
-    from the
-    game's first decision point to its end) when the run has them; else from the one-decision
-    forks (`one_step_rule`: fight iff the risk of continuing is at least w/36). Keys: source
+    from the game's first decision point to its end) when the run has them; else from the
+    one-decision forks (`one_step_rule`: fight iff the risk of continuing is at least w/36).
+    Either way the rule is the one chosen on the even-numbered games, whose gain is measured on
+    the odd ones. Keys: source
     ("rule rollouts" or "one decision"), rule (a candidate name, e.g. ``fight_risk=6/36``),
     sentence, spec, fitted_on_half, held_out_points, gain_win and gain_ip ((mean, lo, hi) or
     None), and the underlying `learnt` or `one_step` dict.
@@ -48,7 +49,8 @@ def recommended_rule(rollouts: Rollouts) -> dict:
             "learnt": learnt,
         }
     step = ro.one_step_rule(rollouts.points)
-    rule = f"fight_risk={step['risk_36']}/36"
+    # the rule the held-out gain measures: the even-numbered games' choice
+    rule = f"fight_risk={step['fitted_on_half']}/36"
     return {
         "source": "one decision",
         "rule": rule,

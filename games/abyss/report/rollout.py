@@ -338,9 +338,10 @@ def best_risk(points: pd.DataFrame, metric: str = "win") -> int:
 def one_step_rule(points: pd.DataFrame, conf: float = 0.95, metric: str = "win") -> dict:
     """The rule the fight-or-continue forks alone suggest (one decision changed, the rest of
     the game played by the strategy's own rule). Fit the risk threshold on the even-numbered
-    games' points, measure it on the odd ones, and refit on all points.
+    games' points (`fitted_on_half`: the rule `recommended_rule` names) and measure it on the
+    odd ones; `risk_36` is the best on all points (in-sample: the grid's star).
 
-    Returns the recommended threshold (36ths) and `fight_risk` parameter, the held-out gain over
+    Returns the thresholds (36ths) and `fight_risk` parameter of `risk_36`, the held-out gain over
     each strategy's own rule, over 'always fight' and 'never fight', and over the best rule on
     the chance of damage alone, with intervals; and the grid of mean outcomes of the rules
     'fight iff chance >= c/36 and risk >= w/36' (all points; `grid[w, c]`).
