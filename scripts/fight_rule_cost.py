@@ -1,6 +1,7 @@
 """What the fight rollouts' rule search costs (docs/benchmarks.md): the default line-up's fight
 rollouts at 4 players, 2,000 points and 16 forks each way, with the rule search on 1,000 points
-(25 candidates x 4 replicates) and without it, warm (a first call of 4 points loads the kernels).
+(25 candidates x 4 replicates on the even-numbered games, the chosen and the own on the odd
+ones) and without it, warm (a first call of 4 points loads the kernels).
 usage: PYTHONPATH=ROOT python scripts/fight_rule_cost.py"""
 
 import time

@@ -25,6 +25,9 @@ TIER, CARDS = 21, 22
 #: the run's seed (games `learn_run.DEALS` x iteration on); every iteration's strength, which
 #: reports and chooses nothing (the last iteration is shipped), a stream of its own.
 LEARN_STRENGTH = 31
+#: `abyss-mc ev rollout --verify-blocks`: the tournament that checks the learnt rule, on deals
+#: no rule rollout played (the rollouts, which choose the rule, play the run's seed).
+EV_VERIFY = 41
 #: The play strengths in the order of their streams' indices (the hand-written presets, or the
 #: strategies as run, play the run's own seed).
 TIERS = ("tuned", "learned", "search")

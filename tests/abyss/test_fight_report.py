@@ -135,6 +135,7 @@ def synthetic_rollouts(rule_points: int = 0, **kw) -> Rollouts:
         "rule_points": rule_points,
         "rule_replicates": 2 if rule_points else 0,
         "rule_candidates": list(RULES) if rule_points else [],
+        "rule_test": "chosen" if rule_points else None,
     }
     rules = synthetic_rules(points, rule_points) if rule_points else None
     return Rollouts(points, meta, rules)

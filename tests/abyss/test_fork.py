@@ -9,6 +9,7 @@ the face-down decks and plays a forced choice (or a switched rule) to the end of
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -270,6 +271,28 @@ def test_the_recommended_rule_is_the_one_measured_out_of_sample() -> None:
     assert list(learnt["table"]["points"].unique()) == [n // 2]  # the table: the even games
 
 
+def test_a_rule_search_with_nothing_to_choose_on_or_to_test(lev) -> None:
+    """Edge cases of the rule rollouts: no even-numbered game to choose on gives no rule
+    rollouts (the one-decision rule instead); the own rules chosen leave nothing to measure on
+    the odd games, and `learn_rule` reports no held-out gain rather than a 0 it never tested."""
+    from games.abyss.report.fight_rule import recommended_rule
+
+    none = RO.run_rollouts(lev, n_players=2, strategies=["greedy", "farmer"], seed=3, n_points=2,
+                           replicates=2, rule_points=1, rule_replicates=1)  # fmt: skip
+    forker = Forker(lev, 3, *lineup_arrays(REGISTRY.table_policies(["greedy", "farmer"], 2)), 2)
+    assert RO.sample_points(forker, 1)[0][0] % 2 == 1  # (seed 3: the first point's game is odd)
+    assert none.rules is None and none.meta["rule_points"] == 0
+    assert recommended_rule(none)["source"] == "one decision"
+    n = 40
+    own_best = pd.concat([pd.DataFrame({"game": np.arange(n), "point": 1, "strategy": "greedy",
+                                        "rule": rule, "win": 0.3 - gain, "ip": 60.0})
+                          for rule, gain in (("own", 0.0), ("fight_p=9/36", 0.05))],
+                         ignore_index=True)  # fmt: skip
+    learnt = RO.learn_rule(own_best[(own_best["game"] % 2 == 0) | (own_best["rule"] == "own")])
+    assert learnt["rule"] == "own" and learnt["held_out_points"] == 0
+    assert np.isnan(learnt["held_out_gain_win"][0])
+
+
 def test_the_odd_games_play_only_the_chosen_rule_and_the_own(lev) -> None:
     """The rule rollouts play every candidate on the even-numbered games, which choose, and
     only the chosen rule and the strategies' own on the odd ones, which measure it (a
@@ -316,12 +339,21 @@ def invoke(*args):
 SMALL = ["--points", 24, "--replicates", 2, "--rule-points", 12, "--rule-replicates", 2]
 
 
-def test_cli_rollout_writes_results_report_and_check(tmp_path) -> None:
+def test_cli_rollout_writes_results_report_and_check(tmp_path, monkeypatch) -> None:
     """`abyss-mc ev rollout` writes the points, the rule rollouts, the tournament check, the
-    summary and the standalone page; `abyss-mc report` rebuilds the page from the run."""
+    summary and the standalone page; `abyss-mc report` rebuilds the page from the run. The
+    check plays deals of its own, not the rule rollouts' (which chose the rule)."""
+    from reports.play.seeds import EV_VERIFY, derived_seed
+
+    seeds = []
+    verify = RO.verify_rule
+    monkeypatch.setattr(RO, "verify_rule", lambda *a, **kw: seeds.append(kw["seed"]) or verify(
+        *a, **kw))  # fmt: skip
     out = tmp_path / "run"
     result = invoke("ev", "rollout", *SMALL, "--verify-blocks", 2, "--out", out)
     assert result.exit_code == 0, result.output
+    seed = json.loads((out / "manifest.json").read_text())["seed"]
+    assert seeds == [derived_seed(seed, EV_VERIFY)] and seeds[0] != seed
     for name in (
         "points.parquet",
         "rules.parquet",

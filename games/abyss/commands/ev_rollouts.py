@@ -32,9 +32,10 @@ def rollout(
     replicates: c.option(int, "--replicates", "Rollouts of each choice per decision point.") = 32,
     seed: c.SeedOption = 1,
     rule_points: c.option(int, "--rule-points", "Decision points (the first of --points) that "
-                          "also get rule rollouts: the deciding seat switches to each candidate "
-                          "fight rule to the end of the game; the best rule is the learnt one. "
-                          "0: skip.") = 8000,
+                          "also get rule rollouts: the deciding seat switches to a candidate "
+                          "fight rule to the end of the game, every candidate on the "
+                          "even-numbered games, whose best is the learnt rule; the odd ones "
+                          "measure it against the own rules. 0: skip.") = 8000,
     rule_replicates: c.option(int, "--rule-replicates",
                               "Rollouts per candidate rule and point.") = 8,
     verify_blocks: c.option(int, "--verify-blocks", "Check the learnt rule in a tournament of "

@@ -35,11 +35,12 @@ def tournament_extras(tables, *, names: list[str], counts: list[int], seed: int,
                       headline_only: bool = False) -> dict:  # fmt: skip
     """With Leviathan and `fight_points`: the fight-or-explore rollouts of the report (the
     tournament's strategies but random; 4 players if played), into run_dir / FIGHT_DIR. The
-    search for a better rule (its rule rollouts: 25 candidates x 4 replicates a point, against
-    32 forks for fight or explore) is made for the run's own line-up, on the first half of the
-    points; a play strength's tier (`headline_only`) asks fight or explore, on
-    `TIER_REPLICATES` forks each way, and takes its rule from the forks of that one decision
-    (issue 54: docs/benchmarks.md). The manifest's entries."""
+    search for a better rule (its rule rollouts: 25 candidates x 4 replicates a point on the
+    even-numbered games, the chosen one and the own on the odd ones, against 32 forks for fight
+    or explore) is made for the run's own line-up, on the first half of the points; a play
+    strength's tier (`headline_only`) asks fight or explore, on `TIER_REPLICATES` forks each
+    way, and takes its rule from the forks of that one decision (issue 54: docs/benchmarks.md).
+    The manifest's entries."""
     if "leviathan" not in expansions:
         return {"fight_points": 0}
     if fight_points:

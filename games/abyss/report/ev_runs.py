@@ -57,12 +57,14 @@ def rollout_run(spec, *, players: int, names: list[str], lineup: list[str], poin
 
             rule = learn_rule(found.rules)["spec"]
             if rule:
+                from reports.play.seeds import EV_VERIFY, derived_seed
+
                 found.verify = verify_rule(
                     tables,
                     names,
                     rule,
                     n_players=players,
-                    seed=seed,
+                    seed=derived_seed(seed, EV_VERIFY),  # deals no rule rollout played
                     blocks=verify_blocks,
                     progress=sys.stderr.isatty(),
                 )

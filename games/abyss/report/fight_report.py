@@ -98,17 +98,20 @@ def _rule_headline(sec: Section, rule: dict, meta: dict) -> None:
             "the decision at the point changes, the rest of the game follows the strategy's own "
             "rule."
         )
-    if rule["source"] == "rule rollouts":
-        tested = "which played only it and the strategies' own rules"
+    own = "rules" if rule["source"] == "rule rollouts" else "choices"
+    if rule["rule"] == "own":
+        text = (f"{how} No candidate beat the strategies' own rules on the even-numbered games, "
+                f"which choose, so none was measured on the odd ones.")  # fmt: skip
+    elif not rule["held_out_points"]:
+        text = (f"{how} The choice was made on the even-numbered games; no odd-numbered game "
+                f"measured it, so it is not checked out of sample.")  # fmt: skip
     else:
-        tested = "whose forks did not choose it"
-    text = (
-        f"{how} The choice was made on the even-numbered games and checked out of sample: on "
-        f"the {rule['held_out_points']:,} decision points of the odd-numbered games, {tested}, "
-        f"it changed the deciding player's result by {gains} compared with the strategies' own "
-        f"{'rules' if rule['source'] == 'rule rollouts' else 'choices'} (intervals over "
-        f"decision points)."
-    )
+        text = (
+            f"{how} The choice was made on the even-numbered games and checked out of sample: "
+            f"on the {rule['held_out_points']:,} decision points of the odd-numbered games, "
+            f"which did not choose it, it changed the deciding player's result by {gains} "
+            f"compared with the strategies' own {own} (intervals over decision points)."
+        )
     if rule["spec"]:
         text += (
             f" As a strategy parameter (greedy and heuristic strategies): `{rule['spec']}`, "
@@ -169,10 +172,12 @@ def how_made(rollouts: Rollouts | None) -> str:
     )
     if meta.get("rule_points"):
         n_rules = len(meta.get("rule_candidates") or []) or "?"
+        odd = (": {} candidate rules on the even-numbered games, the chosen one and the own "
+               "rules on the odd ones" if meta.get("rule_test") == "chosen"
+               else " x {} candidate rules").format(n_rules)  # (a run made before 2026-12-07)
         text += (
             f", rule rollouts included ({meta['rule_points']:,} games x "
-            f"{meta.get('rule_replicates', '?')} replicates: {n_rules} candidate rules on the "
-            f"even-numbered games, the chosen one and the own rules on the odd ones)"
+            f"{meta.get('rule_replicates', '?')} replicates{odd})"
         )
     text += "."
     command = meta.get("command")

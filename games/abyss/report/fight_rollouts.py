@@ -46,7 +46,7 @@ def add_rollout_results(sec: Section, rollouts: Rollouts, rule: dict) -> None:
     if rule["source"] == "rule rollouts":
         add_rule_rollouts(sec, rule["learnt"], rollouts.meta)
     if rollouts.verify is not None:
-        _verification(sec, rollouts.verify)
+        _verification(sec, rollouts.verify, rule.get("spec"))
     _pairing(sec, points)
 
 
@@ -65,12 +65,16 @@ def verification_table(verify: dict) -> pd.DataFrame:
     return pd.DataFrame(list(rows.values()))
 
 
-def _verification(sec: Section, verify: dict) -> None:
+def _verification(sec: Section, verify: dict, named: str | None = None) -> None:
+    other = (f" (not the rule named above: this run chose `{verify['spec']}` on all points, "
+             f"before the rule named became the even-numbered games' choice)"
+             if named is not None and named != verify["spec"] else "")  # fmt: skip
     sec.paragraph(
         f"**Tournament check.** Each strategy played with its own fight rule and with the "
-        f"learnt one (`{verify['spec']}`), in every combination of {verify['players']} of them, "
-        f"every cyclic order and seat, {verify['blocks']:,} blocks ({verify['games']:,} games, "
-        f"common random numbers). A positive difference means the learnt rule won more."
+        f"learnt one (`{verify['spec']}`{other}), in every combination of {verify['players']} "
+        f"of them, every cyclic order and seat, {verify['blocks']:,} blocks "
+        f"({verify['games']:,} games, common random numbers). A positive difference means the "
+        f"learnt rule won more."
     )
     sec.table(
         verification_table(verify),

@@ -77,13 +77,12 @@ def add_one_step(sec: Section, step: dict) -> None:
     """The rules that change only the decision at the point
     (`games.abyss.report.rollout.one_step_rule`):
     the held-out gain of the best risk gate over simpler rules, and the grid of every rule."""
-    w = step["risk_36"]
     sec.paragraph(
         f"**One decision changed.** Which points should fight? Over the rules 'fight iff the "
         f"best chance of damage is at least c/36 and the risk of an attack when continuing at "
         f"least w/36', applied to the forks above (only the decision at the point changes), the "
-        f"best gate on the risk is w = {w}/36 (fitted on even-numbered games: "
-        f"{step['fitted_on_half']}/36)."
+        f"best gate on the risk is w = {step['fitted_on_half']}/36 on the even-numbered games, "
+        f"which choose ({step['risk_36']}/36 on all points, in-sample: the grid's star)."
     )
     rows = {
         "the strategies' own choices": step["gain_vs_own"],

@@ -128,16 +128,18 @@ def run_rollouts(
         chunk = chunk_points or max(16, 4096 // (len(played) * rule_replicates))
         run_chunks(len(rule_games), play, chunk_size=chunk, progress=progress, label=label)
 
-    n_rule = rule_points
+    rule_games = sample_points(forker, rule_points)[0] if rule_points else games[:0]
+    choose, test = rule_games[rule_games % 2 == 0], rule_games[rule_games % 2 == 1]
+    n_rule = rule_points if len(choose) else 0  # (no game to choose on: no rule rollouts)
     if n_rule:
         # every candidate on the even-numbered games, which choose the rule; on the odd ones,
-        # which test it, only the chosen rule and the strategies' own (`learn_rule`)
-        rule_games = sample_points(forker, n_rule)[0]
-        play_rules(rule_games[rule_games % 2 == 0], list(range(len(candidates))), "rule points")
+        # which test it, only the chosen rule and the strategies' own (`learn_rule`); none when
+        # the own rules were chosen (nothing to test)
+        play_rules(choose, list(range(len(candidates))), "rule points")
         chosen = chosen_rule(pd.concat(rule_parts, ignore_index=True))
-        names = [c[0] for c in candidates]
-        play_rules(rule_games[rule_games % 2 == 1], sorted({0, names.index(chosen)}),
-                   "rule test points")  # fmt: skip
+        if chosen != "own":
+            at = [c[0] for c in candidates].index(chosen)
+            play_rules(test, [0, at], "rule test points")
     rules = pd.concat(rule_parts, ignore_index=True) if rule_parts else None
     meta = {
         "seed": seed,
@@ -149,6 +151,8 @@ def run_rollouts(
         "rule_points": n_rule,
         "rule_replicates": rule_replicates if n_rule else 0,
         "rule_candidates": [c[0] for c in candidates] if n_rule else [],
+        # the odd-numbered games play only the chosen rule and the own (`learn_rule`)
+        "rule_test": "chosen" if n_rule else None,
         "games_played": int(
             len(points) * replicates * (3 if unpaired_check else 2)
             + (len(rules) * rule_replicates if rules is not None else 0)
@@ -456,13 +460,14 @@ def learn_rule(rules: pd.DataFrame, conf: float = 0.95) -> dict:
     recommended is the one measured.
 
     Returns the rule's name, strategy-parameter override, sentence, held-out gain (win and
-    IP, with intervals; NaN without odd-numbered games) and the table of every candidate on the
-    games that chose it (in-sample).
+    IP, with intervals; NaN, on 0 points, when the own rules were chosen or no odd-numbered
+    game played the rule) and the table of every candidate on the games that chose it
+    (in-sample).
     """
     table = rule_table(rules[rules["game"] % 2 == 0], conf)
     best = _best(table)
     test = rules[(rules["game"] % 2 == 1) & rules["rule"].isin(["own", best])]
-    held = rule_table(test, conf).set_index("rule") if len(test) else None
+    held = rule_table(test, conf).set_index("rule") if len(test) and best != "own" else None
     if held is None or best not in held.index:
         nan = (math.nan, math.nan, math.nan)
         points, gain_win, gain_ip = 0, nan, nan
@@ -650,9 +655,9 @@ def rollout_text(rollouts: Rollouts, found: dict) -> str:
         lines.append(f"  {SITUATION_NAMES[name]}: " + "; ".join(cells))
     step = found["one_step_rule"]
     lines.append(
-        f"One decision changed: fighting beats continuing when the risk of continuing is at "
-        f"least {step['risk_36']}/36 (held-out gain over the strategies' own choices "
-        f"{_ci(*step['gain_vs_own'], '+.2%')})."
+        f"One decision changed: the best rule 'fight iff the risk of continuing is at least "
+        f"w/36' on the even-numbered games has w = {step['fitted_on_half']}; its gain over the "
+        f"strategies' own choices on the odd ones {_ci(*step['gain_vs_own'], '+.2%')}."
     )
     rule = found["learnt_rule"]
     if rule is not None:
@@ -666,12 +671,17 @@ def rollout_text(rollouts: Rollouts, found: dict) -> str:
             if row["rule"] != "own":
                 ci = _ci(row["gain_win"], row["gain_win_lo"], row["gain_win_hi"], "+.2%")
                 lines.append(f"  {row['rule']:<16} {ci}")
+        measured = (
+            f"measured on the {rule['held_out_points']} points of the odd ones: win "
+            f"{_ci(*rule['held_out_gain_win'], '+.2%')}, IP "
+            f"{_ci(*rule['held_out_gain_ip'], '+.2f')} over the strategies' own rules."
+            if rule["held_out_points"] else "not measured out of sample (no odd-numbered game "
+            "played it)."
+        )  # fmt: skip
         lines += [
             "Learnt rule: " + rule["sentence"],
             f"  strategy parameter: {rule['spec'] or '(none)'}; chosen on the even-numbered "
-            f"games and measured on the {rule['held_out_points']} points of the odd ones: win "
-            f"{_ci(*rule['held_out_gain_win'], '+.2%')}, IP "
-            f"{_ci(*rule['held_out_gain_ip'], '+.2f')} over the strategies' own rules.",
+            f"games and " + measured,
         ]
     if rollouts.verify is not None:
         v = rollouts.verify
