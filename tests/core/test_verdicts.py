@@ -101,6 +101,12 @@ def test_the_fight_rule_is_a_finding_only_when_its_gain_is_significant() -> None
     v = fight_verdict({**rule, "source": "one decision", "gain_win": (0.02, 0.01, 0.03)})
     assert v.finding and "changing only this one decision" in v.sentence
     assert "one decision" not in fight_verdict({**rule, "gain_win": (0.02, 0.01, 0.03)}).sentence
+    # the own rules chosen, or a rule no held-out game measured: no finding, and no 0 claimed
+    nan = (float("nan"),) * 3
+    own = fight_verdict({**rule, "rule": "own", "gain_win": nan})
+    assert not own.finding and "no candidate beat them" in own.sentence
+    unmeasured = fight_verdict({**rule, "rule": "fight_risk=6/36", "gain_win": nan})
+    assert not unmeasured.finding and "not measured out of sample" in unmeasured.sentence
 
 
 def _points(effect: float, n: int, seed: int) -> pd.DataFrame:

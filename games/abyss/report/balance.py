@@ -402,13 +402,13 @@ def _better_rule(rule: dict | None) -> str:
 
     if rule is None:
         return "No rule better than the strategies' own was searched for."
-    if rule["rule"] == "own":
+    if rule.get("rule") == "own":
         return ("No rule better than the strategies' own was found: no candidate beat them on "
                 "the games that chose.")  # fmt: skip
     mean, lo, hi = rule["gain_win"]
     if not np.isfinite(lo):
         return (f"No rule better than the strategies' own is told apart: the best candidate, "
-                f"{rule['rule']}, was not measured out of sample.")  # fmt: skip
+                f"{rule.get('rule', '?')}, was not measured out of sample.")  # fmt: skip
     gain = f"{_pts(mean)} points of win probability [{_pts(lo)}, {_pts(hi)}] out of sample"
     # a tier's rollouts change only the decision at the point (no rule rollouts: tournament_extras)
     one = rule.get("source") == "one decision"
