@@ -306,6 +306,26 @@ def test_the_one_decision_rule_named_is_the_one_measured(monkeypatch) -> None:
     assert rule["gain_win"] == step["gain_vs_own"]
 
 
+@pytest.mark.parametrize(("name", "points", "says"), [
+    ("own", 0, "No candidate beat the strategies' own rules on the even-numbered games"),
+    ("fight_risk=6/36", 0, "no odd-numbered game measured it, so it is not checked out of sample"),
+    ("fight_risk=6/36", 40, "on the 40 decision points of the odd-numbered games, which did not"),
+])  # fmt: skip
+def test_the_rule_headline_claims_only_a_measured_gain(name, points, says) -> None:
+    """The headline states a held-out gain only when odd-numbered games measured the rule named
+    (the own rules chosen, or no odd game: no figure, not a 0 it never tested)."""
+    gain = (0.01, 0.002, 0.02) if points else (float("nan"),) * 3
+    rule = {"rule": name, "sentence": rule_sentence(name), "spec": "", "source": "rule rollouts",
+            "held_out_points": points, "gain_win": gain, "gain_ip": gain,
+            "learnt": {"table": list(RULES)}}  # fmt: skip
+    report = Report("test")
+    sec = report.section("s")
+    fr._rule_headline(sec, rule, {"rule_points": 80, "rule_replicates": 2})
+    md = report.to_markdown()
+    assert says in md
+    assert ("nan" in md) is False
+
+
 def test_risk_threshold_36() -> None:
     assert fight_rule.risk_threshold_36("fight_risk=6/36") == 6
     assert fight_rule.risk_threshold_36("fight_p=18/36") is None
