@@ -72,8 +72,38 @@ def njit_ints(fn):
     """`njit(cache=True)`, compiled once: for a workspace (a C-contiguous int32 array) and int64
     arguments. Callers' other integers (int32 array items, literals, booleans) are converted at
     the call, so the body is not compiled again for each mix of integer types (numba-notes, traps
-    2 and 3). It compiles (or loads from the cache) when its module is imported."""
-    return njit(_ints_signature(fn), cache=True)(fn)
+    2 and 3). It compiles (or loads from the cache) when its module is imported, one process at
+    a time (`_one_at_a_time`)."""
+    with _one_at_a_time(fn):
+        return njit(_ints_signature(fn), cache=True)(fn)
+
+
+_LOCKS: list[Path] = []
+
+
+@contextlib.contextmanager
+def _one_at_a_time(fn):
+    """Around a compile at import: the processes that import a module at once on a cold cache
+    (a command's background compiles, the test workers) compile each function in turn, the
+    first for all (the others wait, then load it from the cache), not each for itself. A
+    blocking `flock` on a file in the cache directory, released when the block ends or the
+    process dies; without `fcntl` (Windows) or a writable cache, each compiles for itself."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    if not _LOCKS:
+        _LOCKS.append(Path(cache_dir()) / "locks")
+    try:
+        _LOCKS[0].mkdir(parents=True, exist_ok=True)
+        handle = open(_LOCKS[0] / f"{fn.__module__}.{fn.__qualname__}", "a")
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
 
 
 def _ints_signature(fn) -> str:
@@ -100,7 +130,8 @@ def njit_closure(fn=None, *, ints: bool = False, **options):
     dispatcher = njit(cache=True, **options)(fn)
     dispatcher._cache = stable_cache(dispatcher.py_func)
     if ints:  # as njit with a signature does, but after the cache above is in place
-        dispatcher.compile(_ints_signature(fn))
+        with _one_at_a_time(fn):
+            dispatcher.compile(_ints_signature(fn))
         dispatcher.disable_compile()
     return dispatcher
 

@@ -147,3 +147,73 @@ def test_a_signal_during_a_compile_called_from_compiled_code_is_left_for_the_nex
         interrupts._received = False
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+COMPILES = """
+import sys
+from numba.core import event
+from sim.core.jit import njit_ints
+
+class Count(event.Listener):
+    n = 0
+    def on_start(self, e):
+        Count.n += 1
+    def on_end(self, e):
+        pass
+
+event.register("numba:compile", Count())
+
+@njit_ints
+def added(s, a):
+    return s[0] + a
+
+print(Count.n)
+"""
+
+
+def test_processes_compiling_at_import_at_once_compile_each_function_once(tmp_path) -> None:
+    """Four processes importing a kernel at once on an empty cache (a cold run's background
+    compiles, the test workers' collection): one compiles it, the others wait for its lock and
+    load it from the cache, so it is compiled once, not four times (`sim.core.jit.njit_ints`)."""
+    import os
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    program = tmp_path / "added.py"  # a file of its own: numba caches what a file defines
+    program.write_text(COMPILES)
+    runs = [subprocess.Popen([sys.executable, str(program)], env=env, stdout=subprocess.PIPE,
+                             text=True) for _ in range(4)]  # fmt: skip
+    compiled = [int(p.communicate(timeout=120)[0].split()[-1]) for p in runs]
+    assert sum(n > 0 for n in compiled) == 1, compiled
+
+
+def test_a_compile_at_import_waits_for_the_process_that_holds_its_lock(tmp_path, monkeypatch):
+    """`_one_at_a_time` blocks while another process holds the function's lock, and goes on
+    without a lock where the cache cannot hold one."""
+    import fcntl
+    import time
+
+    from sim.core import jit
+
+    def fn():
+        pass
+
+    monkeypatch.setattr(jit, "_LOCKS", [tmp_path / "locks"])
+    (tmp_path / "locks").mkdir()
+    path = tmp_path / "locks" / f"{fn.__module__}.{fn.__qualname__}"
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; "
+                               f"h = open({str(path)!r}, 'a'); fcntl.flock(h, fcntl.LOCK_EX); "
+                               "print('held', flush=True); time.sleep(1.5)"],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert holder.stdout.readline().strip() == "held"
+    t0 = time.monotonic()
+    with jit._one_at_a_time(fn):
+        waited = time.monotonic() - t0
+    holder.wait(timeout=30)
+    assert waited > 0.5, waited
+    with open(path, "a") as h:  # released after the block
+        fcntl.flock(h, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(h, fcntl.LOCK_UN)
+    monkeypatch.setattr(jit, "_LOCKS", [tmp_path / "a file" / "locks"])
+    (tmp_path / "a file").write_text("not a directory")
+    with jit._one_at_a_time(fn):  # no lock to take: it compiles for itself
+        pass
