@@ -88,22 +88,37 @@ def _one_at_a_time(fn):
     first for all (the others wait, then load it from the cache), not each for itself. A
     blocking `flock` on a file in the cache directory, released when the block ends or the
     process dies; without `fcntl` (Windows) or a writable cache, each compiles for itself."""
+    handle = _locked(fn)
+    try:
+        yield
+    finally:
+        if handle is not None:
+            handle.close()  # (closing releases the flock)
+
+
+def _locked(fn):
+    """The open, locked lock file of `fn`, or None where no lock can be taken (no `fcntl`, a
+    cache that cannot hold the file, a file system that refuses `flock`)."""
     try:
         import fcntl
     except ImportError:
-        yield
-        return
+        return None
     if not _LOCKS:
         _LOCKS.append(Path(cache_dir()) / "locks")
     try:
         _LOCKS[0].mkdir(parents=True, exist_ok=True)
         handle = open(_LOCKS[0] / f"{fn.__module__}.{fn.__qualname__}", "a")
     except OSError:
-        yield
-        return
-    with handle:
+        return None
+    try:
         fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
+    except OSError:
+        handle.close()
+        return None
+    except BaseException:  # a Ctrl-C or SIGTERM while waiting: no file left open
+        handle.close()
+        raise
+    return handle
 
 
 def _ints_signature(fn) -> str:
@@ -130,8 +145,7 @@ def njit_closure(fn=None, *, ints: bool = False, **options):
     dispatcher = njit(cache=True, **options)(fn)
     dispatcher._cache = stable_cache(dispatcher.py_func)
     if ints:  # as njit with a signature does, but after the cache above is in place
-        with _one_at_a_time(fn):
-            dispatcher.compile(_ints_signature(fn))
+        dispatcher.compile(_ints_signature(fn))
         dispatcher.disable_compile()
     return dispatcher
 

@@ -371,7 +371,8 @@ def test_fight_page_writes_html_markdown_and_pngs(tables: CardTables, tmp_path) 
     assert "seed 7" in md and "3,840 games played" in md and "4 replicates" in md
     assert "`abyss-mc ev rollout --points 240`" in md
     assert ("rule rollouts included (100 games x 2 replicates: 4 candidate rules on the "
-            "even-numbered games, the chosen one and the own rules on the odd ones)") in md
+            "even-numbered games, the chosen one (unless the own) and the own rules on the odd "
+            "ones)") in md
     sentence = learn_rule(rollouts.rules)["sentence"]
     html = paths["html"].read_text()
     assert "<strong>" + sentence.replace("'", "&#x27;") + "</strong>" in html

@@ -291,6 +291,10 @@ def test_a_rule_search_with_nothing_to_choose_on_or_to_test(lev) -> None:
     learnt = RO.learn_rule(own_best[(own_best["game"] % 2 == 0) | (own_best["rule"] == "own")])
     assert learnt["rule"] == "own" and learnt["held_out_points"] == 0
     assert np.isnan(learnt["held_out_gain_win"][0])
+    one_odd = own_best.assign(win=np.where(own_best["rule"] == "own", 0.2, 0.3))
+    one_odd = one_odd[(one_odd["game"] % 2 == 0) | (one_odd["game"] == 1)]
+    learnt = RO.learn_rule(one_odd)  # one held-out point: no interval, so not measured
+    assert learnt["rule"] == "fight_p=9/36" and learnt["held_out_points"] == 0
 
 
 def test_the_odd_games_play_only_the_chosen_rule_and_the_own(lev) -> None:

@@ -187,10 +187,11 @@ def test_processes_compiling_at_import_at_once_compile_each_function_once(tmp_pa
 
 
 def test_a_compile_at_import_waits_for_the_process_that_holds_its_lock(tmp_path, monkeypatch):
-    """`_one_at_a_time` blocks while another process holds the function's lock, and goes on
-    without a lock where the cache cannot hold one."""
+    """`_one_at_a_time` does not enter while another process holds the function's lock, enters
+    once it is released, and goes on without a lock where none can be taken (no directory for
+    it, or a file system that refuses `flock`)."""
     import fcntl
-    import time
+    import threading
 
     from sim.core import jit
 
@@ -200,20 +201,35 @@ def test_a_compile_at_import_waits_for_the_process_that_holds_its_lock(tmp_path,
     monkeypatch.setattr(jit, "_LOCKS", [tmp_path / "locks"])
     (tmp_path / "locks").mkdir()
     path = tmp_path / "locks" / f"{fn.__module__}.{fn.__qualname__}"
-    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; "
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys; "
                                f"h = open({str(path)!r}, 'a'); fcntl.flock(h, fcntl.LOCK_EX); "
-                               "print('held', flush=True); time.sleep(1.5)"],
-                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+                               "print('held', flush=True); sys.stdin.readline()"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
     assert holder.stdout.readline().strip() == "held"
-    t0 = time.monotonic()
-    with jit._one_at_a_time(fn):
-        waited = time.monotonic() - t0
-    holder.wait(timeout=30)
-    assert waited > 0.5, waited
+    entered = threading.Event()
+
+    def compile_() -> None:
+        with jit._one_at_a_time(fn):
+            entered.set()
+
+    waiting = threading.Thread(target=compile_)
+    waiting.start()
+    assert not entered.wait(0.5)  # the other process holds it
+    holder.communicate("release\n", timeout=30)
+    assert entered.wait(30)
+    waiting.join(30)
     with open(path, "a") as h:  # released after the block
         fcntl.flock(h, fcntl.LOCK_EX | fcntl.LOCK_NB)
         fcntl.flock(h, fcntl.LOCK_UN)
     monkeypatch.setattr(jit, "_LOCKS", [tmp_path / "a file" / "locks"])
     (tmp_path / "a file").write_text("not a directory")
     with jit._one_at_a_time(fn):  # no lock to take: it compiles for itself
+        pass
+
+    def refuse(*args):
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(jit, "_LOCKS", [tmp_path / "locks"])
+    monkeypatch.setattr(fcntl, "flock", refuse)
+    with jit._one_at_a_time(fn):  # a file system without flock: the same
         pass

@@ -172,8 +172,8 @@ def how_made(rollouts: Rollouts | None) -> str:
     )
     if meta.get("rule_points"):
         n_rules = len(meta.get("rule_candidates") or []) or "?"
-        odd = (": {} candidate rules on the even-numbered games, the chosen one and the own "
-               "rules on the odd ones" if meta.get("rule_test") == "chosen"
+        odd = (": {} candidate rules on the even-numbered games, the chosen one (unless the "
+               "own) and the own rules on the odd ones" if meta.get("rule_test") == "chosen"
                else " x {} candidate rules").format(n_rules)  # (a run made before 2026-12-07)
         text += (
             f", rule rollouts included ({meta['rule_points']:,} games x "

@@ -5,6 +5,7 @@ rules that change one decision, then the rule rollouts that play a rule to the e
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -51,14 +52,15 @@ def recommended_rule(rollouts: Rollouts) -> dict:
     step = ro.one_step_rule(rollouts.points)
     # the rule the held-out gain measures: the even-numbered games' choice
     rule = f"fight_risk={step['fitted_on_half']}/36"
+    measured = step["held_out_points"] >= 2  # (an interval needs two points)
     return {
         "source": "one decision",
         "rule": rule,
         "sentence": ro.rule_sentence(rule),
         "spec": ro.rule_spec(rule),
         "fitted_on_half": f"fight_risk={step['fitted_on_half']}/36",
-        "held_out_points": step["held_out_points"],
-        "gain_win": step["gain_vs_own"],
+        "held_out_points": step["held_out_points"] if measured else 0,
+        "gain_win": step["gain_vs_own"] if measured else (math.nan,) * 3,
         "gain_ip": None,
         "one_step": step,
     }
@@ -200,17 +202,19 @@ def add_rule_rollouts(sec: Section, learnt: dict, meta: dict) -> None:
         f"In the even-numbered of the first {meta.get('rule_points', '?')} games, from the "
         f"game's first decision point to its end, the deciding player switched to each "
         f"candidate rule ({meta.get('rule_replicates', '?')} replicates; every rule gets the "
-        f"same random numbers); the best of them, `{learnt['rule']}`, is the recommended rule, "
-        f"and the odd-numbered games played only it and the strategies' own rules, to measure "
-        f"it."
-    )
+        f"same random numbers); the best of them, `{learnt['rule']}`, is the recommended rule"
+        + (", and the odd-numbered games played only it and the strategies' own rules, to "
+           "measure it." if learnt["held_out_points"] else
+           ", measured on no odd-numbered game (the own rules chosen, or none played).")
+    )  # fmt: skip
     sec.table(
         rule_rollout_table(learnt),
         caption="Rule rollouts (estimated, on the even-numbered games, which chose the rule): "
         "mean win share and IP of the deciding player under each candidate rule, and the gain "
         "over the strategies' own rules (win in percentage points) with 95% intervals over "
-        "decision points; in-sample, so the best is optimistic (the held-out gain is in the "
-        "first paragraph)",
+        "decision points; in-sample, so the best is optimistic"
+        + (" (the held-out gain is in the first paragraph)" if learnt["held_out_points"] else
+           ""),
         float_format="{:.2f}",
     )
     sec.figure(

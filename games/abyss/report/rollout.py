@@ -468,7 +468,7 @@ def learn_rule(rules: pd.DataFrame, conf: float = 0.95) -> dict:
     best = _best(table)
     test = rules[(rules["game"] % 2 == 1) & rules["rule"].isin(["own", best])]
     held = rule_table(test, conf).set_index("rule") if len(test) and best != "own" else None
-    if held is None or best not in held.index:
+    if held is None or best not in held.index or held.at[best, "points"] < 2:  # (no interval)
         nan = (math.nan, math.nan, math.nan)
         points, gain_win, gain_ip = 0, nan, nan
     else:
@@ -654,10 +654,12 @@ def rollout_text(rollouts: Rollouts, found: dict) -> str:
         ]
         lines.append(f"  {SITUATION_NAMES[name]}: " + "; ".join(cells))
     step = found["one_step_rule"]
+    gain = (f"its gain over the strategies' own choices on the odd ones "
+            f"{_ci(*step['gain_vs_own'], '+.2%')}" if step["held_out_points"] >= 2
+            else "too few odd-numbered games to measure it")  # fmt: skip
     lines.append(
         f"One decision changed: the best rule 'fight iff the risk of continuing is at least "
-        f"w/36' on the even-numbered games has w = {step['fitted_on_half']}; its gain over the "
-        f"strategies' own choices on the odd ones {_ci(*step['gain_vs_own'], '+.2%')}."
+        f"w/36' on the even-numbered games has w = {step['fitted_on_half']}; {gain}."
     )
     rule = found["learnt_rule"]
     if rule is not None:
@@ -768,6 +770,7 @@ def verify_rule(
     means = result.seats.groupby("strategy")[["win", "score"]].mean()
     return {
         "spec": spec,
+        "seed": seed,  # (the run's derived EV_VERIFY seed: deals no rule rollout played)
         "players": n_players,
         "blocks": result.n_blocks,
         "games": int(len(result.games)),
