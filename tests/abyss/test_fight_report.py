@@ -326,6 +326,14 @@ def test_the_rule_headline_claims_only_a_measured_gain(name, points, says) -> No
     assert ("nan" in md) is False
 
 
+def test_a_gain_that_excludes_0_never_reads_as_0() -> None:
+    """An interval whose bound rounds to +0.0 at one decimal gets two, so that a finding (its
+    lower bound above 0) is not printed beside "+0.0"."""
+    assert fr._ci_text((0.0055, 0.0001, 0.0109), 100, "pp") == (
+        "+0.55 pp (95% interval +0.01 to +1.09)")
+    assert fr._ci_text((0.02, 0.01, 0.03), 100, "pp") == "+2.0 pp (95% interval +1.0 to +3.0)"
+
+
 def test_risk_threshold_36() -> None:
     assert fight_rule.risk_threshold_36("fight_risk=6/36") == 6
     assert fight_rule.risk_threshold_36("fight_p=18/36") is None

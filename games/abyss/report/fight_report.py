@@ -70,7 +70,9 @@ def add_fight_section(
 
 def _ci_text(gain: tuple[float, float, float], scale: float, unit: str) -> str:
     mean, lo, hi = (v * scale for v in gain)
-    return f"{mean:+.1f} {unit} (95% interval {lo:+.1f} to {hi:+.1f})"
+    # a bound that rounds to 0.0 gets a second decimal: an interval that excludes 0 reads so
+    d = 2 if any(0 < abs(v) < 0.05 for v in (lo, hi)) else 1
+    return f"{mean:+.{d}f} {unit} (95% interval {lo:+.{d}f} to {hi:+.{d}f})"
 
 
 def _rule_headline(sec: Section, rule: dict, meta: dict) -> None:
