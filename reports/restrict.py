@@ -127,9 +127,7 @@ def se_against_top(df: pd.DataFrame, diffs: dict, sources: dict | None = None) -
     cards of different `sources` (card -> stream) share no deal. Stored, not derived from the
     two standard errors: two cards' values per deal can be negatively correlated (measured in
     docs/restricted-play.md), and then the sum of variances understates the difference's."""
-    card = df["card"].to_numpy(dtype=object)
-    taken = (df["kind"].to_numpy(dtype=object) != "rule") & (
-        df["finding"].to_numpy(dtype=object) != NEVER)  # fmt: skip
+    card, taken = df["card"].to_numpy(dtype=object), taken_cards(df)
     out = np.full(len(df), np.nan)
     if not taken.any():
         return out
@@ -139,6 +137,13 @@ def se_against_top(df: pd.DataFrame, diffs: dict, sources: dict | None = None) -
         shared = sources.get(card[i], 0) == sources.get(top, 0)
         out[i] = 0.0 if card[i] == top else _se_of_difference(diffs[top], diffs[card[i]], shared)
     return out
+
+
+def taken_cards(df: pd.DataFrame) -> np.ndarray:
+    """Per row of an impact frame: a card the strategy takes (not a rules question, not a card
+    never taken)."""
+    return ((df["kind"].to_numpy(dtype=object) != "rule")
+            & (df["finding"].to_numpy(dtype=object) != NEVER))  # fmt: skip
 
 
 def _se_of_difference(a: np.ndarray, b: np.ndarray, shared: bool) -> float:
@@ -172,8 +177,7 @@ def equivalence(df: pd.DataFrame, margin: float = MARGIN, alpha: float = 0.05) -
 
     from reports.stats.blocks import adjust_pvalues, adjusted_levels
 
-    out = df[(df["kind"].to_numpy(dtype=object) != "rule")
-             & (df["finding"].to_numpy(dtype=object) != NEVER)]  # fmt: skip
+    out = df[taken_cards(df)]
     se, deals = standard_errors(out)
     dof = np.maximum(deals - 1, 1)
     value = out["value"].to_numpy(dtype=float)

@@ -58,7 +58,7 @@ def recommended_rule(rollouts: Rollouts) -> dict:
         "rule": rule,
         "sentence": ro.rule_sentence(rule),
         "spec": ro.rule_spec(rule),
-        "fitted_on_half": f"fight_risk={step['fitted_on_half']}/36",
+        "fitted_on_half": rule,
         "held_out_points": step["held_out_points"] if measured else 0,
         "gain_win": step["gain_vs_own"] if measured else (math.nan,) * 3,
         "gain_ip": None,

@@ -136,7 +136,7 @@ def run_rollouts(
         # which test it, only the chosen rule and the strategies' own (`learn_rule`); none when
         # the own rules were chosen (nothing to test)
         play_rules(choose, list(range(len(candidates))), "rule points")
-        chosen = chosen_rule(pd.concat(rule_parts, ignore_index=True))
+        chosen = learn_rule(pd.concat(rule_parts, ignore_index=True))["rule"]
         if chosen != "own":
             at = [c[0] for c in candidates].index(chosen)
             play_rules(test, [0, at], "rule test points")
@@ -454,10 +454,10 @@ def rule_table(rules: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
 
 
 def learn_rule(rules: pd.DataFrame, conf: float = 0.95) -> dict:
-    """The candidate rule with the highest win rate on the even-numbered games' points
-    (`chosen_rule`), and its gain over the strategies' own rules measured on the odd ones, which
-    did not choose it (so the reported gain is not the maximum of noisy estimates). The rule
-    recommended is the one measured.
+    """The candidate rule with the highest win rate on the even-numbered games' points, and its
+    gain over the strategies' own rules measured on the odd ones, which did not choose it (so
+    the reported gain is not the maximum of noisy estimates). The rule recommended is the one
+    measured; `run_rollouts` asks it which rule the odd games play.
 
     Returns the rule's name, strategy-parameter override, sentence, held-out gain (win and
     IP, with intervals; NaN, on 0 points, when the own rules were chosen or no odd-numbered
@@ -486,11 +486,6 @@ def learn_rule(rules: pd.DataFrame, conf: float = 0.95) -> dict:
         "held_out_gain_ip": gain_ip,
         "table": table,
     }
-
-
-def chosen_rule(rules: pd.DataFrame) -> str:
-    """The rule `learn_rule` recommends: the best on the even-numbered games' points."""
-    return _best(rule_table(rules[rules["game"] % 2 == 0]))
 
 
 def _best(table: pd.DataFrame) -> str:
