@@ -187,6 +187,63 @@ def test_a_chart_whose_worker_dies_is_drawn_here(monkeypatch):
     render._POOL[0].shutdown(wait=True)
 
 
+_MADE: list[tuple] = []
+
+
+def _pure_chart(height: float, label: str):
+    _MADE.append((height, label))
+    fig = render.new_figure(figsize=(3.0, 2.0))
+    ax = fig.add_subplot()
+    ax.bar([0, 1], [1.0, height], label=label)
+    ax.legend()
+    return fig
+
+
+def test_a_pure_chart_is_drawn_once_per_process_and_its_inputs_are_the_key(monkeypatch):
+    """`Section.pure_figure`: the same chart with the same inputs in two reports is made and
+    drawn once, both showing the PNG it would draw anew; other inputs (or another resolution)
+    draw again; the memory of drawn charts is bounded."""
+    monkeypatch.setattr(render, "_DRAWN", {})
+    _MADE.clear()
+    first, second = render.Report("a"), render.Report("b")
+    first.section("s").pure_figure(_pure_chart, 2.0, "x", name="bars", caption="c")
+    second.section("s").pure_figure(_pure_chart, 2.0, "x", name="bars", caption="other")
+    assert _MADE == [(2.0, "x")]
+    png = render.render_png(_pure_chart(2.0, "x"))
+    (a,), (b,) = first.sections[0].blocks, second.sections[0].blocks
+    assert a.png == b.png == png and b.caption == "other"
+    others = second.section("t")
+    others.pure_figure(_pure_chart, 2.5, "x", name="bars")
+    others.pure_figure(_pure_chart, 2.0, "y", name="bars")
+    assert _MADE[1:] == [(2.0, "x"), (2.5, "x"), (2.0, "y")]  # (the first: `png` above)
+    assert len({block.png for block in others.blocks} | {png}) == 3
+    monkeypatch.setattr(render, "FIGURE_DPI", 50)  # (the key only: the pool's workers keep 150)
+    others.pure_figure(_pure_chart, 2.0, "x", name="bars")
+    assert _MADE[-1] == (2.0, "x") and len(_MADE) == 5
+    monkeypatch.setattr(render, "_DRAWN_MAX", 2)
+    for k in range(5):
+        others.pure_figure(_pure_chart, float(k), "z", name="bars")
+    assert len(render._DRAWN) == 2
+
+
+def test_a_chart_whose_drawing_was_cancelled_is_drawn_here(monkeypatch):
+    """A chart queued when a report was interrupted (`stop_pool` cancels it) and shown again
+    later (a pure chart is reused by the next report in the process) is drawn here from its
+    pickle: the same bytes, not an error."""
+    from concurrent.futures import Future
+
+    monkeypatch.setattr(render, "_POOL", [])
+    if render._render_pool() is None:
+        pytest.skip("no process pool here")
+    rendering = render.render_png_soon(_chart())
+    assert rendering._pickled is not None
+    cancelled = Future()
+    cancelled.cancel()  # (what `stop_pool` leaves of a chart still queued)
+    rendering._future = cancelled
+    assert rendering.result() == render.render_png(_chart())
+    render.stop_pool()
+
+
 def _pid_and_square(x: int) -> tuple[int, int]:
     import os
 

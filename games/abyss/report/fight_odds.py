@@ -258,31 +258,36 @@ def add_exact_fight(sec: Section, table: pd.DataFrame, tables: CardTables) -> No
         "Resistance of the current space, the Ally's value and kind (and, for an Ally adding "
         "Pearls, the Pearls you hold). Lord powers are not counted."
     )
-    sec.figure(
-        chart_damage(table),
-        "fight-damage",
-        "Exact P(damage) of one attack, in 36ths, by Resistance (rows, the values on the cards) "
-        "and Ally value; left a plain Ally (one die), right a two-dice Ally (the higher die)",
+    sec.pure_figure(
+        chart_damage,
+        table,
+        name="fight-damage",
+        caption="Exact P(damage) of one attack, in 36ths, by Resistance (rows, the values on the "
+        "cards) and Ally value; left a plain Ally (one die), right a two-dice Ally (the higher "
+        "die)",
     )
     sec.table(
         damage_table(table),
         caption="Exact P(damage) of one attack, out of the 36 outcomes of two dice, by "
         "Resistance of the current Life space (rows) and Ally kind and value (columns)",
     )
-    sec.figure(
-        chart_pearls(table),
-        "fight-pearls",
-        f"Exact P(damage) of an Ally adding Pearls against Resistance {PEARLS_RESISTANCE}, by "
-        f"Pearls available (rows) and Ally value; Pearls are spent by the rule: {SPENDING_RULE}",
+    sec.pure_figure(
+        chart_pearls,
+        table,
+        name="fight-pearls",
+        caption=f"Exact P(damage) of an Ally adding Pearls against Resistance {PEARLS_RESISTANCE}, "
+        f"by Pearls available (rows) and Ally value; Pearls are spent by the rule: {SPENDING_RULE}",
     )
     ip = token_ip_mean(tables)
-    sec.figure(
-        chart_full_health(table, tables),
-        "fight-full-health",
-        "Each Leviathan card at full health (Life token on its top space; rows: printed number, "
-        "race, Resistances of its Life spaces): exact P(kill) in one attack and the expected "
-        "Monster tokens it earns, with a plain Ally of value 1-5. Taken from the base game's "
-        f"deck (the only one worth IP), a token is worth {float(ip):.3f} IP on average",
+    sec.pure_figure(
+        chart_full_health,
+        table,
+        tables,
+        name="fight-full-health",
+        caption="Each Leviathan card at full health (Life token on its top space; rows: printed "
+        "number, race, Resistances of its Life spaces): exact P(kill) in one attack and the "
+        "expected Monster tokens it earns, with a plain Ally of value 1-5. Taken from the base "
+        f"game's deck (the only one worth IP), a token is worth {float(ip):.3f} IP on average",
     )
 
 
@@ -324,9 +329,10 @@ def add_exact_explore(
     if SEEN_COLUMN in shown:
         caption += "; last column: the mean risk met at the sampled decision points (estimated)"
     sec.table(shown, caption=caption)
-    sec.figure(
-        chart_border_risk(risk),
-        "explore-risk",
-        "Exact P(attacked) when exploring on, by Leviathans on the Border: the band spans the "
-        "least to the most likely zones",
+    sec.pure_figure(
+        chart_border_risk,
+        risk,
+        name="explore-risk",
+        caption="Exact P(attacked) when exploring on, by Leviathans on the Border: the band spans "
+        "the least to the most likely zones",
     )
