@@ -255,21 +255,18 @@ class Section:
         """Add a figure: render `fig` to PNG now (Agg) and close it. `name` becomes the file
         ``figures/<safe_name(name)>.png``, made unique within the report."""
         raise_if_interrupted()  # (a SIGTERM swallowed by matplotlib's finalizers stops here)
-        png = render_png_soon(fig)
-        name = _unique(safe_name(name), self._report._figure_names)
-        self._report._figure_names.add(name)
-        number = 1 + sum(isinstance(b, _Figure) for s in self._report.sections for b in s.blocks)
-        self.blocks.append(_Figure(name, str(caption), png, number))
-        return self
+        return self._add_figure(render_png_soon(fig), name, caption)
 
     def pure_figure(self, chart: Callable[..., Figure], *inputs: Any, name: str,
                     caption: str = "") -> Section:
         """`figure(chart(*inputs), name, caption)` for a chart that is a pure function of its
-        inputs (the exact odds of the rules' cards, the same in every report of a game): drawn
-        once in this process for the same chart, inputs and `FIGURE_DPI`, then its PNG reused
-        (`_drawn_once`). The inputs must pickle; their pickled bytes are the key."""
+        inputs (the exact odds of the rules' cards, the same in every report of a game): made
+        and drawn once in this process for the same chart, inputs (which must pickle: their
+        bytes are the key) and `FIGURE_DPI`, then its PNG reused (`_drawn_once`)."""
         raise_if_interrupted()
-        png = _drawn_once(chart, inputs)
+        return self._add_figure(_drawn_once(chart, inputs), name, caption)
+
+    def _add_figure(self, png: _Rendering, name: str, caption: str) -> Section:
         name = _unique(safe_name(name), self._report._figure_names)
         self._report._figure_names.add(name)
         number = 1 + sum(isinstance(b, _Figure) for s in self._report.sections for b in s.blocks)
@@ -556,13 +553,13 @@ _DRAWN_MAX = 64
 
 
 def _drawn_once(chart: Callable[..., Figure], inputs: tuple) -> _Rendering:
-    """The rendering of `chart(*inputs)`, made at the first call with these inputs (a sixth of
-    the test tier's chart drawing was the same four charts again: docs/benchmarks.md)."""
+    """The rendering of `chart(*inputs)`, made at the first call with these inputs and
+    matplotlib's settings (every report drew the same four charts again: docs/benchmarks.md)."""
     import hashlib
     import pickle
 
-    key = hashlib.sha256(pickle.dumps(
-        (chart.__module__, chart.__qualname__, FIGURE_DPI, inputs))).hexdigest()  # fmt: skip
+    key = hashlib.sha256(pickle.dumps((chart.__module__, chart.__qualname__, FIGURE_DPI,
+                                       dict(matplotlib.rcParams), inputs))).hexdigest()  # fmt: skip
     rendering = _DRAWN.get(key)
     if rendering is None:
         rendering = render_png_soon(chart(*inputs))

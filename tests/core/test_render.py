@@ -201,8 +201,8 @@ def _pure_chart(height: float, label: str):
 
 def test_a_pure_chart_is_drawn_once_per_process_and_its_inputs_are_the_key(monkeypatch):
     """`Section.pure_figure`: the same chart with the same inputs in two reports is made and
-    drawn once, both showing the PNG it would draw anew; other inputs (or another resolution)
-    draw again; the memory of drawn charts is bounded."""
+    drawn once, both showing the PNG it would draw anew; other inputs (or another resolution,
+    or other matplotlib settings) draw again; the memory of drawn charts is bounded."""
     monkeypatch.setattr(render, "_DRAWN", {})
     _MADE.clear()
     first, second = render.Report("a"), render.Report("b")
@@ -220,6 +220,11 @@ def test_a_pure_chart_is_drawn_once_per_process_and_its_inputs_are_the_key(monke
     monkeypatch.setattr(render, "FIGURE_DPI", 50)  # (the key only: the pool's workers keep 150)
     others.pure_figure(_pure_chart, 2.0, "x", name="bars")
     assert _MADE[-1] == (2.0, "x") and len(_MADE) == 5
+    import matplotlib
+
+    with matplotlib.rc_context({"font.size": 7}):  # (another style: drawn again)
+        others.pure_figure(_pure_chart, 2.0, "x", name="bars")
+    assert len(_MADE) == 6
     monkeypatch.setattr(render, "_DRAWN_MAX", 2)
     for k in range(5):
         others.pure_figure(_pure_chart, float(k), "z", name="bars")
