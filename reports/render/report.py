@@ -71,8 +71,8 @@ if "matplotlib.pyplot" not in sys.modules:
 #: Resolution of the PNG files; report.html shows them at `_CSS_DPI` (sharp on HiDPI and paper).
 FIGURE_DPI = 150
 _CSS_DPI = 100
-#: zlib's level for the PNG files: 4% more bytes than level 9, 2.4 times faster to encode
-#: (docs/benchmarks.md, 2026-12-07 (19:30))
+#: zlib's level for the PNG files: 4% more bytes than level 9, half the time to encode
+#: (docs/benchmarks.md, 2026-12-07 (20:15))
 PNG_COMPRESS_LEVEL = 8
 #: Shown for missing values (None, NaN, NaT, pd.NA) in tables.
 MISSING = "\u2014"
@@ -260,9 +260,9 @@ class Section:
     def pure_figure(self, chart: Callable[..., Figure], *inputs: Any, name: str,
                     caption: str = "") -> Section:
         """`figure(chart(*inputs), name, caption)` for a chart that is a pure function of its
-        inputs (the exact odds of the rules' cards, the same in every report of a game): made
-        and drawn once in this process for the same chart, inputs (which must pickle: their
-        bytes are the key) and `FIGURE_DPI`, then its PNG reused (`_drawn_once`)."""
+        inputs and of constants (the exact odds of the rules' cards): made and drawn once in
+        this process for the same chart function, inputs (which must pickle: their bytes are
+        the key) and matplotlib's settings, then its PNG reused (`_drawn_once`)."""
         raise_if_interrupted()
         return self._add_figure(_drawn_once(chart, inputs), name, caption)
 
@@ -546,26 +546,27 @@ def _drawn_inside(fig: Figure):
         fig.set_facecolor(face)
 
 
-#: the pure charts drawn in this process (`Section.pure_figure`), by the digest of the chart,
-#: its inputs and the resolution; a few charts, each drawn in every report of a game
-_DRAWN: dict[str, _Rendering] = {}
+#: the pure charts drawn in this process (`Section.pure_figure`), by the chart function (kept:
+#: a reloaded or new one draws again) and the digest of its inputs, resolution and settings
+_DRAWN: dict[tuple[Callable, str], _Rendering] = {}
 _DRAWN_MAX = 64
 
 
 def _drawn_once(chart: Callable[..., Figure], inputs: tuple) -> _Rendering:
-    """The rendering of `chart(*inputs)`, made at the first call with these inputs and
-    matplotlib's settings (every report drew the same four charts again: docs/benchmarks.md)."""
+    """The rendering of `chart(*inputs)`, made at the first call with this chart, these inputs
+    and matplotlib's settings (every report drew the same four charts again: docs/benchmarks.md,
+    2026-12-07 (20:15))."""
     import hashlib
     import pickle
 
-    key = hashlib.sha256(pickle.dumps((chart.__module__, chart.__qualname__, FIGURE_DPI,
-                                       dict(matplotlib.rcParams), inputs))).hexdigest()  # fmt: skip
-    rendering = _DRAWN.get(key)
+    digest = hashlib.sha256(pickle.dumps(
+        (FIGURE_DPI, dict(matplotlib.rcParams), inputs))).hexdigest()  # fmt: skip
+    rendering = _DRAWN.get((chart, digest))
     if rendering is None:
         rendering = render_png_soon(chart(*inputs))
         while len(_DRAWN) >= _DRAWN_MAX:  # (the oldest first)
             _DRAWN.pop(next(iter(_DRAWN)))
-        _DRAWN[key] = rendering
+        _DRAWN[chart, digest] = rendering
     return rendering
 
 

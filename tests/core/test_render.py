@@ -190,19 +190,24 @@ def test_a_chart_whose_worker_dies_is_drawn_here(monkeypatch):
 _MADE: list[tuple] = []
 
 
-def _pure_chart(height: float, label: str):
+def _pure_chart(height: float, label: str, line: bool = False):
     _MADE.append((height, label))
     fig = render.new_figure(figsize=(3.0, 2.0))
     ax = fig.add_subplot()
-    ax.bar([0, 1], [1.0, height], label=label)
+    (ax.plot if line else ax.bar)([0, 1], [1.0, height], label=label)
     ax.legend()
     return fig
 
 
+def _other_pure_chart(height: float, label: str):
+    return _pure_chart(height, label, line=True)
+
+
 def test_a_pure_chart_is_drawn_once_per_process_and_its_inputs_are_the_key(monkeypatch):
     """`Section.pure_figure`: the same chart with the same inputs in two reports is made and
-    drawn once, both showing the PNG it would draw anew; other inputs (or another resolution,
-    or other matplotlib settings) draw again; the memory of drawn charts is bounded."""
+    drawn once, both showing the PNG it would draw anew; other inputs, another chart function,
+    another resolution or other matplotlib settings make it again; the memory of drawn charts
+    is bounded."""
     monkeypatch.setattr(render, "_DRAWN", {})
     _MADE.clear()
     first, second = render.Report("a"), render.Report("b")
@@ -225,28 +230,26 @@ def test_a_pure_chart_is_drawn_once_per_process_and_its_inputs_are_the_key(monke
     with matplotlib.rc_context({"font.size": 7}):  # (another style: drawn again)
         others.pure_figure(_pure_chart, 2.0, "x", name="bars")
     assert len(_MADE) == 6
+    others.pure_figure(_other_pure_chart, 2.0, "x", name="bars")  # another chart, same inputs
+    assert len(_MADE) == 7 and others.blocks[-1].png != png
     monkeypatch.setattr(render, "_DRAWN_MAX", 2)
     for k in range(5):
         others.pure_figure(_pure_chart, float(k), "z", name="bars")
     assert len(render._DRAWN) == 2
 
 
-def test_a_chart_whose_drawing_was_cancelled_is_drawn_here(monkeypatch):
+def test_a_chart_whose_drawing_was_cancelled_is_drawn_here():
     """A chart queued when a report was interrupted (`stop_pool` cancels it) and shown again
     later (a pure chart is reused by the next report in the process) is drawn here from its
     pickle: the same bytes, not an error."""
+    import pickle
     from concurrent.futures import Future
 
-    monkeypatch.setattr(render, "_POOL", [])
-    if render._render_pool() is None:
-        pytest.skip("no process pool here")
-    rendering = render.render_png_soon(_chart())
-    assert rendering._pickled is not None
-    cancelled = Future()
-    cancelled.cancel()  # (what `stop_pool` leaves of a chart still queued)
-    rendering._future = cancelled
+    rendering = render._Rendering.__new__(render._Rendering)  # (as the pool left it)
+    rendering._png, rendering._pickled = None, pickle.dumps(_chart())
+    rendering._future = Future()
+    rendering._future.cancel()  # (what `stop_pool` leaves of a chart still queued)
     assert rendering.result() == render.render_png(_chart())
-    render.stop_pool()
 
 
 def _pid_and_square(x: int) -> tuple[int, int]:
