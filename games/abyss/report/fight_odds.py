@@ -33,6 +33,8 @@ KIND_LABELS = {
 }
 #: The column the rollouts add to the exact risk table: the risk met at their decision points.
 SEEN_COLUMN = "seen at the decision points (estimated)"
+#: `border_risk`'s column of the recommended rule (the only one that depends on it)
+RULE_FIGHTS = "rule fights (dice-filled)"
 
 
 # ------------------------------------------------------------------------------ exact tables
@@ -152,7 +154,7 @@ def border_risk(tables: CardTables, threshold_36: int | None = None) -> pd.DataF
             "most likely zones": max(risk.values()),
         }
         if threshold_36 is not None:
-            row["rule fights (dice-filled)"] = sum(
+            row[RULE_FIGHTS] = sum(
                 (p for s, p in landed.items() if risk[s] >= Fraction(threshold_36, 36)),
                 Fraction(0),
             )
@@ -164,7 +166,7 @@ def border_risk_display(risk: pd.DataFrame) -> pd.DataFrame:
     """`border_risk` for a table: chances as ``n/36 (p%)``, the rule's share as a percentage."""
     out = risk.copy().astype(object)
     for column in out.columns:
-        if column.startswith("rule fights"):
+        if column == RULE_FIGHTS:
             out[column] = [f"{float(v):.0%}" for v in risk[column]]
         else:
             out[column] = [f"{in_36ths(v)} ({float(v):.1%})" for v in risk[column]]
@@ -329,11 +331,9 @@ def add_exact_explore(
     if SEEN_COLUMN in shown:
         caption += "; last column: the mean risk met at the sampled decision points (estimated)"
     sec.table(shown, caption=caption)
-    drawn = ["least likely zones", "most likely zones", "uniformly random zones",
-             "zones the dice fill"]  # (what the chart reads: the same for every rule)
     sec.pure_figure(
         chart_border_risk,
-        risk[drawn],
+        risk.drop(columns=RULE_FIGHTS, errors="ignore"),  # (the chart is the same for any rule)
         name="explore-risk",
         caption="Exact P(attacked) when exploring on, by Leviathans on the Border: the band spans "
         "the least to the most likely zones",
