@@ -4,8 +4,12 @@ first on PYTHONPATH and set
 - `COMPILE_CENSUS=FILE`: a line per function numba compiles (not loads from its cache): the
   process, the nesting depth (0: a compile that no other compile of the process started), CPU
   and wall seconds, the function and its argument types. Imports numba in every process.
-- `PROC_CENSUS=FILE`: a line per process at its normal exit: its CPU and wall seconds, and its
-  command line (a process killed by a signal writes none).
+- `PROC_CENSUS=FILE`: a line per process at its normal exit: its CPU and wall seconds, the
+  modules it loaded (how many; whether numba, pandas and matplotlib) and its command line (a
+  process killed by a signal writes none).
+
+The compile census fails the tests that check what an import loads (it imports numba in every
+process).
 
 Summarised by `python scripts/compile_census.py FILE`."""
 
@@ -42,8 +46,10 @@ if os.environ.get("PROC_CENSUS"):
 
     def _census_exit() -> None:
         t = os.times()
+        loaded = tuple(m in sys.modules for m in ("numba", "pandas", "matplotlib"))
         with open(os.environ["PROC_CENSUS"], "a") as out:
             out.write(f"{os.getpid()}\t{t.user + t.system:.2f}\t"
-                      f"{time.perf_counter() - _START:.2f}\t{' '.join(sys.argv)[:200]}\n")
+                      f"{time.perf_counter() - _START:.2f}\t{len(sys.modules)}\t{loaded}\t"
+                      f"{' '.join(sys.argv)[:200]}\n")
 
     atexit.register(_census_exit)
