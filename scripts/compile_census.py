@@ -29,18 +29,9 @@ def main(path: str) -> None:
         per[r[0]] += float(r[2])
     print("by process (s CPU):", ", ".join(f"{v:.1f}" for v in sorted(per.values())[::-1]))
     print("the largest outermost compiles (s CPU, with the largest compile nested in each):")
-    nested: dict[int, list] = {}
-    by_pid = defaultdict(list)
-    for i, r in enumerate(rows):
-        by_pid[r[0]].append((i, r))
-    for rs in by_pid.values():
-        pending: list = []
-        for i, r in rs:
-            if r[1] == "0":
-                nested[i] = pending
-                pending = []
-            elif r[1] == "1":
-                pending.append(r)
+    nested: dict[int, list] = defaultdict(list)
+    for child, parent in _parents(rows).items():
+        nested[parent].append(rows[child])
     for i, r in sorted(((i, r) for i, r in enumerate(rows) if r[1] == "0"),
                        key=lambda ir: -float(ir[1][2]))[:15]:  # fmt: skip
         inner = max(nested.get(i, []), key=lambda x: float(x[2]), default=None)
@@ -53,13 +44,7 @@ def _compiled_again(rows: list[list[str]]) -> Counter:
     first, by function; a repeat nested in a repeat is in its parent's time, so not counted."""
     first: dict[tuple[str, str], str] = {}
     repeat = [first.setdefault((r[4], r[5]), r[0]) != r[0] for r in rows]
-    parent: dict[int, int] = {}  # (a compile ends before the one that started it: rows in order)
-    waiting: dict[str, list[int]] = defaultdict(list)
-    for i, r in enumerate(rows):
-        stack = waiting[r[0]]
-        while stack and int(rows[stack[-1]][1]) > int(r[1]):
-            parent[stack.pop()] = i
-        stack.append(i)
+    parent = _parents(rows)
     again = Counter()
     for i, r in enumerate(rows):
         j, inside = parent.get(i), False
@@ -68,6 +53,20 @@ def _compiled_again(rows: list[list[str]]) -> Counter:
         if repeat[i] and not inside:
             again[r[4]] += float(r[2])
     return again
+
+
+def _parents(rows: list[list[str]]) -> dict[int, int]:
+    """The row of the compile that started each nested one, by row: a compile ends (and is
+    written) before the one that started it, so its parent is the next row of its process one
+    level out."""
+    parent: dict[int, int] = {}
+    waiting: dict[str, list[int]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        stack = waiting[r[0]]
+        while stack and int(rows[stack[-1]][1]) > int(r[1]):
+            parent[stack.pop()] = i
+        stack.append(i)
+    return parent
 
 
 if __name__ == "__main__":

@@ -58,6 +58,13 @@ def record(fields: list[list[str]], per: int, first: int, start: str,
     return F.Records.concat(parts)
 
 
+def records_in(z) -> F.Records:
+    """The records held in an opened .npz (`kept_records`)."""
+    from dataclasses import fields
+
+    return F.Records(**{f.name: z[f.name] for f in fields(F.Records)})
+
+
 def kept_records(kept: Path, made_by: np.ndarray, make) -> F.Records:
     """The records in `kept` (an .npz) if the same arguments (`made_by`) made them, else
     `make()`'s, kept there; records made by other arguments are refused in one line."""
@@ -67,7 +74,7 @@ def kept_records(kept: Path, made_by: np.ndarray, make) -> F.Records:
         with np.load(kept) as z:
             if "made_by" not in z.files or not np.array_equal(z["made_by"], made_by):
                 sys.exit(f"{kept} was made by other arguments: use another OUT_DIR")
-            return F.Records(**{f.name: z[f.name] for f in fields(F.Records)})
+            return records_in(z)
     records = make()
     np.savez_compressed(kept, made_by=made_by,
                         **{f.name: getattr(records, f.name) for f in fields(F.Records)})

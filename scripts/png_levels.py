@@ -16,18 +16,17 @@ from reports.render import report  # noqa: E402
 def main(run_dir: str) -> None:
     from PIL import Image
 
-    images = []
-    palette = report._palette_png
+    quantized = []
+    palette_png = report._palette_png
 
-    def kept(image):
-        images.append(image.copy())
-        return palette(image)
+    def kept(image):  # (the 256-colour image the report encodes, decoded from its PNG)
+        png = palette_png(image)
+        quantized.append(Image.open(io.BytesIO(png)))
+        return png
 
     report._palette_png = kept
     amc.report(run_dir)
-    quantized = [im.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE,
-                                            dither=Image.Dither.NONE) for im in images]  # fmt: skip
-    print(f"{len(images)} charts")
+    print(f"{len(quantized)} charts")
     for label, options in [("optimize (level 9)", {"optimize": True})] + [
         (f"level {k}", {"compress_level": k}) for k in (8, 7, 6, 3)
     ]:

@@ -21,14 +21,20 @@ from __future__ import annotations
 import hashlib
 import sys
 import time
-from dataclasses import fields as dataclass_fields
 from importlib import import_module
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from learned_match_round import MATCH_FIELD, N_PLAYERS, SEED, kept_records, record  # noqa: E402
+from learned_match_round import (  # noqa: E402
+    MATCH_FIELD,
+    N_PLAYERS,
+    SEED,
+    kept_records,
+    record,
+    records_in,
+)
 
 from reports import learned_fit as F  # noqa: E402
 from reports.runs.learn import open_fields, write_weights  # noqa: E402
@@ -39,7 +45,7 @@ OPEN_FIRST, MATCH_FIRST = 64_000_000, 69_000_000
 
 def load(path: str) -> F.Records:
     with np.load(path) as z:
-        return F.Records(**{f.name: z[f.name] for f in dataclass_fields(F.Records)})
+        return records_in(z)
 
 
 def main() -> None:
